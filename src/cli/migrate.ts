@@ -1,0 +1,9 @@
+import { migrate } from '../db/migrate.js'
+import { withDatabase } from './common.js'
+
+export async function migrateCommand(): Promise<void> {
+  await withDatabase(async (db) => {
+    const applied = await migrate(db.pool)
+    process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'the database is up to date\n')
+  })
+}

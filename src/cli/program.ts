@@ -1,0 +1,46 @@
+import { Command, InvalidArgumentError } from 'commander'
+import { demoCommand } from './demo.js'
+import { importCommand } from './import.js'
+import { migrateCommand } from './migrate.js'
+import { serveCommand } from './serve.js'
+
+function positiveInteger(value: string): number {
+  if (!/^\d+$/.test(value)) throw new InvalidArgumentError('must be a whole number')
+  return Number(value)
+}
+
+export function buildCli(): Command {
+  const program = new Command('compras')
+    .description('Public-procurement data service: supply orders, transparency queries and exports')
+    .showHelpAfterError()
+
+  program
+    .command('serve')
+    .description('migrate the database and serve the API (embedded PostgreSQL unless DATABASE_URL is set)')
+    .action(serveCommand)
+
+  program.command('migrate').description('apply the pending database migrations').action(migrateCommand)
+
+  program
+    .command('import')
+    .description('import NDJSON records (docs/import-format.md); all of them or, on any problem, none')
+    .argument('<files...>', 'NDJSON files; - reads standard input')
+    .action(importCommand)
+
+  program
+    .command('demo')
+    .description('generate realistic demo records in the import format')
+    .option('--scale <scale>', 'small, medium or large', 'small')
+    .option('--seed <n>', 'random seed: the same seed gives the same records', positiveInteger, 1)
+    .option('--out <file>', 'write to this file instead of standard output')
+    .option('--organizations <n>', 'number of organizations (overrides the scale)', positiveInteger)
+    .option('--orders <n>', 'number of supply orders', positiveInteger)
+    .option('--items <n>', 'items of every order (default: 1 to 9)', positiveInteger)
+    .option('--contracts <n>', 'number of contracts', positiveInteger)
+    .option('--arps <n>', 'number of price-registration records', positiveInteger)
+    .option('--direct-contracts <n>', 'number of direct contracts', positiveInteger)
+    .option('--public-calls <n>', 'number of public calls', positiveInteger)
+    .action(demoCommand)
+
+  return program
+}

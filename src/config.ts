@@ -1,0 +1,87 @@
+import { existsSync } from 'node:fs'
+import path from 'node:path'
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
+
+export interface Config {
+  readonly port: number
+  readonly host: string
+  readonly dataDir: string
+  readonly databaseUrl: string | undefined
+  readonly redisUrl: string | undefined
+  readonly logLevel: LogLevel
+  readonly tls: { readonly certFile: string; readonly keyFile: string } | undefined
+  /** Load the small demo dataset when `serve` finds an empty database. */
+  readonly demoOnEmpty: boolean
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError'
+}
+
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
+
+type Env = Readonly<Record<string, string | undefined>>
+
+function text(env: Env, key: string): string | undefined {
+  const value = env[key]?.trim()
+  return value === undefined || value === '' ? undefined : value
+}
+
+function parsePort(raw: string | undefined): number {
+  if (raw === undefined) return 3000
+  if (!/^\d+$/.test(raw) || Number(raw) > 65535) {
+    throw new ConfigError(`PORT must be an integer from 0 to 65535, got "${raw}"`)
+  }
+  return Number(raw)
+}
+
+function parseUrl(key: string, raw: string | undefined, protocols: readonly string[]): string | undefined {
+  if (raw === undefined) return undefined
+  let url: URL
+  try {
+    url = new URL(raw)
+  } catch {
+    throw new ConfigError(`${key} is not a valid URL`)
+  }
+  if (!protocols.includes(url.protocol)) {
+    throw new ConfigError(`${key} must start with ${protocols.map((p) => `${p}//`).join(' or ')}`)
+  }
+  return raw
+}
+
+function parseBoolean(key: string, raw: string | undefined, fallback: boolean): boolean {
+  if (raw === undefined) return fallback
+  if (['1', 'true', 'yes', 'on'].includes(raw.toLowerCase())) return true
+  if (['0', 'false', 'no', 'off'].includes(raw.toLowerCase())) return false
+  throw new ConfigError(`${key} must be true or false, got "${raw}"`)
+}
+
+/** Reads and validates the environment once; a bad value throws a ConfigError naming the variable. */
+export function loadConfig(env: Env = process.env): Config {
+  const logLevel = (text(env, 'LOG_LEVEL') ?? 'info').toLowerCase()
+  if (!LOG_LEVELS.includes(logLevel as LogLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`)
+  }
+  const certFile = text(env, 'TLS_CERT_FILE')
+  const keyFile = text(env, 'TLS_KEY_FILE')
+  if ((certFile === undefined) !== (keyFile === undefined)) {
+    throw new ConfigError('TLS_CERT_FILE and TLS_KEY_FILE must be set together')
+  }
+  for (const [key, file] of [
+    ['TLS_CERT_FILE', certFile],
+    ['TLS_KEY_FILE', keyFile],
+  ] as const) {
+    if (file !== undefined && !existsSync(file)) throw new ConfigError(`${key}: file not found: ${file}`)
+  }
+  return Object.freeze({
+    port: parsePort(text(env, 'PORT')),
+    host: text(env, 'HOST') ?? '0.0.0.0',
+    dataDir: path.resolve(text(env, 'DATA_DIR') ?? 'data'),
+    databaseUrl: parseUrl('DATABASE_URL', text(env, 'DATABASE_URL'), ['postgres:', 'postgresql:']),
+    redisUrl: parseUrl('REDIS_URL', text(env, 'REDIS_URL'), ['redis:', 'rediss:']),
+    logLevel: logLevel as LogLevel,
+    tls: certFile !== undefined && keyFile !== undefined ? Object.freeze({ certFile, keyFile }) : undefined,
+    demoOnEmpty: parseBoolean('DEMO_ON_EMPTY', text(env, 'DEMO_ON_EMPTY'), true),
+  })
+}

@@ -1,0 +1,60 @@
+import { readdir, readFile } from 'node:fs/promises'
+import type { Pool } from './pool.js'
+
+// Both src/db/migrate.ts and dist/db/migrate.js sit two levels below the package root.
+const MIGRATIONS_DIR = new URL('../../migrations/', import.meta.url)
+const LOCK_KEY = 7_310_001 // pg_advisory_lock key: one migrator at a time across processes
+
+export interface Migration {
+  version: number
+  name: string
+  sql: string
+}
+
+export async function loadMigrations(): Promise<Migration[]> {
+  const files = (await readdir(MIGRATIONS_DIR)).filter((file) => /^\d{4}_[\w-]+\.sql$/.test(file)).sort()
+  return Promise.all(
+    files.map(async (file) => ({
+      version: Number(file.slice(0, 4)),
+      name: file.replace(/\.sql$/, ''),
+      sql: await readFile(new URL(file, MIGRATIONS_DIR), 'utf8'),
+    })),
+  )
+}
+
+/** Applies the forward-only migrations not yet applied, each in its own transaction. Returns their names. */
+export async function migrate(pool: Pool): Promise<string[]> {
+  const migrations = await loadMigrations()
+  const client = await pool.connect()
+  const applied: string[] = []
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [LOCK_KEY])
+    await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      version integer PRIMARY KEY,
+      name text NOT NULL,
+      applied_at timestamptz NOT NULL DEFAULT now()
+    )`)
+    const { rows } = await client.query<{ version: number }>('SELECT version FROM schema_migrations')
+    const done = new Set(rows.map((row) => row.version))
+    for (const migration of migrations) {
+      if (done.has(migration.version)) continue
+      await client.query('BEGIN')
+      try {
+        await client.query(migration.sql)
+        await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [
+          migration.version,
+          migration.name,
+        ])
+        await client.query('COMMIT')
+      } catch (error) {
+        await client.query('ROLLBACK')
+        throw new Error(`Migration ${migration.name} failed: ${(error as Error).message}`)
+      }
+      applied.push(migration.name)
+    }
+  } finally {
+    await client.query('SELECT pg_advisory_unlock($1)', [LOCK_KEY]).catch(() => {})
+    client.release()
+  }
+  return applied
+}

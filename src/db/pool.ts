@@ -1,0 +1,51 @@
+import pg from 'pg'
+
+// Dates, timestamps and numerics stay text: a JavaScript Date drops microseconds and a float
+// drops cents. Mapping code formats them from the database's own value.
+const TEXT_TYPES = [
+  1082, // date
+  1114, // timestamp
+  1184, // timestamptz
+  1700, // numeric
+]
+for (const oid of TEXT_TYPES) pg.types.setTypeParser(oid, (value: string) => value)
+pg.types.setTypeParser(20, (value: string) => Number(value)) // int8: counts and ids fit in 2^53
+
+export type Pool = pg.Pool
+export type PoolClient = pg.PoolClient
+
+export interface PoolOptions {
+  max?: number
+  applicationName?: string
+  /** An idle client losing its connection (server restart) is reported here instead of crashing the process. */
+  onError?: (error: Error) => void
+}
+
+export function createPool(connectionString: string, options: PoolOptions = {}): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString,
+    max: options.max ?? 10,
+    application_name: options.applicationName ?? 'compras',
+  })
+  pool.on('error', options.onError ?? (() => {}))
+  return pool
+}
+
+/** Runs fn inside a transaction on one client; rolls back on any error. */
+export async function withTransaction<T>(
+  pool: pg.Pool,
+  fn: (client: pg.PoolClient) => Promise<T>,
+): Promise<T> {
+  const client = await pool.connect()
+  try {
+    await client.query('BEGIN')
+    const result = await fn(client)
+    await client.query('COMMIT')
+    return result
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {})
+    throw error
+  } finally {
+    client.release()
+  }
+}

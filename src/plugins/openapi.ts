@@ -1,0 +1,28 @@
+import swagger from '@fastify/swagger'
+import swaggerUi from '@fastify/swagger-ui'
+import type { FastifyInstance } from 'fastify'
+import fp from 'fastify-plugin'
+
+const DESCRIPTION = `Public-procurement data of the platform's public bodies (organs).
+
+- **Supply-order query** (\`/external\`): complete supply orders for integrators, with a per-organ access token.
+- **Transparency queries** (\`/v1/transparency\`): contracts, direct contracts, public calls and price-registration
+  records (ARPs), public and without a token.
+
+The document is generated from the same schemas that validate requests and serialize responses.`
+
+/** The OpenAPI document (from the route schemas) at /openapi.json and an API reference page at /docs. */
+export default fp(
+  async function openapi(app: FastifyInstance) {
+    await app.register(swagger, {
+      openapi: {
+        openapi: '3.0.3',
+        info: { title: 'compras', version: '1.0.0', description: DESCRIPTION },
+        tags: [{ name: 'operations', description: 'Liveness, readiness and this document' }],
+      },
+    })
+    await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true })
+    app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
+  },
+  { name: 'openapi' },
+)

@@ -1,0 +1,74 @@
+import type { FastifyInstance } from 'fastify'
+import { buildApp } from './app.js'
+import type { Config } from './config.js'
+import { type Database, openDatabase } from './db/database.js'
+import { migrate } from './db/migrate.js'
+import { SCALES } from './demo/generator.js'
+import { demoStream } from './demo/ndjson.js'
+import { importRecords } from './import/importer.js'
+
+export interface RunningServer {
+  app: FastifyInstance
+  db: Database
+  url: string
+  close(): Promise<void>
+}
+
+const DEMO_SEED = 2025
+
+async function isEmpty(db: Database): Promise<boolean> {
+  const { rowCount } = await db.pool.query('SELECT 1 FROM organizations LIMIT 1')
+  return rowCount === 0
+}
+
+/** What a new user can type next, for the routes this build serves. */
+async function hints(app: FastifyInstance, db: Database, url: string): Promise<string[]> {
+  const lines = [`compras is listening on ${url} (data: ${db.description})`, `  API reference:  ${url}/docs`]
+  if (app.hasRoute({ method: 'GET', url: '/v1/transparency/contracts/:id' })) {
+    const { rows } = await db.pool.query<{ id: string }>('SELECT id FROM contracts ORDER BY id LIMIT 1')
+    if (rows[0]) lines.push(`  A contract:     curl ${url}/v1/transparency/contracts/${rows[0].id}`)
+  }
+  if (app.hasRoute({ method: 'GET', url: '/external/orders' })) {
+    const { rows } = await db.pool.query<{ id: string }>('SELECT id FROM organizations ORDER BY name LIMIT 1')
+    if (rows[0]) lines.push(`  A token:        npx compras token issue --organization ${rows[0].id}`)
+  }
+  return lines
+}
+
+/** `compras serve`: migrate, load the demo data into an empty embedded database, listen. */
+export async function startServer(config: Config): Promise<RunningServer> {
+  const db = await openDatabase(config, { role: 'serve' })
+  try {
+    await migrate(db.pool)
+    const app = await buildApp(config, { pool: db.pool })
+    db.pool.on('error', (error) => app.log.error({ err: error }, 'idle database connection failed'))
+    if (db.embedded && config.demoOnEmpty && (await isEmpty(db))) {
+      app.log.info('empty database: loading the small demo dataset')
+      const result = await importRecords(db.pool, [
+        { name: 'demo', stream: demoStream(SCALES.small, DEMO_SEED) },
+      ])
+      if (!result.ok)
+        throw new Error(`demo data failed to import: ${JSON.stringify(result.problems.slice(0, 3))}`)
+    }
+    const address = await app.listen({ port: config.port, host: config.host })
+    const port = new URL(address).port
+    const url = `${config.tls ? 'https' : 'http'}://localhost:${port}`
+    for (const line of await hints(app, db, url)) process.stdout.write(`${line}\n`)
+    let closing: Promise<void> | undefined
+    return {
+      app,
+      db,
+      url,
+      close() {
+        closing ??= (async () => {
+          await app.close() // in-flight requests finish first
+          await db.close()
+        })()
+        return closing
+      },
+    }
+  } catch (error) {
+    await db.close().catch(() => {})
+    throw error
+  }
+}
