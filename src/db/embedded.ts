@@ -175,7 +175,7 @@ async function checkReachable(dir: string, ids: { uid: number; gid: number } | u
   if (!ids) return
   // The unprivileged user must be able to walk down to the data folder (a folder under /root is not).
   try {
-    await execFile('su', [OS_USER, '-s', '/bin/sh', '-c', 'test -x "$1"', '--', dir])
+    await execFile('test', ['-x', dir], { uid: ids.uid, gid: ids.gid })
   } catch {
     throw new EmbeddedError(
       `The embedded PostgreSQL runs as the unprivileged user "${OS_USER}", which cannot reach ${dir}. ` +
