@@ -116,7 +116,8 @@ CREATE INDEX biddings_status ON biddings (status_id);
 CREATE TABLE bidding_providers (
   bidding_id   uuid NOT NULL REFERENCES biddings (id) ON DELETE CASCADE,
   position     smallint NOT NULL,
-  supplier_id  bigint NOT NULL REFERENCES suppliers (id),
+  supplier_id          bigint NOT NULL REFERENCES suppliers (id),
+  representative_name  text,
   PRIMARY KEY (bidding_id, position)
 );
 CREATE INDEX bidding_providers_supplier ON bidding_providers (supplier_id);

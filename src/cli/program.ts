@@ -1,5 +1,6 @@
 import { Command, InvalidArgumentError } from 'commander'
 import { demoCommand } from './demo.js'
+import { dumpCommand } from './dump.js'
 import { importCommand } from './import.js'
 import { migrateCommand } from './migrate.js'
 import { serveCommand } from './serve.js'
@@ -26,6 +27,12 @@ export function buildCli(): Command {
     .description('import NDJSON records (docs/import-format.md); all of them or, on any problem, none')
     .argument('<files...>', 'NDJSON files; - reads standard input')
     .action(importCommand)
+
+  program
+    .command('dump')
+    .description('write every stored record in the import format (to move data between instances)')
+    .option('--out <file>', 'write to this file instead of standard output')
+    .action(dumpCommand)
 
   program
     .command('demo')

@@ -155,8 +155,8 @@ ON CONFLICT (id) DO UPDATE SET
 const BIDDING_CHILDREN = [
   `DELETE FROM bidding_providers WHERE bidding_id IN (SELECT key::uuid FROM import_stage WHERE grp = 'bidding')`,
   `DELETE FROM documents WHERE bidding_id IN (SELECT key::uuid FROM import_stage WHERE grp = 'bidding')`,
-  `INSERT INTO bidding_providers (bidding_id, position, supplier_id)
-   SELECT s.key::uuid, p.ord, sp.id
+  `INSERT INTO bidding_providers (bidding_id, position, supplier_id, representative_name)
+   SELECT s.key::uuid, p.ord, sp.id, p.value->>'representative_name'
    FROM import_stage s CROSS JOIN LATERAL jsonb_array_elements(s.doc->'providers') WITH ORDINALITY p(value, ord)
    JOIN suppliers sp ON sp.document = p.value->>'document'
    WHERE s.grp = 'bidding'`,

@@ -1,0 +1,58 @@
+import assert from 'node:assert/strict'
+import path from 'node:path'
+import { describe, it } from 'node:test'
+import { ConfigError, loadConfig } from '../src/config.js'
+
+describe('loadConfig', () => {
+  it('has defaults for a fresh machine', () => {
+    const config = loadConfig({})
+    assert.equal(config.port, 3000)
+    assert.equal(config.host, '0.0.0.0')
+    assert.equal(config.dataDir, path.resolve('data'))
+    assert.equal(config.databaseUrl, undefined)
+    assert.equal(config.redisUrl, undefined)
+    assert.equal(config.logLevel, 'info')
+    assert.equal(config.tls, undefined)
+    assert.equal(config.demoOnEmpty, true)
+    assert.ok(Object.isFrozen(config))
+  })
+
+  it('reads every variable', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      HOST: '127.0.0.1',
+      DATA_DIR: '/var/lib/compras',
+      DATABASE_URL: 'postgres://u@db:5432/compras',
+      REDIS_URL: 'redis://cache:6379',
+      LOG_LEVEL: 'WARN',
+      DEMO_ON_EMPTY: 'false',
+    })
+    assert.equal(config.port, 8080)
+    assert.equal(config.host, '127.0.0.1')
+    assert.equal(config.dataDir, '/var/lib/compras')
+    assert.equal(config.databaseUrl, 'postgres://u@db:5432/compras')
+    assert.equal(config.redisUrl, 'redis://cache:6379')
+    assert.equal(config.logLevel, 'warn')
+    assert.equal(config.demoOnEmpty, false)
+  })
+
+  const bad: [Record<string, string>, RegExp][] = [
+    [{ PORT: 'abc' }, /^PORT must be an integer/],
+    [{ PORT: '70000' }, /^PORT must be an integer/],
+    [{ DATABASE_URL: 'mysql://x' }, /^DATABASE_URL must start with postgres:\/\/ or postgresql:\/\//],
+    [{ DATABASE_URL: 'not a url' }, /^DATABASE_URL is not a valid URL/],
+    [{ REDIS_URL: 'http://x' }, /^REDIS_URL must start with redis:\/\//],
+    [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL must be one of/],
+    [{ TLS_CERT_FILE: '/etc/hosts' }, /^TLS_CERT_FILE and TLS_KEY_FILE must be set together/],
+    [{ TLS_CERT_FILE: '/nope/cert.pem', TLS_KEY_FILE: '/nope/key.pem' }, /^TLS_CERT_FILE: file not found/],
+    [{ DEMO_ON_EMPTY: 'maybe' }, /^DEMO_ON_EMPTY must be true or false/],
+  ]
+  for (const [env, message] of bad) {
+    it(`refuses ${JSON.stringify(env)} with a message naming the variable`, () => {
+      assert.throws(
+        () => loadConfig(env),
+        (error: unknown) => error instanceof ConfigError && message.test(error.message),
+      )
+    })
+  }
+})

@@ -1,0 +1,78 @@
+import { createHash, randomBytes } from 'node:crypto'
+import pg from 'pg'
+import { loadMigrations, migrate } from '../../src/db/migrate.js'
+import { createPool, type Pool } from '../../src/db/pool.js'
+
+/** The server the tests use: set by test/run.ts (embedded) or by the caller (TEST_DATABASE_URL). */
+export function adminUrl(): string {
+  const url = process.env.TEST_DATABASE_URL
+  if (!url) throw new Error('TEST_DATABASE_URL is not set: run the tests with `npm test`')
+  return url
+}
+
+export function databaseUrl(name: string): string {
+  const url = new URL(adminUrl())
+  url.pathname = `/${name}`
+  return url.toString()
+}
+
+async function admin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: adminUrl() })
+  await client.connect()
+  try {
+    return await fn(client)
+  } finally {
+    await client.end()
+  }
+}
+
+/** A migrated template named after the migrations' contents, so a changed migration gets a new one. */
+async function template(): Promise<string> {
+  const hash = createHash('sha256')
+  for (const migration of await loadMigrations()) hash.update(migration.sql)
+  const name = `compras_template_${hash.digest('hex').slice(0, 12)}`
+  await admin(async (client) => {
+    await client.query('SELECT pg_advisory_lock(7310999)')
+    try {
+      const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])
+      if (rowCount) return
+      const building = `${name}_building_${randomBytes(3).toString('hex')}`
+      await client.query(`CREATE DATABASE ${building}`)
+      const pool = createPool(databaseUrl(building), { max: 1 })
+      try {
+        await migrate(pool)
+      } finally {
+        await pool.end()
+      }
+      await client.query(`ALTER DATABASE ${building} RENAME TO ${name}`)
+    } finally {
+      await client.query('SELECT pg_advisory_unlock(7310999)')
+    }
+  })
+  return name
+}
+
+export interface TestDatabase {
+  name: string
+  url: string
+  pool: Pool
+  drop(): Promise<void>
+}
+
+/** A fresh, migrated database of its own for one test file (or one test). */
+export async function createTestDatabase(options: { migrated?: boolean } = {}): Promise<TestDatabase> {
+  const name = `compras_test_${randomBytes(6).toString('hex')}`
+  const from = options.migrated === false ? 'template0' : await template()
+  await admin((client) => client.query(`CREATE DATABASE ${name} TEMPLATE ${from}`))
+  const url = databaseUrl(name)
+  const pool = createPool(url, { max: 5 })
+  return {
+    name,
+    url,
+    pool,
+    async drop() {
+      await pool.end()
+      await admin((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`))
+    },
+  }
+}

@@ -1,0 +1,86 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, it } from 'node:test'
+import { migrate } from '../src/db/migrate.js'
+import { BIDDING_MODALITIES, BIDDING_STATUSES, MANAGEMENT_STATUSES, ORDER_STATUSES } from '../src/domain.js'
+import { createTestDatabase, type TestDatabase } from './helpers/db.js'
+
+describe('migrations', () => {
+  let db: TestDatabase
+  before(async () => {
+    db = await createTestDatabase({ migrated: false })
+  })
+  after(() => db.drop())
+
+  it('apply to an empty database, then find nothing left to do', async () => {
+    const applied = await migrate(db.pool)
+    assert.ok(applied.length >= 1)
+    assert.equal(applied[0], '0001_data_model')
+    assert.deepEqual(await migrate(db.pool), [])
+  })
+
+  it('run safely from several processes at once', async () => {
+    const results = await Promise.all([migrate(db.pool), migrate(db.pool), migrate(db.pool)])
+    assert.deepEqual(results, [[], [], []])
+  })
+
+  it('create every table of the data model', async () => {
+    const { rows } = await db.pool.query<{ table_name: string }>(
+      "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name",
+    )
+    const tables = rows.map((row) => row.table_name)
+    for (const table of [
+      'organizations',
+      'units',
+      'suppliers',
+      'biddings',
+      'bidding_providers',
+      'contracts',
+      'contract_people',
+      'contract_commitments',
+      'arps',
+      'orders',
+      'order_items',
+      'documents',
+      'additive_terms',
+      'bidding_modalities',
+      'bidding_statuses',
+      'management_statuses',
+      'order_statuses',
+    ]) {
+      assert.ok(tables.includes(table), `missing table ${table}`)
+    }
+  })
+
+  const lookups: [string, readonly string[]][] = [
+    ['bidding_modalities', BIDDING_MODALITIES],
+    ['bidding_statuses', BIDDING_STATUSES],
+    ['management_statuses', MANAGEMENT_STATUSES],
+    ['order_statuses', ORDER_STATUSES],
+  ]
+  for (const [table, values] of lookups) {
+    it(`seed ${table} with stable ids in the order of src/domain.ts`, async () => {
+      const { rows } = await db.pool.query<{ id: number; name: string }>(
+        `SELECT id, name FROM ${table} ORDER BY id`,
+      )
+      assert.deepEqual(
+        rows,
+        values.map((name, index) => ({ id: index + 1, name })),
+      )
+    })
+  }
+
+  it('has exactly the 20 modality strings of spec 2.3', () => {
+    assert.equal(BIDDING_MODALITIES.length, 20)
+    assert.ok(BIDDING_MODALITIES.includes('Procedimento da Lei 13.393/2016'))
+  })
+
+  it('stores money as numeric and timestamps with microseconds', async () => {
+    const { rows } = await db.pool.query<{ column_name: string; data_type: string }>(
+      `SELECT column_name, data_type FROM information_schema.columns
+       WHERE table_name = 'orders' AND column_name IN ('amount_total', 'deadline_delivery')`,
+    )
+    const types = Object.fromEntries(rows.map((row) => [row.column_name, row.data_type]))
+    assert.equal(types.amount_total, 'numeric')
+    assert.equal(types.deadline_delivery, 'timestamp with time zone')
+  })
+})

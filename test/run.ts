@@ -1,0 +1,47 @@
+// `npm test`: runs every test file with node's test runner against a real PostgreSQL.
+// TEST_DATABASE_URL set: that server. Unset: an embedded server started here for the run and stopped after.
+import { spawn } from 'node:child_process'
+import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { openEmbedded } from '../src/db/embedded.js'
+
+function testFiles(dir: string): string[] {
+  return readdirSync(dir)
+    .flatMap((name) => {
+      const full = path.join(dir, name)
+      if (statSync(full).isDirectory()) return testFiles(full)
+      return name.endsWith('.test.ts') ? [full] : []
+    })
+    .sort()
+}
+
+const filter = process.argv.slice(2)
+const files = testFiles('test').filter((file) => filter.length === 0 || filter.some((f) => file.includes(f)))
+const env = { ...process.env }
+let release: (() => Promise<void>) | undefined
+let dataDir: string | undefined
+if (!env.TEST_DATABASE_URL) {
+  dataDir = mkdtempSync(path.join(os.tmpdir(), 'compras-test-'))
+  chmodSync(dataDir, 0o755) // the embedded server's unprivileged user must reach it
+  const embedded = await openEmbedded(dataDir, 'command')
+  env.TEST_DATABASE_URL = embedded.adminUrl
+  release = () => embedded.release()
+  process.stdout.write(`tests use an embedded PostgreSQL in ${dataDir}\n`)
+} else {
+  process.stdout.write('tests use TEST_DATABASE_URL\n')
+}
+
+const code = await new Promise<number>((resolve) => {
+  const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files], {
+    env,
+    stdio: 'inherit',
+  })
+  const forward = (signal: NodeJS.Signals) => child.kill(signal)
+  process.on('SIGINT', forward)
+  process.on('SIGTERM', forward)
+  child.on('exit', (exitCode, signal) => resolve(exitCode ?? (signal ? 1 : 0)))
+})
+await release?.()
+if (dataDir) rmSync(dataDir, { recursive: true, force: true })
+process.exit(code)
