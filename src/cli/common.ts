@@ -2,9 +2,14 @@ import { type Config, ConfigError, loadConfig } from '../config.js'
 import { type Database, openDatabase } from '../db/database.js'
 import { EmbeddedError } from '../db/embedded.js'
 
+/** A mistake in the command line or its files. */
+export class UsageError extends Error {
+  override name = 'UsageError'
+}
+
 /** Errors whose message is the whole story for the operator: no stack trace. */
 function isExpected(error: unknown): error is Error {
-  return error instanceof ConfigError || error instanceof EmbeddedError
+  return error instanceof ConfigError || error instanceof EmbeddedError || error instanceof UsageError
 }
 
 export function fail(error: unknown): void {

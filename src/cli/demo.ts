@@ -3,7 +3,7 @@ import type { Writable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { type DemoCounts, SCALES, type Scale } from '../demo/generator.js'
 import { demoStream } from '../demo/ndjson.js'
-import { fail } from './common.js'
+import { fail, UsageError } from './common.js'
 
 export interface DemoOptions {
   scale: string
@@ -19,7 +19,8 @@ export interface DemoOptions {
 }
 
 export function demoCounts(options: DemoOptions): DemoCounts {
-  if (!(options.scale in SCALES)) throw new Error(`--scale must be one of ${Object.keys(SCALES).join(', ')}`)
+  if (!(options.scale in SCALES))
+    throw new UsageError(`--scale must be one of ${Object.keys(SCALES).join(', ')}`)
   const scale = SCALES[options.scale as Scale]
   const counts: DemoCounts = {
     organizations: options.organizations ?? scale.organizations,
@@ -30,7 +31,7 @@ export function demoCounts(options: DemoOptions): DemoCounts {
     publicCalls: options.publicCalls ?? scale.publicCalls,
     itemsPerOrder: options.items,
   }
-  if (counts.organizations < 1) throw new Error('--organizations must be at least 1')
+  if (counts.organizations < 1) throw new UsageError('--organizations must be at least 1')
   return counts
 }
 

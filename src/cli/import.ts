@@ -2,11 +2,16 @@ import { createReadStream } from 'node:fs'
 import { access } from 'node:fs/promises'
 import { migrate } from '../db/migrate.js'
 import { type ImportSource, importRecords, MAX_REPORTED_PROBLEMS } from '../import/importer.js'
-import { withDatabase } from './common.js'
+import { UsageError, withDatabase } from './common.js'
 
 export async function importCommand(files: string[]): Promise<void> {
   await withDatabase(async (db) => {
-    for (const file of files) if (file !== '-') await access(file)
+    for (const file of files) {
+      if (file === '-') continue
+      await access(file).catch(() => {
+        throw new UsageError(`cannot read ${file}`)
+      })
+    }
     const sources: ImportSource[] = files.map((file) => ({
       name: file,
       stream: file === '-' ? process.stdin : createReadStream(file),

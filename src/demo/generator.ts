@@ -157,7 +157,8 @@ export function* generateDemo(counts: DemoCounts, seed = 1): Generator<DemoRecor
     },
   )
 
-  let modalityTurn = 0
+  let directTurn = 0
+  let callTurn = 0
   for (let o = 0; o < counts.organizations; o++) {
     const [city, uf] = MUNICIPALITIES[o % MUNICIPALITIES.length] as readonly [string, string]
     const kind = ORGAN_KINDS[Math.floor(o / MUNICIPALITIES.length) % ORGAN_KINDS.length] as string
@@ -187,8 +188,8 @@ export function* generateDemo(counts: DemoCounts, seed = 1): Generator<DemoRecor
       const direct = b < nDirect
       // Cycle through the modalities so that even the small scale shows all twenty.
       const modality = direct
-        ? (DIRECT_MODALITIES[modalityTurn++ % DIRECT_MODALITIES.length] as BiddingModality)
-        : (CALL_MODALITIES[modalityTurn++ % CALL_MODALITIES.length] as BiddingModality)
+        ? (DIRECT_MODALITIES[directTurn++ % DIRECT_MODALITIES.length] as BiddingModality)
+        : (CALL_MODALITIES[callTurn++ % CALL_MODALITIES.length] as BiddingModality)
       const year = int(2023, 2026)
       const category = pick(CATALOG)
       const unit = pick(units)

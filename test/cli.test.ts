@@ -1,0 +1,129 @@
+import assert from 'node:assert/strict'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { after, before, describe, it } from 'node:test'
+import { generateDemo, SCALES } from '../src/demo/generator.js'
+import { runCli } from './helpers/cli.js'
+import { createTestDatabase, type TestDatabase } from './helpers/db.js'
+import { byKey, demoRecords, ndjson } from './helpers/records.js'
+
+describe('compras CLI', () => {
+  let db: TestDatabase
+  let env: Record<string, string>
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'compras-cli-'))
+  const records = demoRecords()
+  const good = path.join(dir, 'good.ndjson')
+  const bad = path.join(dir, 'bad.ndjson')
+  writeFileSync(good, ndjson(records))
+  writeFileSync(bad, ndjson([records[0], '{"type":"order"}', 'not json']))
+
+  before(async () => {
+    db = await createTestDatabase({ migrated: false })
+    env = { DATABASE_URL: db.url }
+  })
+  after(() => db.drop())
+
+  it('migrate applies the migrations, then has nothing to do', async () => {
+    const first = await runCli(['migrate'], env)
+    assert.equal(first.code, 0, first.stderr)
+    assert.match(first.stdout, /^applied: 0001_data_model/)
+    const second = await runCli(['migrate'], env)
+    assert.equal(second.stdout, 'the database is up to date\n')
+  })
+
+  it('import reports each bad line with file, line, field and reason, exits 1 and writes nothing', async () => {
+    const result = await runCli(['import', bad], env)
+    assert.equal(result.code, 1)
+    assert.match(result.stderr, new RegExp(`${bad}:2: organization_uuid: is required`))
+    assert.match(result.stderr, new RegExp(`${bad}:3: \\(line\\): invalid JSON`))
+    assert.match(result.stderr, /nothing was imported: 2 problem\(s\) in 3 records/)
+    const { rows } = await db.pool.query('SELECT count(*)::int AS n FROM organizations')
+    assert.equal(rows[0].n, 0)
+  })
+
+  it('import names a file it cannot read, without a stack trace', async () => {
+    const result = await runCli(['import', path.join(dir, 'missing.ndjson')], env)
+    assert.equal(result.code, 1)
+    assert.equal(result.stderr, `compras: cannot read ${path.join(dir, 'missing.ndjson')}\n`)
+  })
+
+  it('import loads a file and reports what it wrote', async () => {
+    const result = await runCli(['import', good], env)
+    assert.equal(result.code, 0, result.stderr)
+    assert.match(
+      result.stdout,
+      /^imported 2 organization, 12 order, 6 contract, 3 direct_contract, 3 public_call, 4 arp/,
+    )
+  })
+
+  it('import - reads standard input', async () => {
+    const result = await runCli(['import', '-'], env, ndjson(records.slice(0, 1)))
+    assert.equal(result.code, 0, result.stderr)
+    assert.match(result.stdout, /^imported 1 organization/)
+  })
+
+  it('dump writes what was imported, in the import format', async () => {
+    const result = await runCli(['dump'], env)
+    assert.equal(result.code, 0, result.stderr)
+    const dumped = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
+    assert.deepEqual(byKey(dumped), byKey(records))
+  })
+
+  it('demo writes deterministic NDJSON for a seed', async () => {
+    const result = await runCli(['demo', '--scale', 'small', '--seed', '5'])
+    assert.equal(result.code, 0, result.stderr)
+    const expected = [...generateDemo(SCALES.small, 5)].map((r) => JSON.stringify(r)).join('\n')
+    assert.equal(result.stdout.trim(), expected)
+  })
+
+  it('demo takes explicit counts and --out', async () => {
+    const out = path.join(dir, 'demo.ndjson')
+    const result = await runCli([
+      'demo',
+      '--organizations',
+      '1',
+      '--orders',
+      '3',
+      '--items',
+      '2',
+      '--contracts',
+      '0',
+      '--arps',
+      '0',
+      '--direct-contracts',
+      '0',
+      '--public-calls',
+      '0',
+      '--out',
+      out,
+    ])
+    assert.equal(result.code, 0, result.stderr)
+  })
+
+  it('demo refuses an unknown scale and a bad number', async () => {
+    const scale = await runCli(['demo', '--scale', 'huge'])
+    assert.equal(scale.code, 1)
+    assert.equal(scale.stderr, 'compras: --scale must be one of small, medium, large\n')
+    const number = await runCli(['demo', '--orders', 'many'])
+    assert.equal(number.code, 1)
+    assert.match(number.stderr, /--orders <n>' argument 'many' is invalid\. must be a whole number/)
+  })
+
+  it('a bad configuration stops a command with a message naming the variable', async () => {
+    const result = await runCli(['migrate'], { DATABASE_URL: 'mysql://x' })
+    assert.equal(result.code, 1)
+    assert.equal(result.stderr, 'compras: DATABASE_URL must start with postgres:// or postgresql://\n')
+  })
+
+  for (const command of ['serve', 'migrate', 'import', 'demo', 'dump']) {
+    it(`${command} --help describes the command`, async () => {
+      const result = await runCli([command, '--help'])
+      assert.equal(result.code, 0)
+      assert.match(result.stdout, new RegExp(`^Usage: compras ${command}`))
+    })
+  }
+})

@@ -1,0 +1,104 @@
+import assert from 'node:assert/strict'
+import type { ChildProcess } from 'node:child_process'
+import { once } from 'node:events'
+import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { after, describe, it } from 'node:test'
+import { SCALES } from '../src/demo/generator.js'
+import { runCli, spawnCli } from './helpers/cli.js'
+
+// The flow of `npm install && npm start` on a fresh machine: no DATABASE_URL, an empty data folder.
+describe('first run on the embedded database', () => {
+  const parent = mkdtempSync(path.join(os.tmpdir(), 'compras-first-run-'))
+  chmodSync(parent, 0o755)
+  const dataDir = path.join(parent, 'data')
+  const env = { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: undefined }
+  let server: ChildProcess | undefined
+  after(() => {
+    server?.kill('SIGKILL')
+    rmSync(parent, { recursive: true, force: true })
+  })
+
+  async function start(): Promise<{ child: ChildProcess; output: string[] }> {
+    const child = spawnCli(['serve'], env)
+    const output: string[] = []
+    let buffer = ''
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`serve did not start: ${output.join('\n')}`)), 60_000)
+      child.stdout?.on('data', (chunk) => {
+        buffer += chunk
+        const lines = buffer.split('\n')
+        buffer = lines.pop() ?? ''
+        output.push(...lines)
+        if (lines.some((line) => line.startsWith('  API reference:'))) {
+          clearTimeout(timer)
+          resolve()
+        }
+      })
+      child.stderr?.on('data', (chunk) => output.push(String(chunk)))
+      child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${output.join('\n')}`)))
+    })
+    return { child, output }
+  }
+
+  let url = ''
+
+  it('creates the database, loads the demo data and prints where it listens', async () => {
+    const started = await start()
+    server = started.child
+    const line = started.output.find((l) => l.startsWith('compras is listening on'))
+    assert.ok(line, started.output.join('\n'))
+    url = (/on (http:\/\/localhost:\d+)/.exec(line) as RegExpExecArray)[1] as string
+    assert.match(line, new RegExp(`embedded PostgreSQL in ${dataDir}`))
+    const ready = await fetch(`${url}/ready`)
+    assert.equal(ready.status, 200)
+    assert.ok(existsSync(path.join(dataDir, 'pg', 'PG_VERSION')))
+  })
+
+  it('lets the CLI attach to the running embedded server', async () => {
+    const result = await runCli(['dump'], env)
+    assert.equal(result.code, 0, result.stderr)
+    const types = result.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).type as string)
+    assert.equal(types.filter((t) => t === 'order').length, SCALES.small.orders)
+    assert.equal(types.filter((t) => t === 'organization').length, SCALES.small.organizations)
+    const migrated = await runCli(['migrate'], env)
+    assert.equal(migrated.stdout, 'the database is up to date\n')
+  })
+
+  it('refuses a second serve on the same data folder with a clear message', async () => {
+    const result = await runCli(['serve'], env)
+    assert.equal(result.code, 1)
+    assert.match(result.stderr, /compras serve \(pid \d+\) is already running on the data folder/)
+    assert.equal((await fetch(`${url}/ready`)).status, 200)
+  })
+
+  it('shuts down cleanly on SIGTERM: the embedded server stops and the lock is released', async () => {
+    const child = server as ChildProcess
+    const exited = once(child, 'exit')
+    child.kill('SIGTERM')
+    const [code] = await exited
+    assert.equal(code, 0)
+    server = undefined
+    assert.ok(!existsSync(path.join(dataDir, 'embedded.lock')))
+    assert.ok(!existsSync(path.join(dataDir, 'pg', 'postmaster.pid')))
+  })
+
+  it('starts again on the same data without loading the demo twice', async () => {
+    const started = await start()
+    server = started.child
+    const result = await runCli(['dump'], env)
+    const orders = result.stdout
+      .trim()
+      .split('\n')
+      .filter((l) => l.includes('"type":"order"'))
+    assert.equal(orders.length, SCALES.small.orders)
+    const exited = once(started.child, 'exit')
+    started.child.kill('SIGINT')
+    assert.equal((await exited)[0], 0)
+    server = undefined
+  })
+})
