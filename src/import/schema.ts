@@ -214,7 +214,7 @@ export const recordSchemas = {
 export function importSchemaDocument(): Schema {
   return {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
-    $id: 'https://github.com/compras/compras/schema/import-record.schema.json',
+    $id: 'urn:compras:import-record',
     title: 'compras import record',
     description:
       'One line of a compras NDJSON import file. See docs/import-format.md. Formats: uuid, date (YYYY-MM-DD), ' +

@@ -1,0 +1,32 @@
+import assert from 'node:assert/strict'
+import { readFileSync } from 'node:fs'
+import { describe, it } from 'node:test'
+import { importSchemaDocument } from '../src/import/schema.js'
+import { openapiDocument } from '../src/openapi-document.js'
+
+const committed = (file: string) => JSON.parse(readFileSync(new URL(`../${file}`, import.meta.url), 'utf8'))
+
+describe('published documents are current (npm run docs:export rewrites them)', () => {
+  it('schema/import-record.schema.json matches the importer', () => {
+    assert.deepEqual(committed('schema/import-record.schema.json'), importSchemaDocument())
+  })
+
+  it('docs/openapi.json matches the routes', async () => {
+    assert.deepEqual(committed('docs/openapi.json'), JSON.parse(JSON.stringify(await openapiDocument())))
+  })
+})
+
+describe('the published import schema', () => {
+  it('is a valid draft 2020-12 schema that accepts the demo records and refuses a bad one', async () => {
+    const { Ajv2020 } = await import('ajv/dist/2020.js')
+    const { isCalendarDate, isDateTime } = await import('../src/import/validate.js')
+    const { demoRecords } = await import('./helpers/records.js')
+    const ajv = new Ajv2020({ strict: false })
+    ajv.addFormat('uuid', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i)
+    ajv.addFormat('date', isCalendarDate)
+    ajv.addFormat('date-time', isDateTime)
+    const validate = ajv.compile(committed('schema/import-record.schema.json'))
+    for (const record of demoRecords()) assert.ok(validate(record), JSON.stringify(validate.errors))
+    assert.equal(validate({ type: 'organization', uuid: 'x', name: 'y', document: '1' }), false)
+  })
+})
