@@ -1,13 +1,19 @@
 import { readFileSync } from 'node:fs'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Fastify, { type FastifyInstance } from 'fastify'
+import { AccessLog } from './auth/access-log.js'
+import { type Limiter, MemoryLimiter, RedisLimiter } from './auth/rate-limit.js'
+import { TokenCache } from './auth/tokens.js'
 import type { Config } from './config.js'
 import type { Pool } from './db/pool.js'
+import orders from './orders/route.js'
 import openapi from './plugins/openapi.js'
 import health from './routes/health.js'
 
 export interface AppDeps {
   pool: Pool
+  /** Rate-limit counters; by default in Redis when REDIS_URL is set, else in the process. */
+  limiter?: Limiter
 }
 
 export interface AppOptions {
@@ -38,7 +44,32 @@ export async function buildApp(
     forceCloseConnections: 'idle',
   }).withTypeProvider<TypeBoxTypeProvider>()
 
+  const limiter =
+    deps.limiter ??
+    (config.redisUrl
+      ? new RedisLimiter(config.redisUrl, {
+          onFault: (error) =>
+            app.log.error({ err: error }, 'Redis unreachable: rate limits are per process until it returns'),
+          onRecover: () => app.log.warn('Redis is back: rate limits are shared again'),
+        })
+      : new MemoryLimiter())
+  const accessLog = new AccessLog(deps.pool, (error) =>
+    app.log.error({ err: error }, 'writing access records failed'),
+  )
+  app.addHook('onClose', async () => {
+    await accessLog.close()
+    if (!deps.limiter) await limiter.close()
+  })
+
   await app.register(openapi)
   await app.register(health, { pool: deps.pool })
+  await app.register(orders, {
+    prefix: '/external',
+    pool: deps.pool,
+    tokens: new TokenCache(deps.pool),
+    limiter,
+    accessLog,
+    authFailureLimit: config.authFailureLimit,
+  })
   return app as unknown as FastifyInstance
 }

@@ -13,6 +13,8 @@ export interface Config {
   readonly tls: { readonly certFile: string; readonly keyFile: string } | undefined
   /** Load the small demo dataset when `serve` finds an empty database. */
   readonly demoOnEmpty: boolean
+  /** Failed order-query authentications allowed per client address per minute. */
+  readonly authFailureLimit: number
 }
 
 export class ConfigError extends Error {
@@ -33,6 +35,13 @@ function parsePort(raw: string | undefined): number {
   if (!/^\d+$/.test(raw) || Number(raw) > 65535) {
     throw new ConfigError(`PORT must be an integer from 0 to 65535, got "${raw}"`)
   }
+  return Number(raw)
+}
+
+function parseCount(key: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined) return fallback
+  if (!/^\d+$/.test(raw) || Number(raw) < 1)
+    throw new ConfigError(`${key} must be a whole number of at least 1, got "${raw}"`)
   return Number(raw)
 }
 
@@ -83,5 +92,6 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: logLevel as LogLevel,
     tls: certFile !== undefined && keyFile !== undefined ? Object.freeze({ certFile, keyFile }) : undefined,
     demoOnEmpty: parseBoolean('DEMO_ON_EMPTY', text(env, 'DEMO_ON_EMPTY'), true),
+    authFailureLimit: parseCount('AUTH_FAILURE_LIMIT', text(env, 'AUTH_FAILURE_LIMIT'), 30),
   })
 }

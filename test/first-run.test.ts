@@ -51,6 +51,8 @@ describe('first run on the embedded database', () => {
     assert.ok(line, started.output.join('\n'))
     url = (/on (http:\/\/localhost:\d+)/.exec(line) as RegExpExecArray)[1] as string
     assert.match(line, new RegExp(`embedded PostgreSQL in ${dataDir}`))
+    const tokenHint = started.output.find((l) => l.startsWith('  A token:'))
+    assert.match(tokenHint ?? '', /npx compras token issue --organization [0-9a-f-]{36}$/)
     const ready = await fetch(`${url}/ready`)
     assert.equal(ready.status, 200)
     assert.ok(existsSync(path.join(dataDir, 'pg', 'PG_VERSION')))
@@ -67,6 +69,25 @@ describe('first run on the embedded database', () => {
     assert.equal(types.filter((t) => t === 'organization').length, SCALES.small.organizations)
     const migrated = await runCli(['migrate'], env)
     assert.equal(migrated.stdout, 'the database is up to date\n')
+  })
+
+  it('serves an order of the demo data to a token issued while it runs', async () => {
+    const orgs = await runCli(['dump'], env)
+    const order = orgs.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+      .find((r) => r.type === 'order')
+    const issued = await runCli(['token', 'issue', '--organization', order.organization_uuid], env)
+    assert.equal(issued.code, 0, issued.stderr)
+    const token = issued.stdout.trimEnd().split('\n').at(-1) as string
+    const response = await fetch(`${url}/external/orders?order_number=${encodeURIComponent(order.number)}`, {
+      headers: { authorization: token },
+    })
+    assert.equal(response.status, 200)
+    const body = (await response.json()) as { message: string; data: { number: string } }
+    assert.equal(body.message, 'Ordem recuperada com sucesso')
+    assert.equal(body.data.number, order.number)
   })
 
   it('refuses a second serve on the same data folder with a clear message', async () => {

@@ -4,6 +4,7 @@ import { dumpCommand } from './dump.js'
 import { importCommand } from './import.js'
 import { migrateCommand } from './migrate.js'
 import { serveCommand } from './serve.js'
+import { tokenIssueCommand, tokenListCommand, tokenRevokeCommand } from './token.js'
 
 function positiveInteger(value: string): number {
   if (!/^\d+$/.test(value)) throw new InvalidArgumentError('must be a whole number')
@@ -48,6 +49,23 @@ export function buildCli(): Command {
     .option('--direct-contracts <n>', 'number of direct contracts', positiveInteger)
     .option('--public-calls <n>', 'number of public calls', positiveInteger)
     .action(demoCommand)
+
+  const token = program.command('token').description('order-query access tokens, one organization each')
+  token
+    .command('issue')
+    .description('create a token; it is printed alone on the last line, and only then')
+    .requiredOption('--organization <uuid>', 'the organization the token reads orders of')
+    .option('--label <text>', 'a note for the operator, such as who received it')
+    .action(tokenIssueCommand)
+  token
+    .command('list')
+    .description('list tokens with their organization, label, creation, last use and revocation')
+    .action(tokenListCommand)
+  token
+    .command('revoke')
+    .description('revoke a token; every instance refuses it within a second')
+    .argument('<id>', 'the token id from token list')
+    .action(tokenRevokeCommand)
 
   return program
 }

@@ -18,7 +18,25 @@ export default fp(
       openapi: {
         openapi: '3.0.3',
         info: { title: 'compras', version: '1.0.0', description: DESCRIPTION },
-        tags: [{ name: 'operations', description: 'Liveness, readiness and this document' }],
+        tags: [
+          {
+            name: 'orders',
+            description: 'Supply-order query for integrators (version 1.0.0), token required',
+          },
+          { name: 'operations', description: 'Liveness, readiness and this document' },
+        ],
+        components: {
+          securitySchemes: {
+            AccessToken: {
+              type: 'apiKey',
+              in: 'header',
+              name: 'Authorization',
+              description:
+                "The organ's raw access token, without `Bearer` or any other prefix. Tokens are issued by the " +
+                'operator (`compras token issue`), one per organ.',
+            },
+          },
+        },
       },
     })
     await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true })

@@ -1,0 +1,108 @@
+import { createHash, randomBytes } from 'node:crypto'
+import type { Pool } from '../db/pool.js'
+
+// Tokens are 32 random bytes (256 bits) in base64url: 43 characters, shown once at issue.
+// The database keeps only their SHA-256, so a lookup compares hashes through an index: the
+// presented token itself is never compared byte by byte, and a leaked table reveals no token.
+
+const TOKEN_FORM = /^[A-Za-z0-9_-]{43}$/
+
+export class TokenError extends Error {
+  override name = 'TokenError'
+}
+
+export interface TokenIdentity {
+  tokenId: number
+  organizationId: string
+}
+
+export interface TokenInfo {
+  id: number
+  organization_id: string
+  organization_name: string
+  label: string | null
+  created_at: string
+  last_used_at: string | null
+  revoked_at: string | null
+}
+
+export function hashToken(token: string): Buffer {
+  return createHash('sha256').update(token).digest()
+}
+
+export function isWellFormedToken(token: string): boolean {
+  return TOKEN_FORM.test(token)
+}
+
+/** Creates a token for an organization; returns it in clear, the only time it exists outside the caller. */
+export async function issueToken(
+  pool: Pool,
+  organizationId: string,
+  label: string | null,
+): Promise<{ id: number; token: string }> {
+  const { rowCount } = await pool.query('SELECT 1 FROM organizations WHERE id = $1', [organizationId])
+  if (rowCount === 0) throw new TokenError(`no organization with uuid ${organizationId}`)
+  const token = randomBytes(32).toString('base64url')
+  const { rows } = await pool.query<{ id: number }>(
+    'INSERT INTO access_tokens (organization_id, label, token_hash) VALUES ($1, $2, $3) RETURNING id',
+    [organizationId, label, hashToken(token)],
+  )
+  return { id: (rows[0] as { id: number }).id, token }
+}
+
+export async function listTokens(pool: Pool): Promise<TokenInfo[]> {
+  const { rows } = await pool.query<TokenInfo>(`
+    SELECT t.id, t.organization_id, o.name AS organization_name, t.label,
+      to_char(t.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS created_at,
+      to_char((SELECT max(l.at) FROM access_log l WHERE l.token_id = t.id) AT TIME ZONE 'UTC',
+        'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS last_used_at,
+      to_char(t.revoked_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS revoked_at
+    FROM access_tokens t JOIN organizations o ON o.id = t.organization_id
+    ORDER BY t.id`)
+  return rows
+}
+
+/** Revokes a token; false when there is no such token or it was already revoked. */
+export async function revokeToken(pool: Pool, id: number): Promise<boolean> {
+  const { rowCount } = await pool.query(
+    'UPDATE access_tokens SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL',
+    [id],
+  )
+  return rowCount === 1
+}
+
+/** The live (not revoked) token with this value, if any. */
+export async function findToken(pool: Pool, token: string): Promise<TokenIdentity | undefined> {
+  const { rows } = await pool.query<{ id: number; organization_id: string }>({
+    name: 'find-token',
+    text: 'SELECT id, organization_id FROM access_tokens WHERE token_hash = $1 AND revoked_at IS NULL',
+    values: [hashToken(token)],
+  })
+  const row = rows[0]
+  return row ? { tokenId: row.id, organizationId: row.organization_id } : undefined
+}
+
+/**
+ * Token lookups cached for at most ttlMs, answers "unknown" included, so that a busy integrator costs one
+ * query a second and a revocation reaches every instance within ttlMs.
+ */
+export class TokenCache {
+  private readonly entries = new Map<string, { identity: TokenIdentity | undefined; expires: number }>()
+
+  constructor(
+    private readonly pool: Pool,
+    private readonly ttlMs = 1000,
+    private readonly maxEntries = 100_000,
+  ) {}
+
+  async verify(token: string): Promise<TokenIdentity | undefined> {
+    if (!isWellFormedToken(token)) return undefined
+    const now = Date.now()
+    const cached = this.entries.get(token)
+    if (cached && cached.expires > now) return cached.identity
+    const identity = await findToken(this.pool, token)
+    if (this.entries.size >= this.maxEntries) this.entries.clear()
+    this.entries.set(token, { identity, expires: now + this.ttlMs })
+    return identity
+  }
+}

@@ -1,0 +1,154 @@
+import assert from 'node:assert/strict'
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
+import { once } from 'node:events'
+import net from 'node:net'
+import { after, before, describe, it } from 'node:test'
+import type { FastifyInstance } from 'fastify'
+import { buildApp } from '../../src/app.js'
+import { RedisLimiter } from '../../src/auth/rate-limit.js'
+import { issueToken } from '../../src/auth/tokens.js'
+import { loadConfig } from '../../src/config.js'
+import { importRecords } from '../../src/import/importer.js'
+import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
+import { demoRecords, first, ndjson, source } from '../helpers/records.js'
+
+const redisUrl = process.env.TEST_REDIS_URL
+const redisServer = (() => {
+  try {
+    return execFileSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' }).trim() || undefined
+  } catch {
+    return undefined
+  }
+})()
+
+/** A shared manual clock far from real time, so that runs never share a Redis window. */
+function manualClock() {
+  let now = (Math.floor(Date.now() / 1000) + 1_000_000 + Math.floor(Math.random() * 1_000_000_000)) * 1000
+  return { now: () => now, advance: (ms: number) => (now += ms) }
+}
+
+async function until(condition: () => boolean, timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('timed out')
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}
+
+describe('order query rate limit with Redis', () => {
+  let db: TestDatabase
+  let token = ''
+  let url = ''
+  const records = demoRecords()
+  before(async () => {
+    db = await createTestDatabase()
+    await importRecords(db.pool, [source(ndjson(records))])
+    const order = first(records, 'order')
+    ;({ token } = await issueToken(db.pool, order.organization_uuid as string, null))
+    url = `/external/orders?order_number=${encodeURIComponent(order.number as string)}`
+  })
+  after(() => db.drop())
+
+  const ask = (app: FastifyInstance) => app.inject({ method: 'GET', url, headers: { authorization: token } })
+
+  it('holds 60 per second per token across two instances sharing Redis', {
+    skip: !redisUrl && 'TEST_REDIS_URL is not set',
+  }, async () => {
+    const clock = manualClock()
+    const limiters = [0, 1].map(() => new RedisLimiter(redisUrl as string, { now: clock.now }))
+    const apps = await Promise.all(
+      limiters.map((limiter) => buildApp(loadConfig({}), { pool: db.pool, limiter }, { logger: false })),
+    )
+    try {
+      await until(() =>
+        limiters.every((l) => (l as unknown as { redis: { status: string } }).redis.status === 'ready'),
+      )
+      for (let i = 0; i < 60; i++) {
+        const response = await ask(apps[i % 2] as FastifyInstance)
+        assert.equal(response.statusCode, 200, `request ${i + 1}`)
+      }
+      for (const app of apps) assert.equal((await ask(app)).statusCode, 429)
+      clock.advance(1000)
+      assert.equal((await ask(apps[1] as FastifyInstance)).statusCode, 200)
+    } finally {
+      for (const app of apps) await app.close()
+      for (const limiter of limiters) await limiter.close()
+    }
+  })
+
+  it('keeps answering with a per-process limit when Redis is unreachable, and says so once', async () => {
+    const clock = manualClock()
+    const faults: Error[] = []
+    const limiter = new RedisLimiter('redis://127.0.0.1:1', {
+      now: clock.now,
+      onFault: (error) => faults.push(error),
+    })
+    const app = await buildApp(loadConfig({}), { pool: db.pool, limiter }, { logger: false })
+    try {
+      clock.advance(1000 - (clock.now() % 1000))
+      for (let i = 0; i < 60; i++) assert.equal((await ask(app)).statusCode, 200)
+      assert.equal((await ask(app)).statusCode, 429)
+      await until(() => faults.length > 0)
+      assert.equal(faults.length, 1)
+    } finally {
+      await app.close()
+      await limiter.close()
+    }
+  })
+
+  it('returns to Redis by itself when Redis comes back', {
+    skip: !redisServer && 'redis-server is not installed',
+  }, async () => {
+    const port = await new Promise<number>((resolve) => {
+      const server = net.createServer().listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as net.AddressInfo
+        server.close(() => resolve(port))
+      })
+    })
+    const start = async () => {
+      const child = spawn(
+        redisServer as string,
+        ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+        {
+          stdio: 'ignore',
+        },
+      )
+      return child
+    }
+    let server: ChildProcess = await start()
+    const clock = manualClock()
+    let faults = 0
+    let recoveries = 0
+    const limiter = new RedisLimiter(`redis://127.0.0.1:${port}`, {
+      now: clock.now,
+      onFault: () => faults++,
+      onRecover: () => recoveries++,
+    })
+    const peer = new RedisLimiter(`redis://127.0.0.1:${port}`, { now: clock.now })
+    const status = (l: RedisLimiter) => (l as unknown as { redis: { status: string } }).redis.status
+    try {
+      await until(() => status(limiter) === 'ready' && status(peer) === 'ready')
+      assert.equal((await limiter.hit('k', 60, 1000)).remaining, 59)
+      server.kill('SIGKILL')
+      await once(server, 'exit')
+      await until(() => faults > 0)
+      // While Redis is away, this process counts alone.
+      assert.equal((await limiter.hit('k', 60, 1000)).remaining, 59)
+      server = await start()
+      await until(() => recoveries > 0 && status(peer) === 'ready')
+      // Shared again: what one instance counts, the other sees (allowing for the reconnection to settle).
+      let shared = false
+      for (let attempt = 0; attempt < 50 && !shared; attempt++) {
+        const key = `k${attempt}`
+        await limiter.hit(key, 60, 1000)
+        shared = (await peer.hit(key, 60, 1000)).remaining === 58
+        if (!shared) await new Promise((resolve) => setTimeout(resolve, 100))
+      }
+      assert.ok(shared, 'the two limiters never shared a count after Redis returned')
+    } finally {
+      await limiter.close()
+      await peer.close()
+      server.kill('SIGKILL')
+    }
+  })
+})
