@@ -9,6 +9,7 @@ import type { Pool } from './db/pool.js'
 import orders from './orders/route.js'
 import openapi from './plugins/openapi.js'
 import health from './routes/health.js'
+import transparency from './transparency/route.js'
 
 export interface AppDeps {
   pool: Pool
@@ -39,7 +40,9 @@ export async function buildApp(
     https: config.tls
       ? { cert: readFileSync(config.tls.certFile), key: readFileSync(config.tls.keyFile) }
       : null,
-    trustProxy: true,
+    trustProxy: config.trustProxy,
+    // An unknown query parameter is an error the client hears about, not something silently dropped.
+    ajv: { customOptions: { removeAdditional: false } },
     return503OnClosing: true,
     forceCloseConnections: 'idle',
   }).withTypeProvider<TypeBoxTypeProvider>()
@@ -71,5 +74,6 @@ export async function buildApp(
     accessLog,
     authFailureLimit: config.authFailureLimit,
   })
+  await app.register(transparency, { prefix: '/v1', pool: deps.pool })
   return app as unknown as FastifyInstance
 }

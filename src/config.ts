@@ -15,6 +15,8 @@ export interface Config {
   readonly demoOnEmpty: boolean
   /** Failed order-query authentications allowed per client address per minute. */
   readonly authFailureLimit: number
+  /** Take the client address from X-Forwarded-For (only behind a proxy that sets it). */
+  readonly trustProxy: boolean
 }
 
 export class ConfigError extends Error {
@@ -93,5 +95,6 @@ export function loadConfig(env: Env = process.env): Config {
     tls: certFile !== undefined && keyFile !== undefined ? Object.freeze({ certFile, keyFile }) : undefined,
     demoOnEmpty: parseBoolean('DEMO_ON_EMPTY', text(env, 'DEMO_ON_EMPTY'), true),
     authFailureLimit: parseCount('AUTH_FAILURE_LIMIT', text(env, 'AUTH_FAILURE_LIMIT'), 30),
+    trustProxy: parseBoolean('TRUST_PROXY', text(env, 'TRUST_PROXY'), false),
   })
 }

@@ -201,7 +201,7 @@ export const CATALOG: readonly Category[] = [
     ],
   },
   {
-    object: 'Aquisição de equipamentos de informática para modernização da {unit}',
+    object: 'Aquisição de computadores e equipamentos de informática para modernização da {unit}',
     expense: PERMANENTE,
     products: [
       {

@@ -299,6 +299,22 @@ const ORDER_CHILDREN = [
    JOIN orders o ON o.organization_id = s.org AND o.number = s.number`,
 ]
 
+/** The search columns of what this run wrote (see migrations/0003_search.sql). */
+const SEARCH_UPDATES = [
+  `UPDATE contracts c SET search = to_tsvector('compras_pt',
+     concat_ws(' ', c.object_details, c.contractor_company_name, c.term_title, s.name))
+   FROM suppliers s, import_stage st
+   WHERE s.id = c.supplier_id AND st.grp = 'contract' AND c.id = st.key::uuid`,
+  `UPDATE arps a SET search = to_tsvector('compras_pt', concat_ws(' ', a.object_details, a.company_name, s.name))
+   FROM suppliers s, import_stage st
+   WHERE s.id = a.supplier_id AND st.grp = 'arp' AND a.id = st.key::uuid`,
+  `UPDATE biddings b SET search = to_tsvector('compras_pt', concat_ws(' ', b.object_details, b.company_name, b.agent,
+     (SELECT string_agg(s.name, ' ') FROM bidding_providers p JOIN suppliers s ON s.id = p.supplier_id
+      WHERE p.bidding_id = b.id)))
+   FROM import_stage st
+   WHERE st.grp = 'bidding' AND b.id = st.key::uuid`,
+]
+
 /** In dependency order: what a statement joins to is written before it. */
 export const WRITE_STEPS: readonly string[] = [
   UPSERT_ORGANIZATIONS,
@@ -317,6 +333,7 @@ export const WRITE_STEPS: readonly string[] = [
   'ANALYZE biddings, arps, contracts',
   UPSERT_ORDERS,
   ...ORDER_CHILDREN,
+  ...SEARCH_UPDATES,
 ]
 
 export const ANALYZE_TABLES = `ANALYZE organizations, units, suppliers, biddings, bidding_providers, arps, contracts,

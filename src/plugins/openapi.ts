@@ -23,6 +23,10 @@ export default fp(
             name: 'orders',
             description: 'Supply-order query for integrators (version 1.0.0), token required',
           },
+          {
+            name: 'transparency',
+            description: 'Public transparency queries, listings and helpers; no token',
+          },
           { name: 'operations', description: 'Liveness, readiness and this document' },
         ],
         components: {

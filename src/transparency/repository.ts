@@ -1,0 +1,86 @@
+import type { Pool } from '../db/pool.js'
+import type { Resource } from './resources.js'
+import { object } from './sql.js'
+
+export interface ListQuery {
+  page: number
+  perPage: number
+  /** Filter name → value, names already checked against resource.filters. */
+  filters: Readonly<Record<string, string | number>>
+  /** A name of resource.sorts, `-` first for descending. */
+  sort: string
+  /** Names of resource.relations. */
+  relations: readonly string[]
+}
+
+/** A resource as built by SQL, already in its served shape. */
+export type Json = Record<string, unknown>
+
+export interface ListResult {
+  total: number
+  rows: Json[]
+}
+
+/** One record in its detail shape, or undefined. */
+export async function findOne(pool: Pool, resource: Resource, id: string): Promise<Json | undefined> {
+  const { rows } = await pool.query<{ data: Json }>({
+    name: `detail-${resource.path}`,
+    text: `SELECT ${object(resource.detail)} AS data FROM ${resource.from}
+           WHERE ${resource.where} AND ${resource.alias}.id = $1`,
+    values: [id],
+  })
+  return rows[0]?.data
+}
+
+export async function organizationExists(pool: Pool, id: string): Promise<boolean> {
+  const { rowCount } = await pool.query('SELECT 1 FROM organizations WHERE id = $1', [id])
+  return rowCount === 1
+}
+
+/** A page of a listing and the total count of its filter. Values travel as parameters, never in the text. */
+export async function list(pool: Pool, resource: Resource, query: ListQuery): Promise<ListResult> {
+  const values: unknown[] = []
+  const conditions = [resource.where]
+  for (const [name, value] of Object.entries(query.filters)) {
+    const build = resource.filters[name]
+    if (!build) throw new Error(`unknown filter ${name}`)
+    values.push(value)
+    conditions.push(build(`$${values.length}`))
+  }
+  const where = conditions.join(' AND ')
+  const descending = query.sort.startsWith('-')
+  const column = resource.sorts[query.sort.replace(/^-/, '')]
+  if (!column) throw new Error(`unknown sort ${query.sort}`)
+  const direction = descending ? 'DESC' : 'ASC'
+  const fields = [
+    ...resource.item,
+    ...query.relations.map((name) => [name, resource.relations[name] as string] as const),
+  ]
+  const pageValues = [...values, query.perPage, (query.page - 1) * query.perPage]
+  const [count, page] = await Promise.all([
+    pool.query<{ total: number }>(
+      `SELECT count(*)::int AS total FROM ${resource.from} WHERE ${where}`,
+      values,
+    ),
+    pool.query<{ row: Json }>(
+      `SELECT ${object(fields)} AS row FROM ${resource.from} WHERE ${where}
+       ORDER BY ${column} ${direction} NULLS LAST, ${resource.alias}.id ${direction}
+       LIMIT $${values.length + 1} OFFSET $${values.length + 2}`,
+      pageValues,
+    ),
+  ])
+  return { total: count.rows[0]?.total ?? 0, rows: page.rows.map((r) => r.row) }
+}
+
+export interface LookupRow {
+  id: number
+  name: string
+}
+
+export async function lookup(
+  pool: Pool,
+  table: 'bidding_modalities' | 'bidding_statuses' | 'management_statuses',
+): Promise<LookupRow[]> {
+  const { rows } = await pool.query<LookupRow>(`SELECT id, name FROM ${table} ORDER BY id`)
+  return rows
+}
