@@ -53,6 +53,11 @@ describe('first run on the embedded database', () => {
     assert.match(line, new RegExp(`embedded PostgreSQL in ${dataDir}`))
     const tokenHint = started.output.find((l) => l.startsWith('  A token:'))
     assert.match(tokenHint ?? '', /npx compras token issue --organization [0-9a-f-]{36}$/)
+    const contractHint = started.output.find((l) => l.startsWith('  A contract:'))
+    const contractUrl = (/curl (\S+)$/.exec(contractHint ?? '') as RegExpExecArray)[1] as string
+    const contract = await fetch(contractUrl)
+    assert.equal(contract.status, 200)
+    assert.equal(((await contract.json()) as { success: boolean }).success, true)
     const ready = await fetch(`${url}/ready`)
     assert.equal(ready.status, 200)
     assert.ok(existsSync(path.join(dataDir, 'pg', 'PG_VERSION')))
