@@ -1,6 +1,7 @@
 import { Command, InvalidArgumentError } from 'commander'
 import { demoCommand } from './demo.js'
 import { dumpCommand } from './dump.js'
+import { exportCommand } from './export.js'
 import { importCommand } from './import.js'
 import { migrateCommand } from './migrate.js'
 import { serveCommand } from './serve.js'
@@ -49,6 +50,28 @@ export function buildCli(): Command {
     .option('--direct-contracts <n>', 'number of direct contracts', positiveInteger)
     .option('--public-calls <n>', 'number of public calls', positiveInteger)
     .action(demoCommand)
+
+  program
+    .command('export')
+    .description(
+      'write every record of a transparency listing as XLSX or CSV, as GET /v1/transparency/export does',
+    )
+    .requiredOption('--resource <resource>', 'contracts, direct-contracts, public-calls or arps')
+    .requiredOption('--format <format>', 'xlsx or csv')
+    .requiredOption('--out <file>', 'the file to write')
+    .option('--separator <char>', 'CSV separator: , (default) or ;')
+    .option('--organization-uuid <uuid>', 'filter: organization')
+    .option('--number <text>', 'filter: number')
+    .option('--bidding-number <text>', 'filter: bidding number')
+    .option('--modality-id <id>', 'filter: modality id (GET /v1/transparency/helpers/bidding-modalities)')
+    .option('--status-id <id>', 'filter: bidding status id')
+    .option('--management-status-id <id>', 'filter: management status id')
+    .option('--provider-document <digits>', 'filter: supplier CPF or CNPJ')
+    .option('--date-from <yyyy-mm-dd>', 'filter: from this day')
+    .option('--date-to <yyyy-mm-dd>', 'filter: up to this day')
+    .option('--q <text>', 'filter: full-text search')
+    .option('--sort <field>', 'a sort value of the listing; -field for descending')
+    .action(exportCommand)
 
   const token = program.command('token').description('order-query access tokens, one organization each')
   token

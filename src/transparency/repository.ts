@@ -37,8 +37,8 @@ export async function organizationExists(pool: Pool, id: string): Promise<boolea
   return rowCount === 1
 }
 
-/** A page of a listing and the total count of its filter. Values travel as parameters, never in the text. */
-export async function list(pool: Pool, resource: Resource, query: ListQuery): Promise<ListResult> {
+/** The WHERE and ORDER BY of a listing, with its parameter values. Values never enter the SQL text. */
+export function listingSql(resource: Resource, query: Pick<ListQuery, 'filters' | 'sort'>) {
   const values: unknown[] = []
   const conditions = [resource.where]
   for (const [name, value] of Object.entries(query.filters)) {
@@ -47,26 +47,32 @@ export async function list(pool: Pool, resource: Resource, query: ListQuery): Pr
     values.push(value)
     conditions.push(build(`$${values.length}`))
   }
-  const where = conditions.join(' AND ')
-  const descending = query.sort.startsWith('-')
   const column = resource.sorts[query.sort.replace(/^-/, '')]
   if (!column) throw new Error(`unknown sort ${query.sort}`)
-  const direction = descending ? 'DESC' : 'ASC'
+  const direction = query.sort.startsWith('-') ? 'DESC' : 'ASC'
+  return {
+    where: conditions.join(' AND '),
+    orderBy: `${column} ${direction} NULLS LAST, ${resource.alias}.id ${direction}`,
+    values,
+  }
+}
+
+/** A page of a listing and the total count of its filter. */
+export async function list(pool: Pool, resource: Resource, query: ListQuery): Promise<ListResult> {
+  const { where, orderBy, values } = listingSql(resource, query)
   const fields = [
     ...resource.item,
     ...query.relations.map((name) => [name, resource.relations[name] as string] as const),
   ]
-  const pageValues = [...values, query.perPage, (query.page - 1) * query.perPage]
   const [count, page] = await Promise.all([
     pool.query<{ total: number }>(
       `SELECT count(*)::int AS total FROM ${resource.from} WHERE ${where}`,
       values,
     ),
     pool.query<{ row: Json }>(
-      `SELECT ${object(fields)} AS row FROM ${resource.from} WHERE ${where}
-       ORDER BY ${column} ${direction} NULLS LAST, ${resource.alias}.id ${direction}
+      `SELECT ${object(fields)} AS row FROM ${resource.from} WHERE ${where} ORDER BY ${orderBy}
        LIMIT $${values.length + 1} OFFSET $${values.length + 2}`,
-      pageValues,
+      [...values, query.perPage, (query.page - 1) * query.perPage],
     ),
   ])
   return { total: count.rows[0]?.total ?? 0, rows: page.rows.map((r) => r.row) }

@@ -3,9 +3,17 @@ import cors from '@fastify/cors'
 import etag from '@fastify/etag'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyError } from 'fastify'
-import { type TObject, type TSchema, Type } from 'typebox'
+import { type TObject, Type } from 'typebox'
 import type { Pool } from '../db/pool.js'
-import { BIDDING_MODALITIES, BIDDING_STATUSES, MANAGEMENT_STATUSES } from '../domain.js'
+import { CONTENT_TYPES, openExport } from '../export/export.js'
+import { EXPORT_PARAMETERS, exportRequest } from '../export/request.js'
+import {
+  DEFAULT_PER_PAGE,
+  describeProblem,
+  listingParameters,
+  parseRelations,
+  TransparencyError,
+} from './parameters.js'
 import { findOne, list, lookup, organizationExists } from './repository.js'
 import { RESOURCES, type Resource } from './resources.js'
 import {
@@ -26,145 +34,11 @@ export interface TransparencyOptions {
   pool: Pool
 }
 
-/** An answer in the transparency error envelope. */
-export class TransparencyError extends Error {
-  constructor(
-    readonly statusCode: number,
-    message: string,
-  ) {
-    super(message)
-  }
-}
-
-export const MAX_PER_PAGE = 100
-const DEFAULT_PER_PAGE = 20
-
 const SHAPES: Record<Resource['path'], { detail: TObject; item: TObject }> = {
   contracts: { detail: Contract, item: ContractItem },
   'direct-contracts': { detail: Bidding, item: BiddingItem },
   'public-calls': { detail: Bidding, item: BiddingItem },
   arps: { detail: Arp, item: ArpItem },
-}
-
-/** The query parameters a listing accepts: the schema and, in Portuguese, what each accepts. */
-function listingParameters(resource: Resource): { schema: TObject; accepts: Record<string, string> } {
-  const sorts = Object.keys(resource.sorts).flatMap((name) => [name, `-${name}`])
-  const relations = Object.keys(resource.relations)
-  const all: Record<string, [TSchema, string]> = {
-    page: [
-      Type.Integer({ minimum: 1, default: 1, description: 'Page number, from 1' }),
-      'um número inteiro a partir de 1',
-    ],
-    per_page: [
-      Type.Integer({
-        minimum: 1,
-        maximum: MAX_PER_PAGE,
-        default: DEFAULT_PER_PAGE,
-        description: `Page size, 1 to ${MAX_PER_PAGE}`,
-      }),
-      `um número inteiro de 1 a ${MAX_PER_PAGE}`,
-    ],
-    organization_uuid: [
-      Type.String({ format: 'uuid', description: 'Only records of this organization' }),
-      'um UUID',
-    ],
-    number: [
-      Type.String({ minLength: 1, maxLength: 100, description: 'Exact number' }),
-      'um texto de até 100 caracteres',
-    ],
-    bidding_number: [
-      Type.String({ minLength: 1, maxLength: 100, description: 'Exact bidding number' }),
-      'um texto de até 100 caracteres',
-    ],
-    modality_id: [
-      Type.Integer({
-        minimum: 1,
-        maximum: BIDDING_MODALITIES.length,
-        description: 'An id of /helpers/bidding-modalities',
-      }),
-      'um id de /v1/transparency/helpers/bidding-modalities',
-    ],
-    status_id: [
-      Type.Integer({
-        minimum: 1,
-        maximum: BIDDING_STATUSES.length,
-        description: 'An id of /helpers/bidding-statuses',
-      }),
-      'um id de /v1/transparency/helpers/bidding-statuses',
-    ],
-    management_status_id: [
-      Type.Integer({
-        minimum: 1,
-        maximum: MANAGEMENT_STATUSES.length,
-        description: 'An id of /helpers/management-statuses',
-      }),
-      'um id de /v1/transparency/helpers/management-statuses',
-    ],
-    provider_document: [
-      Type.String({
-        pattern: '^([0-9]{11}|[0-9]{14})$',
-        description: "The supplier's CPF or CNPJ, digits only",
-      }),
-      'um CPF ou CNPJ, só os dígitos (11 ou 14)',
-    ],
-    date_from: [
-      Type.String({ format: 'date', description: 'From this day on (the main date of the kind)' }),
-      'uma data AAAA-MM-DD',
-    ],
-    date_to: [
-      Type.String({ format: 'date', description: 'Up to this day, inclusive' }),
-      'uma data AAAA-MM-DD',
-    ],
-    q: [
-      Type.String({
-        minLength: 1,
-        maxLength: 200,
-        description: 'Full-text search over the object and names; accents and case do not matter',
-      }),
-      'um texto de 1 a 200 caracteres',
-    ],
-    sort: [
-      Type.String({
-        enum: sorts,
-        default: resource.defaultSort,
-        description: 'A field; a leading - sorts descending',
-      }),
-      `um destes valores: ${sorts.join(', ')}`,
-    ],
-    with_relations: [
-      Type.String({ description: `Comma-separated relations to add to each item: ${relations.join(', ')}` }),
-      `uma lista separada por vírgulas de: ${relations.join(', ')}`,
-    ],
-  }
-  const names = ['page', 'per_page', ...Object.keys(resource.filters), 'sort', 'with_relations']
-  const properties = Object.fromEntries(
-    names.map((name) => [name, Type.Optional((all[name] as [TSchema, string])[0])]),
-  )
-  return {
-    schema: Type.Object(properties, { additionalProperties: false }),
-    accepts: Object.fromEntries(names.map((name) => [name, (all[name] as [TSchema, string])[1]])),
-  }
-}
-
-function parseRelations(resource: Resource, raw: string | undefined): string[] {
-  if (raw === undefined) return []
-  const names = [
-    ...new Set(
-      raw
-        .split(',')
-        .map((name) => name.trim())
-        .filter(Boolean),
-    ),
-  ]
-  const accepted = Object.keys(resource.relations)
-  const unknown = names.filter((name) => !accepted.includes(name))
-  if (unknown.length > 0) {
-    throw new TransparencyError(
-      422,
-      `Parâmetro inválido: with_relations. Relação desconhecida: ${unknown.join(', ')}. Aceita: ${accepted.join(', ')}.`,
-    )
-  }
-  return names
 }
 
 type ValidationError = FastifyError & {
@@ -181,8 +55,9 @@ const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app,
   await app.register(etag) // before compress: the tag is of the uncompressed body
   await app.register(compress, { encodings: ['br', 'gzip'], threshold: 1024 })
   app.addHook('onSend', async (_request, reply, payload) => {
-    if (reply.statusCode === 200 || reply.statusCode === 304)
+    if ((reply.statusCode === 200 || reply.statusCode === 304) && !reply.hasHeader('Cache-Control')) {
       reply.header('Cache-Control', 'public, max-age=60')
+    }
     return payload
   })
 
@@ -286,6 +161,46 @@ const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app,
     )
   }
 
+  acceptsByUrl.set('/v1/transparency/export', EXPORT_PARAMETERS.accepts)
+  app.get(
+    '/transparency/export',
+    {
+      schema: {
+        tags: ['transparency'],
+        summary: 'Every record of a listing as an Excel (.xlsx) or CSV file',
+        description:
+          "Takes the resource, the format, and the filters and sort of that resource's listing with the same " +
+          'meaning; returns every matching row, not one page, streamed as an attachment named after the ' +
+          'resource and the date. Column titles in Portuguese; in XLSX money and numbers are numeric cells and ' +
+          'dates date cells. CSV is RFC 4180, UTF-8 with a byte-order mark; separator=; suits Brazilian Excel. ' +
+          'Problems with the parameters are answered in JSON before any byte of the file; a failure in the ' +
+          'middle aborts the transfer, so a truncated file never looks complete.',
+        querystring: EXPORT_PARAMETERS.schema,
+        produces: [CONTENT_TYPES.xlsx, CONTENT_TYPES.csv],
+        response: {
+          200: Type.String({ description: 'The file', format: 'binary' }),
+          404: Type.Object(Failure.properties, {
+            description: '`Organização não encontrada.`: organization_uuid',
+          }),
+          422: Type.Object(Failure.properties, {
+            description: 'An unknown or invalid parameter, named in the message',
+          }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const file = await openExport(pool, await exportRequest(pool, request.query as Record<string, unknown>))
+      file.stream.once('error', (error) =>
+        request.log.error({ err: error }, 'export failed in the middle: transfer aborted'),
+      )
+      return reply
+        .header('Content-Type', file.contentType)
+        .header('Content-Disposition', `attachment; filename="${file.filename}"`)
+        .header('Cache-Control', 'no-store')
+        .send(file.stream as never) // a stream is sent as it is, not serialized
+    },
+  )
+
   const helpers = [
     ['bidding-modalities', 'bidding_modalities', 'The 20 bidding modalities (spec 2.3)'],
     ['bidding-statuses', 'bidding_statuses', 'Statuses of direct contracts and public calls (status_id)'],
@@ -322,16 +237,7 @@ const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app,
       if (error.validationContext === 'params')
         return reply.code(400).send({ success: false, message: MESSAGES.invalidId })
       const accepts = acceptsByUrl.get(request.routeOptions.url ?? '') ?? {}
-      const [problem] = error.validation
-      const message =
-        problem?.keyword === 'additionalProperties'
-          ? `Parâmetro desconhecido: ${String(problem.params.additionalProperty)}. Aceitos: ${Object.keys(accepts).join(', ')}.`
-          : (() => {
-              const name =
-                problem?.instancePath.replace(/^\//, '') || String(problem?.params.missingProperty ?? '')
-              return `Parâmetro inválido: ${name}. Aceita ${accepts[name] ?? 'outro valor'}.`
-            })()
-      return reply.code(422).send({ success: false, message })
+      return reply.code(422).send({ success: false, message: describeProblem(error.validation[0], accepts) })
     }
     const status = error.statusCode ?? 500
     if (status < 500) return reply.code(status).send({ success: false, message: error.message })

@@ -1,0 +1,106 @@
+import type { Readable } from 'node:stream'
+import QueryStream from 'pg-query-stream'
+import type { Pool } from '../db/pool.js'
+import { listingSql } from '../transparency/repository.js'
+import type { Resource } from '../transparency/resources.js'
+import { columnSql, EXPORT_COLUMNS } from './columns.js'
+import { csvStream, type Separator } from './csv.js'
+import { xlsxStream } from './xlsx.js'
+
+export type ExportFormat = 'xlsx' | 'csv'
+
+export interface ExportRequest {
+  resource: Resource
+  format: ExportFormat
+  separator: Separator
+  filters: Readonly<Record<string, string | number>>
+  sort: string
+  /** Called now and then with the number of rows written so far. */
+  onProgress?: (rows: number) => void
+}
+
+export interface ExportFile {
+  stream: Readable
+  filename: string
+  contentType: string
+}
+
+const SHEET_NAMES: Record<Resource['path'], string> = {
+  contracts: 'Contratos',
+  'direct-contracts': 'Contratações diretas',
+  'public-calls': 'Chamadas públicas',
+  arps: 'Atas de registro de preços',
+}
+
+export const CONTENT_TYPES: Record<ExportFormat, string> = {
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  csv: 'text/csv; charset=utf-8',
+}
+
+/**
+ * Every row of a listing's filter as a file, streamed: a cursor reads rows in batches as the writer
+ * asks for them, so memory stays flat and the first bytes leave before the last row is read. The
+ * connection returns to the pool when the stream ends, fails or is abandoned.
+ */
+export async function openExport(pool: Pool, request: ExportRequest, now = new Date()): Promise<ExportFile> {
+  const { resource, format } = request
+  const columns = EXPORT_COLUMNS[resource.path]
+  const { where, orderBy, values } = listingSql(resource, request)
+  const select = columns.map((column) => columnSql(column, format)).join(', ')
+  const client = await pool.connect()
+  let released = false
+  const release = (error?: Error) => {
+    if (released) return
+    released = true
+    client.off('end', onClientEnd)
+    // The 'error' listener stays: a dead connection may still report errors after it is released.
+    client.release(error)
+  }
+  const query = client.query(
+    new QueryStream(`SELECT ${select} FROM ${resource.from} WHERE ${where} ORDER BY ${orderBy}`, values, {
+      batchSize: 2000,
+      highWaterMark: 4000,
+      rowMode: 'array',
+    }),
+  )
+  // A connection lost mid-export must fail the file. pg-query-stream cannot be trusted to say so: its
+  // destroy waits for the dead server to confirm closing the cursor. So the rows race the connection.
+  let lost: (error: Error) => void = () => {}
+  const connectionLost = new Promise<never>((_, reject) => {
+    lost = reject
+  })
+  connectionLost.catch(() => {}) // observed by the race below
+  const onClientError = (error: Error) => lost(error)
+  const onClientEnd = () => lost(new Error('the database connection ended during the export'))
+  client.on('error', onClientError)
+  client.once('end', onClientEnd)
+  let completed = false
+  async function* rows() {
+    const iterator = (query as AsyncIterable<(string | null)[]>)[Symbol.asyncIterator]()
+    let count = 0
+    try {
+      for (;;) {
+        const next = await Promise.race([iterator.next(), connectionLost])
+        if (next.done) break
+        yield next.value
+        if (++count % 50_000 === 0) request.onProgress?.(count)
+      }
+      completed = true
+      request.onProgress?.(count)
+    } finally {
+      query.destroy()
+    }
+  }
+  const stream =
+    format === 'xlsx'
+      ? xlsxStream(SHEET_NAMES[resource.path], columns, rows())
+      : csvStream(columns, rows(), request.separator)
+  // A cursor left half-read leaves the connection in an unknown state: close it rather than reuse it.
+  stream.once('close', () => release(completed ? undefined : new Error('export ended before its last row')))
+  stream.once('error', (error: Error) => release(error))
+  return {
+    stream,
+    filename: `${resource.path}-${now.toISOString().slice(0, 10)}.${format}`,
+    contentType: CONTENT_TYPES[format],
+  }
+}

@@ -1,0 +1,184 @@
+import { type TObject, type TSchema, Type } from 'typebox'
+import { BIDDING_MODALITIES, BIDDING_STATUSES, MANAGEMENT_STATUSES } from '../domain.js'
+import type { Resource } from './resources.js'
+
+// The query parameters of the listings (and of the export, which takes the same filters): their
+// schemas, and in Portuguese what each accepts, for the 422 messages.
+
+export const MAX_PER_PAGE = 100
+export const DEFAULT_PER_PAGE = 20
+
+/** An answer in the transparency error envelope. */
+export class TransparencyError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+export const FILTERS: Record<string, [TSchema, string]> = {
+  organization_uuid: [
+    Type.String({ format: 'uuid', description: 'Only records of this organization' }),
+    'um UUID',
+  ],
+  number: [
+    Type.String({ minLength: 1, maxLength: 100, description: 'Exact number' }),
+    'um texto de até 100 caracteres',
+  ],
+  bidding_number: [
+    Type.String({ minLength: 1, maxLength: 100, description: 'Exact bidding number' }),
+    'um texto de até 100 caracteres',
+  ],
+  modality_id: [
+    Type.Integer({
+      minimum: 1,
+      maximum: BIDDING_MODALITIES.length,
+      description: 'An id of /helpers/bidding-modalities',
+    }),
+    'um id de /v1/transparency/helpers/bidding-modalities',
+  ],
+  status_id: [
+    Type.Integer({
+      minimum: 1,
+      maximum: BIDDING_STATUSES.length,
+      description: 'An id of /helpers/bidding-statuses',
+    }),
+    'um id de /v1/transparency/helpers/bidding-statuses',
+  ],
+  management_status_id: [
+    Type.Integer({
+      minimum: 1,
+      maximum: MANAGEMENT_STATUSES.length,
+      description: 'An id of /helpers/management-statuses',
+    }),
+    'um id de /v1/transparency/helpers/management-statuses',
+  ],
+  provider_document: [
+    Type.String({
+      pattern: '^([0-9]{11}|[0-9]{14})$',
+      description: "The supplier's CPF or CNPJ, digits only",
+    }),
+    'um CPF ou CNPJ, só os dígitos (11 ou 14)',
+  ],
+  date_from: [
+    Type.String({ format: 'date', description: 'From this day on (the main date of the kind)' }),
+    'uma data AAAA-MM-DD',
+  ],
+  date_to: [Type.String({ format: 'date', description: 'Up to this day, inclusive' }), 'uma data AAAA-MM-DD'],
+  q: [
+    Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description: 'Full-text search over the object and names; accents and case do not matter',
+    }),
+    'um texto de 1 a 200 caracteres',
+  ],
+}
+
+export function sortValues(resource: Resource): string[] {
+  return Object.keys(resource.sorts).flatMap((name) => [name, `-${name}`])
+}
+
+export function sortParameter(resource: Resource): [TSchema, string] {
+  const sorts = sortValues(resource)
+  return [
+    Type.String({
+      enum: sorts,
+      default: resource.defaultSort,
+      description: 'A field; a leading - sorts descending',
+    }),
+    `um destes valores: ${sorts.join(', ')}`,
+  ]
+}
+
+/** The query parameters a listing accepts: the schema and, in Portuguese, what each accepts. */
+export function listingParameters(resource: Resource): { schema: TObject; accepts: Record<string, string> } {
+  const relations = Object.keys(resource.relations)
+  const all: Record<string, [TSchema, string]> = {
+    page: [
+      Type.Integer({ minimum: 1, default: 1, description: 'Page number, from 1' }),
+      'um número inteiro a partir de 1',
+    ],
+    per_page: [
+      Type.Integer({
+        minimum: 1,
+        maximum: MAX_PER_PAGE,
+        default: DEFAULT_PER_PAGE,
+        description: `Page size, 1 to ${MAX_PER_PAGE}`,
+      }),
+      `um número inteiro de 1 a ${MAX_PER_PAGE}`,
+    ],
+    ...FILTERS,
+    sort: sortParameter(resource),
+    with_relations: [
+      Type.String({ description: `Comma-separated relations to add to each item: ${relations.join(', ')}` }),
+      `uma lista separada por vírgulas de: ${relations.join(', ')}`,
+    ],
+  }
+  const names = ['page', 'per_page', ...Object.keys(resource.filters), 'sort', 'with_relations']
+  return parameters(names, all)
+}
+
+export function parameters(
+  names: readonly string[],
+  all: Record<string, [TSchema, string]>,
+  required: string[] = [],
+) {
+  const properties = Object.fromEntries(
+    names.map((name) => {
+      const schema = (all[name] as [TSchema, string])[0]
+      return [name, required.includes(name) ? schema : Type.Optional(schema)]
+    }),
+  )
+  return {
+    schema: Type.Object(properties, { additionalProperties: false }),
+    accepts: Object.fromEntries(names.map((name) => [name, (all[name] as [TSchema, string])[1]])),
+  }
+}
+
+export function parseRelations(resource: Resource, raw: string | undefined): string[] {
+  if (raw === undefined) return []
+  const names = [
+    ...new Set(
+      raw
+        .split(',')
+        .map((name) => name.trim())
+        .filter(Boolean),
+    ),
+  ]
+  const accepted = Object.keys(resource.relations)
+  const unknown = names.filter((name) => !accepted.includes(name))
+  if (unknown.length > 0) {
+    throw new TransparencyError(
+      422,
+      `Parâmetro inválido: with_relations. Relação desconhecida: ${unknown.join(', ')}. Aceita: ${accepted.join(', ')}.`,
+    )
+  }
+  return names
+}
+
+export interface ParameterProblem {
+  keyword: string
+  instancePath: string
+  params: Record<string, unknown>
+}
+
+/** The 422 message for a parameter that failed its schema: it names the parameter and what it accepts. */
+export function describeProblem(
+  problem: ParameterProblem | undefined,
+  accepts: Record<string, string>,
+): string {
+  if (problem?.keyword === 'additionalProperties') {
+    return unknownParameter(String(problem.params.additionalProperty), accepts)
+  }
+  const name = problem?.instancePath.replace(/^\//, '') || String(problem?.params.missingProperty ?? '')
+  if (problem?.keyword === 'required')
+    return `Parâmetro obrigatório: ${name}. Aceita ${accepts[name] ?? 'um valor'}.`
+  return `Parâmetro inválido: ${name}. Aceita ${accepts[name] ?? 'outro valor'}.`
+}
+
+export function unknownParameter(name: string, accepts: Record<string, string>): string {
+  return `Parâmetro desconhecido: ${name}. Aceitos: ${Object.keys(accepts).join(', ')}.`
+}

@@ -1,0 +1,345 @@
+import assert from 'node:assert/strict'
+import { readFileSync } from 'node:fs'
+import http from 'node:http'
+import os from 'node:os'
+import path from 'node:path'
+import { after, before, describe, it } from 'node:test'
+import { parse } from 'csv-parse/sync'
+import ExcelJS from 'exceljs'
+import type { FastifyInstance } from 'fastify'
+import { buildApp } from '../../src/app.js'
+import { loadConfig } from '../../src/config.js'
+import type { DemoRecord } from '../../src/demo/generator.js'
+import { EXPORT_COLUMNS } from '../../src/export/columns.js'
+import { importRecords } from '../../src/import/importer.js'
+import { runCli } from '../helpers/cli.js'
+import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
+import { demoRecords, first, ndjson, source } from '../helpers/records.js'
+
+type Item = Record<string, unknown>
+
+async function readXlsx(buffer: Buffer): Promise<unknown[][]> {
+  const workbook = new ExcelJS.Workbook()
+  await workbook.xlsx.load(buffer as unknown as ArrayBuffer)
+  const sheet = workbook.worksheets[0] as ExcelJS.Worksheet
+  const rows: unknown[][] = []
+  sheet.eachRow({ includeEmpty: false }, (row) => {
+    rows.push((row.values as unknown[]).slice(1))
+  })
+  return rows
+}
+
+const utcDay = (value: string) => new Date(`${value}T00:00:00Z`)
+
+describe('export', () => {
+  let db: TestDatabase
+  let app: FastifyInstance
+  const demo = demoRecords(
+    { organizations: 3, orders: 30, contracts: 40, arps: 10, directContracts: 6, publicCalls: 8 },
+    9,
+  )
+  const org = first(demo, 'organization')
+  const leadingZeros: DemoRecord = {
+    ...first(demo, 'contract', (c) => c.organization_uuid === org.uuid),
+    id: 'bbbbbbbb-0000-4000-8000-000000000001',
+    contract_number: '0042/2024',
+    provider_company_name: 'Zero à Esquerda Ltda',
+    provider_document: '00123456000195',
+    object_details: 'Objeto com "aspas", vírgulas; ponto e vírgula\ne quebra de linha',
+    bidding_uuid: null,
+    arp_number: null,
+  }
+  const person: DemoRecord = {
+    ...leadingZeros,
+    id: 'bbbbbbbb-0000-4000-8000-000000000002',
+    contract_number: '0043/2024',
+    provider_company_name: 'João Pessoa Física',
+    provider_document: '98765432100',
+  }
+  const records = [...demo, leadingZeros, person]
+
+  const listing = async (query: string): Promise<Item[]> => {
+    const response = await app.inject({
+      method: 'GET',
+      url: `/v1/transparency/contracts?per_page=100&${query}`,
+    })
+    return response.json().data.data
+  }
+
+  before(async () => {
+    db = await createTestDatabase()
+    const result = await importRecords(db.pool, [source(ndjson(records))])
+    assert.equal(result.ok, true, JSON.stringify(result.problems))
+    app = await buildApp(loadConfig({}), { pool: db.pool }, { logger: false })
+  })
+  after(async () => {
+    await app.close()
+    await db.drop()
+  })
+
+  it('writes an XLSX that a real reader opens: titles, every row of the filter, numeric, date and text cells', async () => {
+    const query = `organization_uuid=${org.uuid}&sort=amount_total`
+    const response = await app.inject({
+      method: 'GET',
+      url: `/v1/transparency/export?resource=contracts&format=xlsx&${query}`,
+    })
+    assert.equal(response.statusCode, 200)
+    assert.equal(
+      response.headers['content-type'],
+      'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    )
+    assert.match(
+      response.headers['content-disposition'] as string,
+      /^attachment; filename="contracts-\d{4}-\d\d-\d\d\.xlsx"$/,
+    )
+    const rows = await readXlsx(response.rawPayload)
+    const [header, ...body] = rows
+    assert.deepEqual(
+      header,
+      EXPORT_COLUMNS.contracts.map((c) => c.title),
+    )
+    const expected = await listing(query)
+    assert.equal(body.length, expected.length)
+    body.forEach((row, i) => {
+      const item = expected[i] as Item
+      assert.equal(row[0], item.id)
+      assert.equal(row[2], item.contract_number)
+      assert.equal(row[4], Number(item.amount_total))
+      assert.equal(typeof row[4], 'number')
+      assert.deepEqual(row[12], utcDay(item.date_start as string))
+      assert.deepEqual(row[13], utcDay(item.date_end as string))
+      assert.equal(row[14], item.management_status)
+    })
+    const zeros = body.find((row) => row[0] === leadingZeros.id) as unknown[]
+    assert.equal(zeros[6], '00123456000195')
+    assert.equal(zeros[2], '0042/2024')
+    assert.equal(zeros[3], leadingZeros.object_details)
+  })
+
+  it('writes an RFC 4180 CSV, UTF-8 with a byte-order mark, and ; when asked', async () => {
+    for (const separator of [',', ';']) {
+      const response = await app.inject({
+        method: 'GET',
+        url: `/v1/transparency/export?resource=contracts&format=csv&separator=${encodeURIComponent(separator)}&q=objeto`,
+      })
+      assert.equal(response.statusCode, 200)
+      assert.equal(response.headers['content-type'], 'text/csv; charset=utf-8')
+      assert.match(
+        response.headers['content-disposition'] as string,
+        /filename="contracts-\d{4}-\d\d-\d\d\.csv"/,
+      )
+      const bytes = response.rawPayload
+      assert.deepEqual([...bytes.subarray(0, 3)], [0xef, 0xbb, 0xbf])
+      assert.ok(bytes.toString().includes('\r\n'))
+      const rows: string[][] = parse(bytes, { bom: true, delimiter: separator, relax_column_count: false })
+      assert.deepEqual(
+        rows[0],
+        EXPORT_COLUMNS.contracts.map((c) => c.title),
+      )
+      const expected = await listing('q=objeto')
+      assert.deepEqual(
+        rows.slice(1).map((r) => r[0]),
+        expected.map((item) => item.id),
+      )
+      const zeros = rows.find((r) => r[0] === leadingZeros.id) as string[]
+      assert.equal(zeros[3], leadingZeros.object_details)
+      assert.equal(zeros[4], Number(leadingZeros.amount_total).toFixed(2))
+      assert.equal(zeros[6], '00123456000195')
+      assert.equal(zeros[12], leadingZeros.date_start)
+    }
+  })
+
+  it('exports every kind with its filters and sort', async () => {
+    for (const [resource, type] of [
+      ['direct-contracts', 'direct_contract'],
+      ['public-calls', 'public_call'],
+      ['arps', 'arp'],
+    ] as const) {
+      const response = await app.inject({
+        method: 'GET',
+        url: `/v1/transparency/export?resource=${resource}&format=csv&organization_uuid=${org.uuid}`,
+      })
+      assert.equal(response.statusCode, 200, response.body)
+      const rows: string[][] = parse(response.rawPayload, { bom: true })
+      assert.equal(
+        rows.length - 1,
+        records.filter((r) => r.type === type && r.organization_uuid === org.uuid).length,
+      )
+      assert.deepEqual(
+        rows[0],
+        EXPORT_COLUMNS[resource].map((c) => c.title),
+      )
+    }
+    const xlsx = await app.inject({
+      method: 'GET',
+      url: '/v1/transparency/export?resource=public-calls&format=xlsx',
+    })
+    const [, ...rows] = await readXlsx(xlsx.rawPayload)
+    assert.equal(rows.length, records.filter((r) => r.type === 'public_call').length)
+    const opening = rows.find((r) => r[7] !== undefined && r[7] !== null)
+    assert.ok(opening?.[7] instanceof Date)
+    assert.ok(rows.every((r) => r[4] === 'Sim' || r[4] === 'Não'))
+  })
+
+  it('masks a CPF as the API does', async () => {
+    const csv = await app.inject({
+      method: 'GET',
+      url: '/v1/transparency/export?resource=contracts&format=csv',
+    })
+    const xlsx = await app.inject({
+      method: 'GET',
+      url: '/v1/transparency/export?resource=contracts&format=xlsx',
+    })
+    assert.ok(!csv.body.includes('98765432100'))
+    assert.ok(csv.body.includes('***.654.321-**'))
+    const rows = await readXlsx(xlsx.rawPayload)
+    const row = rows.find((r) => r[0] === person.id) as unknown[]
+    assert.equal(row[6], '***.654.321-**')
+  })
+
+  const bad: [string, number, string | RegExp][] = [
+    [
+      'resource=tenders&format=csv',
+      422,
+      /^Parâmetro inválido: resource\. Aceita um destes valores: contracts/,
+    ],
+    ['resource=contracts&format=pdf', 422, 'Parâmetro inválido: format. Aceita xlsx ou csv.'],
+    ['format=csv', 422, /^Parâmetro obrigatório: resource\./],
+    ['resource=contracts', 422, /^Parâmetro obrigatório: format\./],
+    [
+      'resource=contracts&format=csv&status_id=1',
+      422,
+      /^Parâmetro desconhecido: status_id\. Aceitos: resource, format, separator, organization_uuid/,
+    ],
+    ['resource=contracts&format=csv&page=2', 422, /^Parâmetro desconhecido: page\./],
+    [
+      'resource=contracts&format=csv&sort=opening_date',
+      422,
+      /^Parâmetro inválido: sort\. Aceita um destes valores: date_start/,
+    ],
+    ['resource=contracts&format=csv&separator=%7C', 422, /^Parâmetro inválido: separator\./],
+    [
+      'resource=contracts&format=xlsx&organization_uuid=00000000-0000-4000-8000-000000000000',
+      404,
+      'Organização não encontrada.',
+    ],
+  ]
+  for (const [query, status, message] of bad) {
+    it(`answers ${status} in JSON before any file byte for ${query}`, async () => {
+      const response = await app.inject({ method: 'GET', url: `/v1/transparency/export?${query}` })
+      assert.equal(response.statusCode, status)
+      assert.match(response.headers['content-type'] as string, /^application\/json/)
+      assert.equal(response.headers['content-disposition'], undefined)
+      const body = response.json()
+      assert.equal(body.success, false)
+      if (typeof message === 'string') assert.equal(body.message, message)
+      else assert.match(body.message, message)
+    })
+  }
+
+  it('compras export on the command line writes the same file and refuses bad filters', async () => {
+    const out = path.join(os.tmpdir(), `compras-export-${process.pid}.csv`)
+    const result = await runCli(
+      [
+        'export',
+        '--resource',
+        'contracts',
+        '--format',
+        'csv',
+        '--out',
+        out,
+        '--organization-uuid',
+        org.uuid as string,
+      ],
+      { DATABASE_URL: db.url },
+    )
+    assert.equal(result.code, 0, result.stderr)
+    const viaHttp = await app.inject({
+      method: 'GET',
+      url: `/v1/transparency/export?resource=contracts&format=csv&organization_uuid=${org.uuid}`,
+    })
+    assert.equal(readFileSync(out, 'utf8'), viaHttp.body)
+    const refused = await runCli(
+      ['export', '--resource', 'contracts', '--format', 'csv', '--out', out, '--status-id', '1'],
+      {
+        DATABASE_URL: db.url,
+      },
+    )
+    assert.equal(refused.code, 1)
+    assert.match(refused.stderr, /^compras: Parâmetro desconhecido: status_id\./)
+  })
+})
+
+describe('export streaming', () => {
+  let db: TestDatabase
+  let app: FastifyInstance
+  let base = ''
+  before(async () => {
+    db = await createTestDatabase()
+    const few = demoRecords(
+      { organizations: 1, orders: 0, contracts: 1, arps: 0, directContracts: 0, publicCalls: 0 },
+      3,
+    )
+    const result = await importRecords(db.pool, [source(ndjson(few))])
+    assert.equal(result.ok, true)
+    // Far more rows than socket buffers hold (tens of MB of CSV), copied from the one imported contract.
+    await db.pool.query(`
+      INSERT INTO contracts (id, organization_id, contract_number, object_details, amount_total, supplier_id,
+        contractor_company_name, modality_id, term_title, date_start, date_end, management_status_id)
+      SELECT gen_random_uuid(), c.organization_id, c.contract_number || '-' || n, c.object_details, c.amount_total + n,
+        c.supplier_id, c.contractor_company_name, c.modality_id, c.term_title, c.date_start - (n % 3000), c.date_end,
+        c.management_status_id
+      FROM contracts c, generate_series(1, 150000) n`)
+    app = await buildApp(loadConfig({}), { pool: db.pool }, { logger: false })
+    base = await app.listen({ port: 0, host: '127.0.0.1' })
+  })
+  after(async () => {
+    await app.close()
+    await db.drop()
+  })
+
+  /** Starts an export and pauses after its first bytes, so the server is mid-stream. */
+  function startPaused(url: string): Promise<{ response: http.IncomingMessage; first: Buffer }> {
+    return new Promise((resolve, reject) => {
+      http
+        .get(url, (response) => {
+          response.once('data', (chunk: Buffer) => {
+            response.pause()
+            resolve({ response, first: chunk })
+          })
+        })
+        .on('error', reject)
+    })
+  }
+
+  it('sends the first bytes before the last row is read', async () => {
+    const { response, first } = await startPaused(
+      `${base}/v1/transparency/export?resource=contracts&format=csv`,
+    )
+    assert.equal(response.headers['transfer-encoding'], 'chunked')
+    assert.ok(first.toString().startsWith('\uFEFFIdentificador'))
+    // The export's cursor is still open (its transaction has not ended): rows remain unread.
+    const { rows } = await db.pool.query(
+      "SELECT count(*)::int AS n FROM pg_stat_activity WHERE query LIKE 'SELECT c.id::text%' AND xact_start IS NOT NULL",
+    )
+    assert.equal(rows[0].n, 1, 'the export query is still running while the client holds the first bytes')
+    response.destroy()
+  })
+
+  it('aborts the transfer when the database fails in the middle, so the file never looks complete', async () => {
+    const { response } = await startPaused(`${base}/v1/transparency/export?resource=contracts&format=xlsx`)
+    const outcome = new Promise<string>((resolve) => {
+      response.on('end', () => resolve('end'))
+      response.on('aborted', () => resolve('aborted'))
+      response.on('error', () => resolve('error'))
+    })
+    await db.pool.query(
+      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'SELECT c.id::text%' AND pid <> pg_backend_pid()",
+    )
+    response.resume()
+    assert.notEqual(await outcome, 'end')
+    // The service goes on answering.
+    const health = await fetch(`${base}/v1/transparency/helpers/bidding-statuses`)
+    assert.equal(health.status, 200)
+  })
+})
