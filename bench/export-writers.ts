@@ -42,7 +42,11 @@ if (which === 'exceljs') {
     ),
   )
   const out = sink()
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useSharedStrings: false, useStyles: true })
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
+    stream: out,
+    useSharedStrings: false,
+    useStyles: true,
+  })
   const sheet = workbook.addWorksheet('Contratos')
   sheet.columns = columns.map((c) => ({ header: c.title, width: 20 }))
   for await (const row of query as AsyncIterable<(string | null)[]>) {

@@ -47,7 +47,9 @@ function workbook(sheetName: string): string {
 }
 
 // Characters XML 1.0 cannot hold are dropped; the five special ones are escaped.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
 const NEEDS_WORK = /[&<>"\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
 const INVALID = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g
 const ENTITY: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' }
 
