@@ -125,101 +125,53 @@ class Stager {
     raw: string,
   ): Promise<void> {
     const type = record.type as RecordType
-    if (type === 'organization') {
-      const org = (record.uuid as string).toLowerCase()
-      await this.add(COPY_STAGE, row([seq, file, line, type, type, org, org, null, null, null, null, raw]))
-      return
-    }
-    const org = (record.organization_uuid as string).toLowerCase()
-    const bidding = (record.bidding_uuid as string | null | undefined)?.toLowerCase() ?? null
+    const lower = (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : null)
+    const org = lower(type === 'organization' ? record.uuid : record.organization_uuid) as string
+    // key space, key, natural number, links (arp_number, contract_number, bidding_uuid)
+    let staged: [string, string, unknown, unknown, unknown, unknown]
     switch (type) {
-      case 'order': {
-        const number = record.number as string
-        const key = `${org} ${number}`
-        await this.add(
-          COPY_STAGE,
-          row([
-            seq,
-            file,
-            line,
-            type,
-            type,
-            org,
-            key,
-            number,
-            record.arp_number,
-            record.contract_number,
-            null,
-            null,
-          ]),
-        )
-        await this.add(COPY_ORDERS, row([seq, ...ORDER_COLUMNS.map((column) => record[column])]))
-        const items = record.items as Record<string, unknown>[]
-        await this.add(
-          COPY_ITEMS,
-          items.map((item, i) => row([seq, i + 1, ...ITEM_COLUMNS.map((column) => item[column])])).join(''),
-        )
-        return
-      }
+      case 'organization':
+        staged = [type, org, null, null, null, null]
+        break
+      case 'order':
+        staged = [
+          type,
+          `${org} ${record.number as string}`,
+          record.number,
+          record.arp_number,
+          record.contract_number,
+          null,
+        ]
+        break
       case 'contract':
-        await this.add(
-          COPY_STAGE,
-          row([
-            seq,
-            file,
-            line,
-            type,
-            type,
-            org,
-            (record.id as string).toLowerCase(),
-            record.contract_number,
-            record.arp_number,
-            null,
-            bidding,
-            raw,
-          ]),
-        )
-        return
+        staged = [
+          type,
+          lower(record.id) as string,
+          record.contract_number,
+          record.arp_number,
+          null,
+          lower(record.bidding_uuid),
+        ]
+        break
       case 'arp':
-        await this.add(
-          COPY_STAGE,
-          row([
-            seq,
-            file,
-            line,
-            type,
-            type,
-            org,
-            (record.id as string).toLowerCase(),
-            record.number,
-            null,
-            null,
-            bidding,
-            raw,
-          ]),
-        )
-        return
-      case 'direct_contract':
-      case 'public_call':
-        await this.add(
-          COPY_STAGE,
-          row([
-            seq,
-            file,
-            line,
-            'bidding',
-            type,
-            org,
-            (record.id as string).toLowerCase(),
-            record.number,
-            null,
-            null,
-            null,
-            raw,
-          ]),
-        )
-        return
+        staged = [type, lower(record.id) as string, record.number, null, null, lower(record.bidding_uuid)]
+        break
+      default:
+        staged = ['bidding', lower(record.id) as string, record.number, null, null, null]
     }
+    const [grp, key, number, arpNumber, contractNumber, bidding] = staged
+    const doc = type === 'order' ? null : raw
+    await this.add(
+      COPY_STAGE,
+      row([seq, file, line, grp, type, org, key, number, arpNumber, contractNumber, bidding, doc]),
+    )
+    if (type !== 'order') return
+    await this.add(COPY_ORDERS, row([seq, ...ORDER_COLUMNS.map((column) => record[column])]))
+    const items = record.items as Record<string, unknown>[]
+    await this.add(
+      COPY_ITEMS,
+      items.map((item, i) => row([seq, i + 1, ...ITEM_COLUMNS.map((column) => item[column])])).join(''),
+    )
   }
 }
 

@@ -37,8 +37,6 @@ export interface Resource {
   defaultSort: string
 }
 
-const uuidOrNull = (sql: string) => sql
-
 const searchFilter =
   (alias: string): FilterSql =>
   (p) =>
@@ -52,7 +50,7 @@ const contract: Resource = {
     JOIN management_statuses ms ON ms.id = c.management_status_id`,
   where: 'true',
   detail: [
-    ['bidding_uuid', uuidOrNull('c.bidding_id')],
+    ['bidding_uuid', 'c.bidding_id'],
     ['contract_number', 'c.contract_number'],
     ['object_details', 'c.object_details'],
     ['amount_total', money('c.amount_total')],
