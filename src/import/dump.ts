@@ -28,8 +28,8 @@ const QUERIES: Record<RecordType, string> = {
     SELECT o.id::text AS key, json_build_object('type', 'organization', 'uuid', o.id, 'name', o.name,
       'document', o.document) AS record
     FROM organizations o WHERE ($1::text IS NULL OR o.id > $1::uuid) ORDER BY o.id LIMIT $2`,
-  direct_contract: '',
-  public_call: '',
+  direct_contract: biddingQuery('direct_contract'),
+  public_call: biddingQuery('public_call'),
   arp: `
     SELECT a.id::text AS key, json_build_object('type', 'arp', 'organization_uuid', a.organization_id, 'id', a.id,
       'bidding_uuid', a.bidding_id, 'number', a.number, 'object_details', a.object_details,
@@ -97,8 +97,6 @@ function biddingQuery(kind: 'direct_contract' | 'public_call'): string {
     FROM biddings b JOIN bidding_modalities m ON m.id = b.modality_id JOIN bidding_statuses st ON st.id = b.status_id
     WHERE b.kind = '${kind}' AND ($1::text IS NULL OR b.id > $1::uuid) ORDER BY b.id LIMIT $2`
 }
-QUERIES.direct_contract = biddingQuery('direct_contract')
-QUERIES.public_call = biddingQuery('public_call')
 
 /** Dependency order, so that the output imports as it is. */
 const ORDER: readonly RecordType[] = [

@@ -42,6 +42,49 @@ const searchFilter =
   (p) =>
     `${alias}.search @@ websearch_to_tsquery('compras_pt', ${p})`
 
+/**
+ * A listing's view of a detail: each item is the record's id and organization, the detail's own fields
+ * (not its relation arrays) and the extra fields; `offered` relations can be added with with_relations.
+ */
+function listing(
+  alias: string,
+  detail: readonly Field[],
+  relations: readonly string[],
+  offered: readonly string[],
+  extra: readonly Field[],
+): Pick<Resource, 'item' | 'relations'> {
+  return {
+    item: [
+      ['id', `${alias}.id`],
+      ['organization_uuid', `${alias}.organization_id`],
+      ...detail.filter(([name]) => !relations.includes(name)),
+      ...extra,
+    ],
+    relations: Object.fromEntries(detail.filter(([name]) => offered.includes(name))),
+  }
+}
+
+const CONTRACT_RELATIONS = ['managers', 'inspectors', 'commitments', 'documents', 'terms', 'orders']
+const contractDetail: readonly Field[] = [
+  ['bidding_uuid', 'c.bidding_id'],
+  ['contract_number', 'c.contract_number'],
+  ['object_details', 'c.object_details'],
+  ['amount_total', money('c.amount_total')],
+  ['provider_company_name', 's.name'],
+  ['contractor_company_name', 'c.contractor_company_name'],
+  ['managers', people('c', 'manager')],
+  ['inspectors', people('c', 'inspector')],
+  ['commitments', commitments('c')],
+  ['bidding_modality', 'm.name'],
+  ['term_title', 'c.term_title'],
+  ['bidding_number', 'c.bidding_number'],
+  ['date_start', day('c.date_start')],
+  ['date_end', day('c.date_end')],
+  ['documents', documents('d.contract_id = c.id')],
+  ['terms', terms('t.contract_id = c.id')],
+  ['orders', orders('c', 'contract_number', 'c.contract_number')],
+]
+
 const contract: Resource = {
   path: 'contracts',
   label: 'contract',
@@ -49,27 +92,8 @@ const contract: Resource = {
   from: `contracts c JOIN suppliers s ON s.id = c.supplier_id JOIN bidding_modalities m ON m.id = c.modality_id
     JOIN management_statuses ms ON ms.id = c.management_status_id`,
   where: 'true',
-  detail: [
-    ['bidding_uuid', 'c.bidding_id'],
-    ['contract_number', 'c.contract_number'],
-    ['object_details', 'c.object_details'],
-    ['amount_total', money('c.amount_total')],
-    ['provider_company_name', 's.name'],
-    ['contractor_company_name', 'c.contractor_company_name'],
-    ['managers', people('c', 'manager')],
-    ['inspectors', people('c', 'inspector')],
-    ['commitments', commitments('c')],
-    ['bidding_modality', 'm.name'],
-    ['term_title', 'c.term_title'],
-    ['bidding_number', 'c.bidding_number'],
-    ['date_start', day('c.date_start')],
-    ['date_end', day('c.date_end')],
-    ['documents', documents('d.contract_id = c.id')],
-    ['terms', terms('t.contract_id = c.id')],
-    ['orders', orders('c', 'contract_number', 'c.contract_number')],
-  ],
-  item: [],
-  relations: {},
+  detail: contractDetail,
+  ...listing('c', contractDetail, CONTRACT_RELATIONS, CONTRACT_RELATIONS, [['management_status', 'ms.name']]),
   filters: {
     organization_uuid: (p) => `c.organization_id = ${p}::uuid`,
     number: (p) => `c.contract_number = ${p}`,
@@ -89,19 +113,6 @@ const contract: Resource = {
   },
   defaultSort: '-date_start',
 }
-contract.item = [
-  ['id', 'c.id'],
-  ['organization_uuid', 'c.organization_id'],
-  ...contract.detail.filter(
-    ([name]) => !['managers', 'inspectors', 'commitments', 'documents', 'terms', 'orders'].includes(name),
-  ),
-  ['management_status', 'ms.name'],
-]
-contract.relations = Object.fromEntries(
-  contract.detail.filter(([name]) =>
-    ['managers', 'inspectors', 'commitments', 'documents', 'terms', 'orders'].includes(name),
-  ),
-)
 
 function bidding(kind: 'direct_contract' | 'public_call'): Resource {
   const detail: Field[] = [
@@ -131,6 +142,7 @@ function bidding(kind: 'direct_contract' | 'public_call'): Resource {
     ['arps', arpSummaries('ars.bidding_id = b.id')],
     ['contracts', contractSummaries('cs.bidding_id = b.id')],
   ]
+  const relationNames = relations.map(([name]) => name)
   return {
     path: kind === 'direct_contract' ? 'direct-contracts' : 'public-calls',
     label: kind === 'direct_contract' ? 'direct contract' : 'public call',
@@ -138,8 +150,7 @@ function bidding(kind: 'direct_contract' | 'public_call'): Resource {
     from: `biddings b JOIN bidding_modalities m ON m.id = b.modality_id JOIN bidding_statuses st ON st.id = b.status_id`,
     where: `b.kind = '${kind}'`,
     detail: [...detail, ...relations],
-    item: [['id', 'b.id'], ['organization_uuid', 'b.organization_id'], ...detail],
-    relations: Object.fromEntries(relations),
+    ...listing('b', [...detail, ...relations], relationNames, relationNames, []),
     filters: {
       organization_uuid: (p) => `b.organization_id = ${p}::uuid`,
       number: (p) => `b.number = ${p}`,
@@ -157,6 +168,24 @@ function bidding(kind: 'direct_contract' | 'public_call'): Resource {
   }
 }
 
+const arpDetail: readonly Field[] = [
+  ['bidding_uuid', 'a.bidding_id'],
+  ['number', 'a.number'],
+  ['object_details', 'a.object_details'],
+  ['amount_total', money('a.amount_total')],
+  ['company_name', 'a.company_name'],
+  ['provider_company_name', 's.name'],
+  ['provider_representative_name', 'a.representative_name'],
+  ['bidding_modality', 'm.name'],
+  ['bidding_number', 'a.bidding_number'],
+  ['date_signature', day('a.date_signature')],
+  ['date_expiration', day('a.date_expiration')],
+  ['documents', documents('d.arp_id = a.id')],
+  ['contracts', contractSummaries('cs.organization_id = a.organization_id AND cs.arp_number = a.number')],
+  ['terms', terms('t.arp_id = a.id')],
+  ['orders', orders('a', 'arp_number', 'a.number')],
+]
+
 const arp: Resource = {
   path: 'arps',
   label: 'ARP',
@@ -164,25 +193,15 @@ const arp: Resource = {
   from: `arps a JOIN suppliers s ON s.id = a.supplier_id JOIN bidding_modalities m ON m.id = a.modality_id
     JOIN management_statuses ms ON ms.id = a.management_status_id`,
   where: 'true',
-  detail: [
-    ['bidding_uuid', 'a.bidding_id'],
-    ['number', 'a.number'],
-    ['object_details', 'a.object_details'],
-    ['amount_total', money('a.amount_total')],
-    ['company_name', 'a.company_name'],
-    ['provider_company_name', 's.name'],
-    ['provider_representative_name', 'a.representative_name'],
-    ['bidding_modality', 'm.name'],
-    ['bidding_number', 'a.bidding_number'],
-    ['date_signature', day('a.date_signature')],
-    ['date_expiration', day('a.date_expiration')],
-    ['documents', documents('d.arp_id = a.id')],
-    ['contracts', contractSummaries('cs.organization_id = a.organization_id AND cs.arp_number = a.number')],
-    ['terms', terms('t.arp_id = a.id')],
-    ['orders', orders('a', 'arp_number', 'a.number')],
-  ],
-  item: [],
-  relations: {},
+  detail: arpDetail,
+  // Spec 4.1: the ARP listing accepts exactly documents, terms and orders.
+  ...listing(
+    'a',
+    arpDetail,
+    ['documents', 'contracts', 'terms', 'orders'],
+    ['documents', 'terms', 'orders'],
+    [['management_status', 'ms.name']],
+  ),
   filters: {
     organization_uuid: (p) => `a.organization_id = ${p}::uuid`,
     number: (p) => `a.number = ${p}`,
@@ -202,16 +221,6 @@ const arp: Resource = {
   },
   defaultSort: '-date_signature',
 }
-// Spec 4.1: the ARP listing accepts exactly documents, terms and orders.
-arp.item = [
-  ['id', 'a.id'],
-  ['organization_uuid', 'a.organization_id'],
-  ...arp.detail.filter(([name]) => !['documents', 'contracts', 'terms', 'orders'].includes(name)),
-  ['management_status', 'ms.name'],
-]
-arp.relations = Object.fromEntries(
-  arp.detail.filter(([name]) => ['documents', 'terms', 'orders'].includes(name)),
-)
 
 export const RESOURCES: readonly Resource[] = [
   contract,
