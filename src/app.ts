@@ -8,6 +8,7 @@ import type { Config } from './config.js'
 import type { Pool } from './db/pool.js'
 import orders from './orders/route.js'
 import openapi from './plugins/openapi.js'
+import { DocumentStore } from './readmodel/store.js'
 import health from './routes/health.js'
 import transparency from './transparency/route.js'
 
@@ -15,6 +16,8 @@ export interface AppDeps {
   pool: Pool
   /** Rate-limit counters; by default in Redis when REDIS_URL is set, else in the process. */
   limiter?: Limiter
+  /** The read path; by default one over deps.pool with config.cacheMb of cache. */
+  store?: DocumentStore
 }
 
 export interface AppOptions {
@@ -59,7 +62,15 @@ export async function buildApp(
   const accessLog = new AccessLog(deps.pool, (error) =>
     app.log.error({ err: error }, 'writing access records failed'),
   )
+  const store =
+    deps.store ??
+    new DocumentStore(deps.pool, {
+      cacheBytes: config.cacheMb * 1024 * 1024,
+      onError: (error, what) => app.log.error({ err: error }, what),
+    })
+  if (!deps.store) await store.start()
   app.addHook('onClose', async () => {
+    if (!deps.store) await store.close()
     await accessLog.close()
     if (!deps.limiter) await limiter.close()
   })
@@ -68,12 +79,12 @@ export async function buildApp(
   await app.register(health, { pool: deps.pool })
   await app.register(orders, {
     prefix: '/external',
-    pool: deps.pool,
+    store,
     tokens: new TokenCache(deps.pool),
     limiter,
     accessLog,
     authFailureLimit: config.authFailureLimit,
   })
-  await app.register(transparency, { prefix: '/v1', pool: deps.pool })
+  await app.register(transparency, { prefix: '/v1', pool: deps.pool, store })
   return app as unknown as FastifyInstance
 }

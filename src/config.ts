@@ -17,6 +17,8 @@ export interface Config {
   readonly authFailureLimit: number
   /** Take the client address from X-Forwarded-For (only behind a proxy that sets it). */
   readonly trustProxy: boolean
+  /** Megabytes of served documents and responses each instance keeps in memory; 0 turns the cache off. */
+  readonly cacheMb: number
 }
 
 export class ConfigError extends Error {
@@ -44,6 +46,13 @@ function parseCount(key: string, raw: string | undefined, fallback: number): num
   if (raw === undefined) return fallback
   if (!/^\d+$/.test(raw) || Number(raw) < 1)
     throw new ConfigError(`${key} must be a whole number of at least 1, got "${raw}"`)
+  return Number(raw)
+}
+
+function parseMegabytes(key: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined) return fallback
+  if (!/^\d+$/.test(raw))
+    throw new ConfigError(`${key} must be a whole number of megabytes (0: off), got "${raw}"`)
   return Number(raw)
 }
 
@@ -96,5 +105,6 @@ export function loadConfig(env: Env = process.env): Config {
     demoOnEmpty: parseBoolean('DEMO_ON_EMPTY', text(env, 'DEMO_ON_EMPTY'), true),
     authFailureLimit: parseCount('AUTH_FAILURE_LIMIT', text(env, 'AUTH_FAILURE_LIMIT'), 30),
     trustProxy: parseBoolean('TRUST_PROXY', text(env, 'TRUST_PROXY'), false),
+    cacheMb: parseMegabytes('CACHE_MB', text(env, 'CACHE_MB'), 64),
   })
 }

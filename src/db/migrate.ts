@@ -1,9 +1,15 @@
 import { readdir, readFile } from 'node:fs/promises'
-import type { Pool } from './pool.js'
+import { rebuildDocuments } from '../readmodel/documents.js'
+import type { Pool, PoolClient } from './pool.js'
 
 // Both src/db/migrate.ts and dist/db/migrate.js sit two levels below the package root.
 const MIGRATIONS_DIR = new URL('../../migrations/', import.meta.url)
 const LOCK_KEY = 7_310_001 // pg_advisory_lock key: one migrator at a time across processes
+
+/** Work a migration needs done in code, in its transaction: building the read model for stored data. */
+const AFTER: Record<string, (client: PoolClient) => Promise<void>> = {
+  '0004_read_model': (client) => rebuildDocuments(client, 'all'),
+}
 
 export interface Migration {
   version: number
@@ -41,6 +47,7 @@ export async function migrate(pool: Pool): Promise<string[]> {
       await client.query('BEGIN')
       try {
         await client.query(migration.sql)
+        await AFTER[migration.name]?.(client)
         await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [
           migration.version,
           migration.name,

@@ -3,8 +3,10 @@ import { finished } from 'node:stream/promises'
 import { from as copyFrom } from 'pg-copy-streams'
 import type { Pool, PoolClient } from '../db/pool.js'
 import type { RecordType } from '../domain.js'
+import { rebuildDocuments } from '../readmodel/documents.js'
 import { readLines } from './lines.js'
 import {
+  AFFECTED_ORGANIZATIONS,
   ANALYZE_TABLES,
   COPY_ITEMS,
   COPY_ORDERS,
@@ -13,6 +15,7 @@ import {
   DROP_SUPERSEDED,
   INDEX_STAGE,
   LINK_PROBLEMS,
+  SNAPSHOT_SUPPLIERS,
   WRITE_STEPS,
 } from './sql.js'
 import { checkRecord } from './validate.js'
@@ -261,7 +264,10 @@ export async function importRecords(
       return result(false)
     }
     const counts = await countStaged(client)
+    await client.query(SNAPSHOT_SUPPLIERS)
     for (const statement of WRITE_STEPS) await client.query(statement)
+    await client.query(AFFECTED_ORGANIZATIONS)
+    await rebuildDocuments(client, 'listed')
     await client.query('COMMIT')
     if (Object.values(counts).reduce((a, b) => a + b, 0) >= 10_000) await client.query(ANALYZE_TABLES)
     return result(true, counts)

@@ -315,6 +315,31 @@ const SEARCH_UPDATES = [
    WHERE st.grp = 'bidding' AND b.id = st.key::uuid`,
 ]
 
+/** The suppliers this run names, as they were: a changed name must reach other organizations' documents. */
+export const SNAPSHOT_SUPPLIERS = `
+CREATE TEMP TABLE import_suppliers_before ON COMMIT DROP AS
+SELECT id, name, representative_name FROM suppliers WHERE document IN (
+  SELECT provider_document FROM import_orders
+  UNION SELECT doc->>'provider_document' FROM import_stage WHERE grp IN ('contract', 'arp')
+  UNION SELECT p.value->>'document' FROM import_stage s CROSS JOIN LATERAL jsonb_array_elements(s.doc->'providers') p(value)
+  WHERE s.grp = 'bidding')`
+
+/**
+ * The organizations whose documents (src/readmodel/documents.ts) this run changed: those it wrote, and
+ * those with a record of a supplier whose name or representative it changed.
+ */
+export const AFFECTED_ORGANIZATIONS = `
+CREATE TEMP TABLE rebuild_organizations ON COMMIT DROP AS
+WITH changed AS (
+  SELECT b.id FROM import_suppliers_before b JOIN suppliers s ON s.id = b.id
+  WHERE (s.name, s.representative_name) IS DISTINCT FROM (b.name, b.representative_name))
+SELECT org AS id FROM import_stage
+UNION SELECT organization_id FROM orders WHERE supplier_id IN (SELECT id FROM changed)
+UNION SELECT organization_id FROM contracts WHERE supplier_id IN (SELECT id FROM changed)
+UNION SELECT organization_id FROM arps WHERE supplier_id IN (SELECT id FROM changed)
+UNION SELECT b.organization_id FROM biddings b JOIN bidding_providers p ON p.bidding_id = b.id
+  WHERE p.supplier_id IN (SELECT id FROM changed)`
+
 /** In dependency order: what a statement joins to is written before it. */
 export const WRITE_STEPS: readonly string[] = [
   UPSERT_ORGANIZATIONS,

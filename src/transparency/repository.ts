@@ -21,17 +21,6 @@ export interface ListResult {
   rows: Json[]
 }
 
-/** One record in its detail shape, or undefined. */
-export async function findOne(pool: Pool, resource: Resource, id: string): Promise<Json | undefined> {
-  const { rows } = await pool.query<{ data: Json }>({
-    name: `detail-${resource.path}`,
-    text: `SELECT ${object(resource.detail)} AS data FROM ${resource.from}
-           WHERE ${resource.where} AND ${resource.alias}.id = $1`,
-    values: [id],
-  })
-  return rows[0]?.data
-}
-
 export async function organizationExists(pool: Pool, id: string): Promise<boolean> {
   const { rowCount } = await pool.query('SELECT 1 FROM organizations WHERE id = $1', [id])
   return rowCount === 1
@@ -62,7 +51,8 @@ export async function list(pool: Pool, resource: Resource, query: ListQuery): Pr
   const { where, orderBy, values } = listingSql(resource, query)
   const fields = [
     ...resource.item,
-    ...query.relations.map((name) => [name, resource.relations[name] as string] as const),
+    // In the resource's own order (the detail's), whatever order with_relations named them in.
+    ...Object.entries(resource.relations).filter(([name]) => query.relations.includes(name)),
   ]
   const [count, page] = await Promise.all([
     pool.query<{ total: number }>(

@@ -2,11 +2,12 @@ import compress from '@fastify/compress'
 import cors from '@fastify/cors'
 import etag from '@fastify/etag'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import type { FastifyError } from 'fastify'
+import type { FastifyError, FastifyReply } from 'fastify'
 import { type TObject, Type } from 'typebox'
 import type { Pool } from '../db/pool.js'
 import { CONTENT_TYPES, openExport } from '../export/export.js'
 import { EXPORT_PARAMETERS, exportRequest } from '../export/request.js'
+import type { DocumentStore } from '../readmodel/store.js'
 import {
   DEFAULT_PER_PAGE,
   describeProblem,
@@ -14,7 +15,7 @@ import {
   parseRelations,
   TransparencyError,
 } from './parameters.js'
-import { findOne, list, lookup, organizationExists } from './repository.js'
+import { list, lookup, organizationExists } from './repository.js'
 import { RESOURCES, type Resource } from './resources.js'
 import {
   Arp,
@@ -32,6 +33,7 @@ import {
 
 export interface TransparencyOptions {
   pool: Pool
+  store: DocumentStore
 }
 
 const SHAPES: Record<Resource['path'], { detail: TObject; item: TObject }> = {
@@ -40,6 +42,12 @@ const SHAPES: Record<Resource['path'], { detail: TObject; item: TObject }> = {
   'public-calls': { detail: Bidding, item: BiddingItem },
   arps: { detail: Arp, item: ArpItem },
 }
+
+const SUCCESS_PREFIX = `{"success":true,"message":${JSON.stringify(MESSAGES.success)},"data":`
+
+/** Sends JSON already serialized (documents of the read model, cached pages) as it is. */
+const sendJson = (reply: FastifyReply, body: string) =>
+  reply.type('application/json; charset=utf-8').send(body)
 
 type ValidationError = FastifyError & {
   validation?: { keyword: string; instancePath: string; params: Record<string, unknown> }[]
@@ -50,7 +58,7 @@ type ValidationError = FastifyError & {
  * Operations 2–5 and the listings and helpers of section 4.1, under /v1/transparency: public, cached by
  * clients (ETag, Cache-Control), compressed on request, open to browsers (CORS).
  */
-const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app, { pool }) => {
+const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app, { pool, store }) => {
   await app.register(cors, { origin: '*', methods: ['GET', 'HEAD'] })
   await app.register(etag) // before compress: the tag is of the uncompressed body
   await app.register(compress, { encodings: ['br', 'gzip'], threshold: 1024 })
@@ -83,10 +91,10 @@ const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app,
           },
         },
       },
-      async (request) => {
-        const data = await findOne(pool, resource, request.params.id.toLowerCase())
+      async (request, reply) => {
+        const data = await store.detail(resource.path, request.params.id.toLowerCase())
         if (data === undefined) throw new TransparencyError(404, MESSAGES.notFound)
-        return { success: true as const, message: MESSAGES.success, data }
+        return sendJson(reply, `${SUCCESS_PREFIX}${data}}`)
       },
     )
 
@@ -114,7 +122,12 @@ const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app,
           },
         },
       },
-      async (request) => {
+      async (request, reply) => {
+        // Same URL, same page until the next import: pages are cached whole, keyed by the URL as sent.
+        const cacheKey = `l\u0000${request.url}`
+        const hit = store.cached(cacheKey)
+        if (hit !== undefined) return sendJson(reply, hit)
+        const generation = store.generation
         const query = request.query as Record<string, string | number | undefined>
         const {
           page = 1,
@@ -144,7 +157,7 @@ const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app,
           relations,
         })
         const offset = ((page as number) - 1) * (perPage as number)
-        return {
+        const body = JSON.stringify({
           success: true as const,
           message: MESSAGES.success,
           data: {
@@ -156,7 +169,9 @@ const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app,
             from: result.rows.length > 0 ? offset + 1 : null,
             to: result.rows.length > 0 ? offset + result.rows.length : null,
           },
-        }
+        })
+        store.remember(cacheKey, body, generation)
+        return sendJson(reply, body)
       },
     )
   }

@@ -1,0 +1,44 @@
+-- wrk script for bench/run.ts: requests picked at random from a file of "path<TAB>authorization<TAB>token"
+-- lines, a share of them from a hot subset, without sending more than `budget` requests per second on
+-- any one token (token -1: no limit). Prints the figures as one JSON line when done.
+-- Arguments: FILE HOT_SHARE HOT_FRACTION BUDGET
+local requests, tokens, hot = {}, {}, {}
+local used, second = {}, {}
+local hotShare, budget = 0, 0
+
+function init(args)
+  math.randomseed(os.time() + math.floor(os.clock() * 1e6))
+  hotShare = tonumber(args[2])
+  local hotFraction = tonumber(args[3])
+  budget = tonumber(args[4])
+  for line in io.lines(args[1]) do
+    local path, auth, token = line:match("^([^\t]*)\t([^\t]*)\t([^\t]*)$")
+    local headers = {}
+    if auth ~= "" then headers["Authorization"] = auth end
+    requests[#requests + 1] = wrk.format("GET", path, headers)
+    tokens[#tokens + 1] = tonumber(token)
+  end
+  local hotCount = math.max(1, math.floor(#requests * hotFraction + 0.5))
+  for i = 1, hotCount do hot[i] = math.random(#requests) end
+end
+
+function request()
+  local i = 1
+  for _ = 1, 50 do
+    if hotShare > 0 and math.random() < hotShare then i = hot[math.random(#hot)] else i = math.random(#requests) end
+    local t = tokens[i]
+    if t < 0 then return requests[i] end
+    local now = os.time()
+    if second[t] ~= now then second[t] = now; used[t] = 0 end
+    if used[t] < budget then used[t] = used[t] + 1; return requests[i] end
+  end
+  return requests[i]
+end
+
+function done(summary, latency, _)
+  local e = summary.errors
+  io.write(string.format(
+    '{"requests":%d,"durationUs":%d,"errors":%d,"non2xx":%d,"p50Us":%d,"p99Us":%d}\n',
+    summary.requests, summary.duration, e.connect + e.read + e.write + e.timeout, e.status,
+    latency:percentile(50), latency:percentile(99)))
+end
