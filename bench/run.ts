@@ -39,6 +39,7 @@ const program = new Command('bench')
   .option('--warmup <seconds>', 'warm-up seconds before each scenario (0: none)', Number, 3)
   .option('--reload', 'load the dataset again even when the database already holds it')
   .option('--out <dir>', 'where the results go', 'bench/results')
+  .option('--only <text>', 'run only the scenarios whose name contains this (a quick look; no export)')
   .parse()
 const options = program.opts<{
   scale: Scale
@@ -47,6 +48,7 @@ const options = program.opts<{
   warmup: number
   reload?: boolean
   out: string
+  only?: string
 }>()
 
 const counts = SCALES[options.scale]
@@ -292,6 +294,8 @@ async function drive(
   entries: Entry[],
   mix: Mix = UNIFORM,
 ): Promise<ScenarioResult> {
+  if (options.only && !name.startsWith('baseline') && !name.includes(options.only))
+    return { name, requestsPerSecond: 0, p50: 0, p99: 0, requests: 0, errors: 0 }
   const once = WRK
     ? (seconds: number) => driveWrk(base, entries, mix, seconds)
     : (seconds: number) => driveAutocannon(base, entries, mix, seconds)
@@ -684,6 +688,7 @@ async function main() {
       for (const result of results.slice(1)) result.ratio = result.requestsPerSecond / baselineRate
 
       const rows = samples.contracts.length
+      if (options.only) return
       exports.set('xlsx', await exportThroughService(service.base, service.child.pid as number, 'xlsx', rows))
       exports.set('csv', await exportThroughService(service.base, service.child.pid as number, 'csv', rows))
     } finally {

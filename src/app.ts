@@ -47,6 +47,9 @@ export async function buildApp(
     // An unknown query parameter is an error the client hears about, not something silently dropped.
     ajv: { customOptions: { removeAdditional: false } },
     return503OnClosing: true,
+    // Fastify's two lines per request halve the throughput of a fast route. Order queries are recorded in
+    // access_log anyway; failures are logged by the error handlers; LOG_REQUESTS=true adds one line each.
+    disableRequestLogging: true,
     forceCloseConnections: 'idle',
   }).withTypeProvider<TypeBoxTypeProvider>()
 
@@ -74,6 +77,14 @@ export async function buildApp(
     await accessLog.close()
     if (!deps.limiter) await limiter.close()
   })
+
+  if (config.logRequests)
+    app.addHook('onResponse', async (request, reply) => {
+      request.log.info(
+        { method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+        'request',
+      )
+    })
 
   await app.register(openapi)
   await app.register(health, { pool: deps.pool })

@@ -267,9 +267,10 @@ export async function importRecords(
     await client.query(SNAPSHOT_SUPPLIERS)
     for (const statement of WRITE_STEPS) await client.query(statement)
     await client.query(AFFECTED_ORGANIZATIONS)
+    // A large run changes the tables' shape; the documents' joins need statistics that know it.
+    if (Object.values(counts).reduce((a, b) => a + b, 0) >= 10_000) await client.query(ANALYZE_TABLES)
     await rebuildDocuments(client, 'listed')
     await client.query('COMMIT')
-    if (Object.values(counts).reduce((a, b) => a + b, 0) >= 10_000) await client.query(ANALYZE_TABLES)
     return result(true, counts)
   } catch (error) {
     await client.query('ROLLBACK').catch(() => {})
