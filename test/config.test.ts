@@ -14,6 +14,8 @@ describe('loadConfig', () => {
     assert.equal(config.logLevel, 'info')
     assert.equal(config.tls, undefined)
     assert.equal(config.demoOnEmpty, true)
+    assert.equal(config.cacheMb, 64)
+    assert.equal(config.logRequests, false)
     assert.ok(Object.isFrozen(config))
   })
 
@@ -26,6 +28,8 @@ describe('loadConfig', () => {
       REDIS_URL: 'redis://cache:6379',
       LOG_LEVEL: 'WARN',
       DEMO_ON_EMPTY: 'false',
+      CACHE_MB: '0',
+      LOG_REQUESTS: 'true',
     })
     assert.equal(config.port, 8080)
     assert.equal(config.host, '127.0.0.1')
@@ -34,6 +38,8 @@ describe('loadConfig', () => {
     assert.equal(config.redisUrl, 'redis://cache:6379')
     assert.equal(config.logLevel, 'warn')
     assert.equal(config.demoOnEmpty, false)
+    assert.equal(config.cacheMb, 0)
+    assert.equal(config.logRequests, true)
   })
 
   const bad: [Record<string, string>, RegExp][] = [
@@ -46,6 +52,8 @@ describe('loadConfig', () => {
     [{ TLS_CERT_FILE: '/etc/hosts' }, /^TLS_CERT_FILE and TLS_KEY_FILE must be set together/],
     [{ TLS_CERT_FILE: '/nope/cert.pem', TLS_KEY_FILE: '/nope/key.pem' }, /^TLS_CERT_FILE: file not found/],
     [{ DEMO_ON_EMPTY: 'maybe' }, /^DEMO_ON_EMPTY must be true or false/],
+    [{ CACHE_MB: '-5' }, /^CACHE_MB must be a whole number of megabytes/],
+    [{ LOG_REQUESTS: 'often' }, /^LOG_REQUESTS must be true or false/],
   ]
   for (const [env, message] of bad) {
     it(`refuses ${JSON.stringify(env)} with a message naming the variable`, () => {

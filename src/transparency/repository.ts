@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import type { Pool } from '../db/pool.js'
 import type { Resource } from './resources.js'
 import { object } from './sql.js'
@@ -22,7 +23,11 @@ export interface ListResult {
 }
 
 export async function organizationExists(pool: Pool, id: string): Promise<boolean> {
-  const { rowCount } = await pool.query('SELECT 1 FROM organizations WHERE id = $1', [id])
+  const { rowCount } = await pool.query({
+    name: 'organization-exists',
+    text: 'SELECT 1 FROM organizations WHERE id = $1',
+    values: [id],
+  })
   return rowCount === 1
 }
 
@@ -46,26 +51,61 @@ export function listingSql(resource: Resource, query: Pick<ListQuery, 'filters' 
   }
 }
 
-/** A page of a listing and the total count of its filter. */
-export async function list(pool: Pool, resource: Resource, query: ListQuery): Promise<ListResult> {
+/** Where counts are kept between requests (the read path's cache, dropped on every import). */
+export interface CountCache {
+  readonly generation: number
+  cached(key: string): string | undefined
+  remember(key: string, value: string, generation: number): void
+}
+
+/** Prepared per connection under a name of its text, so a listing's SQL is planned once, not per request. */
+const prepared = (text: string, values: unknown[]) => ({
+  name: `listing-${createHash('sha1').update(text).digest('base64url').slice(0, 16)}`,
+  text,
+  values,
+})
+
+/**
+ * A page of a listing and the total count of its filter. The page's ids come first, off the order's index;
+ * only those rows are built into JSON. Counts are cached: a filter's total holds until the next import.
+ */
+export async function list(
+  pool: Pool,
+  resource: Resource,
+  query: ListQuery,
+  counts?: CountCache,
+): Promise<ListResult> {
   const { where, orderBy, values } = listingSql(resource, query)
   const fields = [
     ...resource.item,
     // In the resource's own order (the detail's), whatever order with_relations named them in.
     ...Object.entries(resource.relations).filter(([name]) => query.relations.includes(name)),
   ]
-  const [count, page] = await Promise.all([
-    pool.query<{ total: number }>(
-      `SELECT count(*)::int AS total FROM ${resource.from} WHERE ${where}`,
-      values,
-    ),
+  const countSql = `SELECT count(*)::int AS total FROM ${resource.from} WHERE ${where}`
+  const countKey = `c\u0000${countSql}\u0000${JSON.stringify(values)}`
+  const generation = counts?.generation ?? 0
+  const cachedTotal = counts?.cached(countKey)
+  const alias = resource.alias
+  const [total, page] = await Promise.all([
+    cachedTotal !== undefined
+      ? Number(cachedTotal)
+      : pool.query<{ total: number }>(prepared(countSql, values)).then(({ rows }) => {
+          const found = rows[0]?.total ?? 0
+          counts?.remember(countKey, String(found), generation)
+          return found
+        }),
     pool.query<{ row: Json }>(
-      `SELECT ${object(fields)} AS row FROM ${resource.from} WHERE ${where} ORDER BY ${orderBy}
-       LIMIT $${values.length + 1} OFFSET $${values.length + 2}`,
-      [...values, query.perPage, (query.page - 1) * query.perPage],
+      prepared(
+        `WITH page AS MATERIALIZED (
+           SELECT ${alias}.id FROM ${resource.from} WHERE ${where} ORDER BY ${orderBy}
+           LIMIT $${values.length + 1} OFFSET $${values.length + 2})
+         SELECT ${object(fields)} AS row FROM ${resource.from}
+         WHERE ${alias}.id IN (SELECT id FROM page) ORDER BY ${orderBy}`,
+        [...values, query.perPage, (query.page - 1) * query.perPage],
+      ),
     ),
   ])
-  return { total: count.rows[0]?.total ?? 0, rows: page.rows.map((r) => r.row) }
+  return { total, rows: page.rows.map((r) => r.row) }
 }
 
 export interface LookupRow {

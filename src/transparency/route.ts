@@ -149,13 +149,18 @@ const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app,
         ) {
           throw new TransparencyError(404, MESSAGES.organizationNotFound)
         }
-        const result = await list(pool, resource, {
-          page: page as number,
-          perPage: perPage as number,
-          filters,
-          sort: sort as string,
-          relations,
-        })
+        const result = await list(
+          pool,
+          resource,
+          {
+            page: page as number,
+            perPage: perPage as number,
+            filters,
+            sort: sort as string,
+            relations,
+          },
+          store,
+        )
         const offset = ((page as number) - 1) * (perPage as number)
         const body = JSON.stringify({
           success: true as const,

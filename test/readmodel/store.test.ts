@@ -1,0 +1,205 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, it } from 'node:test'
+import { setTimeout as sleep } from 'node:timers/promises'
+import type { FastifyInstance } from 'fastify'
+import { buildApp } from '../../src/app.js'
+import { issueToken } from '../../src/auth/tokens.js'
+import { loadConfig } from '../../src/config.js'
+import { migrate } from '../../src/db/migrate.js'
+import type { DemoRecord } from '../../src/demo/generator.js'
+import { importRecords } from '../../src/import/importer.js'
+import { DocumentStore, LruCache } from '../../src/readmodel/store.js'
+import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
+import { demoRecords, ndjson, source } from '../helpers/records.js'
+
+/** Polls until check passes (an import's notice reaches the instance asynchronously) or fails after 5 s. */
+async function eventually(check: () => Promise<void>) {
+  const deadline = Date.now() + 5000
+  for (;;) {
+    try {
+      return await check()
+    } catch (error) {
+      if (Date.now() > deadline) throw error
+      await sleep(25)
+    }
+  }
+}
+
+describe('LruCache', () => {
+  it('drops the least recently used entries once over its size', () => {
+    const cache = new LruCache(400) // bytes; an entry costs its key and value, a byte a character, and 64
+    cache.set('a', '0123456789', cache.generation) // 75
+    cache.set('b', '0123456789', cache.generation) // 150
+    assert.equal(cache.get('a'), '0123456789') // a is now the most recent
+    cache.set('c', '0123456789', cache.generation) // 225
+    cache.set('d', '0123456789', cache.generation) // 300
+    cache.set('e', '0123456789', cache.generation) // 375
+    cache.set('f', '0123456789', cache.generation) // 450: b goes
+    assert.equal(cache.get('b'), undefined)
+    assert.equal(cache.get('a'), '0123456789')
+    assert.equal(cache.size, 5)
+  })
+
+  it('does not keep a value read before a clear, nor one bigger than a quarter of it', () => {
+    const cache = new LruCache(1000)
+    const generation = cache.generation
+    cache.clear()
+    cache.set('old', 'value', generation)
+    assert.equal(cache.get('old'), undefined)
+    cache.set('big', 'x'.repeat(200), cache.generation)
+    assert.equal(cache.get('big'), undefined)
+    cache.set('small', 'x', cache.generation)
+    assert.equal(cache.get('small'), 'x')
+  })
+
+  it('keeps nothing with a size of 0', () => {
+    const cache = new LruCache(0)
+    cache.set('a', 'b', cache.generation)
+    assert.equal(cache.get('a'), undefined)
+  })
+})
+
+describe('read model', () => {
+  let db: TestDatabase
+  let app: FastifyInstance
+  const records = demoRecords(
+    { organizations: 2, orders: 40, contracts: 8, arps: 4, directContracts: 2, publicCalls: 2 },
+    5,
+  )
+  const [orgA, orgB] = records.filter((r) => r.type === 'organization') as [DemoRecord, DemoRecord]
+  const orderOf = (org: DemoRecord) =>
+    records.find((r) => r.type === 'order' && r.organization_uuid === org.uuid) as DemoRecord
+  let tokenA = ''
+  const orderUrl = (number: unknown) => `/external/orders?order_number=${encodeURIComponent(String(number))}`
+  const getOrder = async (number: unknown) => {
+    const response = await app.inject({
+      method: 'GET',
+      url: orderUrl(number),
+      headers: { authorization: tokenA },
+    })
+    assert.equal(response.statusCode, 200, response.body)
+    return response.json().data
+  }
+
+  before(async () => {
+    db = await createTestDatabase()
+    const result = await importRecords(db.pool, [source(ndjson(records))])
+    assert.equal(result.ok, true, JSON.stringify(result.problems))
+    ;({ token: tokenA } = await issueToken(db.pool, orgA.uuid as string, null))
+    app = await buildApp(loadConfig({}), { pool: db.pool }, { logger: false })
+  })
+  after(async () => {
+    await app.close()
+    await db.drop()
+  })
+
+  it('serves a re-imported order as changed, although the old one was cached', async () => {
+    const order = orderOf(orgA)
+    assert.equal((await getOrder(order.number)).object, order.object)
+    assert.equal((await getOrder(order.number)).object, order.object) // now from the cache
+    const changed = { ...order, object: 'Objeto alterado pela segunda importação' }
+    assert.equal((await importRecords(db.pool, [source(ndjson([changed]))])).ok, true)
+    await eventually(async () => assert.equal((await getOrder(order.number)).object, changed.object))
+  })
+
+  it("rebuilds another organization's documents when an import renames their supplier", async () => {
+    const order = orderOf(orgA)
+    const before = await getOrder(order.number)
+    // A contract of organization A with the same supplier, under the name it has now.
+    const contractA = {
+      ...(records.find((r) => r.type === 'contract' && r.organization_uuid === orgA.uuid) as DemoRecord),
+      provider_document: before.provider_document,
+      provider_company_name: before.provider_name,
+    }
+    assert.equal((await importRecords(db.pool, [source(ndjson([contractA]))])).ok, true)
+    // An order of organization B from the same supplier, under a new name.
+    const orderB = {
+      ...orderOf(orgB),
+      number: 'RENOMEIA/2025',
+      provider_document: before.provider_document,
+      provider_name: 'Fornecedor Renomeado Ltda',
+    }
+    assert.equal((await importRecords(db.pool, [source(ndjson([orderB]))])).ok, true)
+    await eventually(async () =>
+      assert.equal((await getOrder(order.number)).provider_name, orderB.provider_name),
+    )
+    const response = await app.inject(`/v1/transparency/contracts/${(contractA as DemoRecord).id}`)
+    assert.equal(response.json().data.provider_company_name, orderB.provider_name)
+  })
+
+  it('answers concurrent lookups of different orders, batched, each with its own document', async () => {
+    const numbers = records
+      .filter((r) => r.type === 'order' && r.organization_uuid === orgA.uuid)
+      .map((r) => r.number)
+    const fresh = await buildApp(loadConfig({ CACHE_MB: '0' }), { pool: db.pool }, { logger: false })
+    try {
+      const responses = await Promise.all(
+        numbers.map((number) =>
+          fresh.inject({ method: 'GET', url: orderUrl(number), headers: { authorization: tokenA } }),
+        ),
+      )
+      responses.forEach((response, i) => {
+        assert.equal(response.statusCode, 200)
+        assert.equal(response.json().data.number, numbers[i])
+      })
+      const missing = await fresh.inject({
+        method: 'GET',
+        url: orderUrl('NAO-EXISTE/1'),
+        headers: { authorization: tokenA },
+      })
+      assert.equal(missing.json().message, 'Ordem não encontrada')
+    } finally {
+      await fresh.close()
+    }
+  })
+
+  it('stops caching while it cannot hear of imports, and starts again when it can', async () => {
+    const errors: string[] = []
+    const store = new DocumentStore(db.pool, {
+      cacheBytes: 1 << 20,
+      onError: (_e, what) => errors.push(what),
+    })
+    await store.start()
+    try {
+      const order = orderOf(orgA)
+      const key = 'test-key'
+      store.remember(key, 'value', store.generation)
+      assert.equal(store.cached(key), 'value')
+      await db.pool.query(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%'",
+      )
+      await eventually(async () => assert.equal(store.cached(key), undefined))
+      assert.equal(errors.length, 1)
+      // Still answers from the read model meanwhile.
+      assert.ok(await store.order(orgA.uuid as string, order.number as string))
+      await eventually(async () => {
+        store.remember(key, 'again', store.generation)
+        assert.equal(store.cached(key), 'again')
+      })
+    } finally {
+      await store.close()
+    }
+  })
+
+  it('is built by migrate for data stored before the read model existed', async () => {
+    await db.pool.query(
+      'DROP TABLE order_documents, detail_documents, data_version; DELETE FROM schema_migrations WHERE version = 4',
+    )
+    assert.deepEqual(await migrate(db.pool), ['0004_read_model'])
+    const { rows } = await db.pool.query<{
+      orders: number
+      documents: number
+      details: number
+      records: number
+    }>(
+      `SELECT (SELECT count(*)::int FROM orders) AS orders, (SELECT count(*)::int FROM order_documents) AS documents,
+         (SELECT count(*)::int FROM detail_documents) AS details,
+         (SELECT (SELECT count(*) FROM contracts) + (SELECT count(*) FROM arps) + (SELECT count(*) FROM biddings))::int
+           AS records`,
+    )
+    const counts = rows[0] as { orders: number; documents: number; details: number; records: number }
+    assert.equal(counts.documents, counts.orders)
+    assert.equal(counts.details, counts.records)
+    assert.ok(counts.orders > 0)
+  })
+})
