@@ -3,10 +3,18 @@
 // figures to bench/results/SCALE.{md,json}. A measurement, never a pass/fail test.
 //
 // Database: BENCH_DATABASE_URL (any database on the server; the bench creates its own next to it) or,
-// without it, an embedded PostgreSQL under .bench/. The dataset is kept and reused by later runs of
+// without it, an embedded PostgreSQL under $TMPDIR/compras-bench (BENCH_DATA_DIR). The dataset is kept and reused by later runs of
 // the same scale; --reload loads it again.
 import { type ChildProcess, spawn } from 'node:child_process'
-import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  chmodSync,
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs'
 import { get } from 'node:http'
 import { createServer } from 'node:net'
 import os from 'node:os'
@@ -39,6 +47,11 @@ const program = new Command('bench')
   .option('--warmup <seconds>', 'warm-up seconds before each scenario (0: none)', Number, 3)
   .option('--reload', 'load the dataset again even when the database already holds it')
   .option('--out <dir>', 'where the results go', 'bench/results')
+  .addOption(
+    new Option('--generator <name>', 'load generator (default: wrk when installed, else autocannon)').choices(
+      ['wrk', 'autocannon'],
+    ),
+  )
   .option('--only <text>', 'run only the scenarios whose name contains this (a quick look; no export)')
   .parse()
 const options = program.opts<{
@@ -49,6 +62,7 @@ const options = program.opts<{
   reload?: boolean
   out: string
   only?: string
+  generator?: 'wrk' | 'autocannon'
 }>()
 
 const counts = SCALES[options.scale]
@@ -287,7 +301,9 @@ interface ScenarioResult {
   ratio?: number
 }
 
-const WRK = ['/usr/bin/wrk', '/usr/local/bin/wrk'].find((file) => existsSync(file))
+const INSTALLED_WRK = ['/usr/bin/wrk', '/usr/local/bin/wrk'].find((file) => existsSync(file))
+if (options.generator === 'wrk' && !INSTALLED_WRK) program.error('wrk is not installed (apt install wrk)')
+const WRK = options.generator === 'autocannon' ? undefined : INSTALLED_WRK
 
 /** wrk (C, cheap per request) when installed; autocannon otherwise, whose own cost caps the figures lower. */
 async function drive(
@@ -595,6 +611,9 @@ function markdown(report: Report): string {
         `| ${s.name} | ${s.requestsPerSecond.toLocaleString('en')} | ${s.ratio === undefined ? '' : `${Math.round(s.ratio * 100)}%`} | ${s.p50} | ${s.p99} | ${s.errors} |`,
     ),
     '',
+    `The service's resident memory after the load scenarios: ${report.rssAfterLoadMB} MB. Each export below ran ` +
+      'on a freshly started service.',
+    '',
     '| Export | rows | rows/s | peak RSS MB |',
     '|---|---:|---:|---:|',
     ...report.exports.map(
@@ -630,6 +649,8 @@ interface Report {
   counts: typeof counts
   load: LoadFigures
   scenarios: ScenarioResult[]
+  /** The service's resident memory when the load scenarios ended. */
+  rssAfterLoadMB: number
   exports: ExportFigures[]
   targets: Target[]
 }
@@ -639,7 +660,11 @@ async function main() {
   let release: (() => Promise<void>) | undefined
   let database = 'BENCH_DATABASE_URL'
   if (!adminUrl) {
-    const dataDir = path.resolve('.bench')
+    // Under the system's temporary folder: the embedded server's unprivileged user must reach it when we
+    // run as root, and a later run finds the dataset there again.
+    const dataDir = process.env.BENCH_DATA_DIR ?? path.join(os.tmpdir(), 'compras-bench')
+    mkdirSync(dataDir, { recursive: true })
+    chmodSync(dataDir, 0o755)
     const embedded = await openEmbedded(dataDir, 'command')
     adminUrl = embedded.adminUrl
     release = () => embedded.release()
@@ -657,6 +682,7 @@ async function main() {
     const service = await startService(url, path.join(options.out, `serve-${options.scale}.log`))
     const results: ScenarioResult[] = []
     const exports = new Map<string, ExportFigures>()
+    let rssAfterLoadMB = 0
     try {
       const first = samples.orders[0] as Entry
       const sample = await fetchText(`${service.base}${first.path}`, { authorization: first.authorization })
@@ -691,12 +717,22 @@ async function main() {
       const baselineRate = results[0]?.requestsPerSecond ?? 1
       for (const result of results.slice(1)) result.ratio = result.requestsPerSecond / baselineRate
 
-      const rows = samples.contracts.length
-      if (options.only) return
-      exports.set('xlsx', await exportThroughService(service.base, service.child.pid as number, 'xlsx', rows))
-      exports.set('csv', await exportThroughService(service.base, service.child.pid as number, 'csv', rows))
+      rssAfterLoadMB = Math.round(residentBytes(service.child.pid as number) / 1e6)
+      log(`service resident memory after the load scenarios: ${rssAfterLoadMB} MB`)
     } finally {
       await stop(service.child)
+    }
+    if (options.only) return
+    // Each export on a service of its own, as the export issue measured it: what the export itself needs,
+    // not what the load before it left in V8's heap (reported above as rssAfterLoadMB).
+    const rows = samples.contracts.length
+    for (const format of ['xlsx', 'csv'] as const) {
+      const fresh = await startService(url, path.join(options.out, `serve-${options.scale}-${format}.log`))
+      try {
+        exports.set(format, await exportThroughService(fresh.base, fresh.child.pid as number, format, rows))
+      } finally {
+        await stop(fresh.child)
+      }
     }
     exports.set('exceljs', await exportWithExceljs(url))
 
@@ -721,6 +757,7 @@ async function main() {
       counts,
       load,
       scenarios: results,
+      rssAfterLoadMB,
       exports: [...exports.values()],
       targets: targets(byName, exports),
     }

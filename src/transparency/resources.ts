@@ -23,6 +23,11 @@ export interface Resource {
   /** Used in the OpenAPI document. */
   label: string
   alias: string
+  /**
+   * The record's table and its one-to-one lookups. The lookups are LEFT JOINs to rows their foreign keys
+   * guarantee, so they give the same rows as inner joins, and PostgreSQL leaves out those a count or a
+   * page's ids do not use.
+   */
   from: string
   where: string
   /** The detail's fields, relations included, in the spec's order. */
@@ -89,8 +94,8 @@ const contract: Resource = {
   path: 'contracts',
   label: 'contract',
   alias: 'c',
-  from: `contracts c JOIN suppliers s ON s.id = c.supplier_id JOIN bidding_modalities m ON m.id = c.modality_id
-    JOIN management_statuses ms ON ms.id = c.management_status_id`,
+  from: `contracts c LEFT JOIN suppliers s ON s.id = c.supplier_id LEFT JOIN bidding_modalities m ON m.id = c.modality_id
+    LEFT JOIN management_statuses ms ON ms.id = c.management_status_id`,
   where: 'true',
   detail: contractDetail,
   ...listing('c', contractDetail, CONTRACT_RELATIONS, CONTRACT_RELATIONS, [['management_status', 'ms.name']]),
@@ -147,7 +152,8 @@ function bidding(kind: 'direct_contract' | 'public_call'): Resource {
     path: kind === 'direct_contract' ? 'direct-contracts' : 'public-calls',
     label: kind === 'direct_contract' ? 'direct contract' : 'public call',
     alias: 'b',
-    from: `biddings b JOIN bidding_modalities m ON m.id = b.modality_id JOIN bidding_statuses st ON st.id = b.status_id`,
+    from: `biddings b LEFT JOIN bidding_modalities m ON m.id = b.modality_id
+      LEFT JOIN bidding_statuses st ON st.id = b.status_id`,
     where: `b.kind = '${kind}'`,
     detail: [...detail, ...relations],
     ...listing('b', [...detail, ...relations], relationNames, relationNames, []),
@@ -190,8 +196,8 @@ const arp: Resource = {
   path: 'arps',
   label: 'ARP',
   alias: 'a',
-  from: `arps a JOIN suppliers s ON s.id = a.supplier_id JOIN bidding_modalities m ON m.id = a.modality_id
-    JOIN management_statuses ms ON ms.id = a.management_status_id`,
+  from: `arps a LEFT JOIN suppliers s ON s.id = a.supplier_id LEFT JOIN bidding_modalities m ON m.id = a.modality_id
+    LEFT JOIN management_statuses ms ON ms.id = a.management_status_id`,
   where: 'true',
   detail: arpDetail,
   // Spec 4.1: the ARP listing accepts exactly documents, terms and orders.

@@ -70,6 +70,7 @@ const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app,
   })
 
   const acceptsByUrl = new Map<string, Record<string, string>>()
+  const pending = new Map<string, Promise<string>>()
 
   for (const resource of RESOURCES) {
     const shapes = SHAPES[resource.path]
@@ -127,58 +128,74 @@ const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app,
         const cacheKey = `l\u0000${request.url}`
         const hit = store.cached(cacheKey)
         if (hit !== undefined) return sendJson(reply, hit)
-        const generation = store.generation
-        const query = request.query as Record<string, string | number | undefined>
-        const {
-          page = 1,
-          per_page: perPage = DEFAULT_PER_PAGE,
-          sort = resource.defaultSort,
-          with_relations,
-        } = query
-        const relations = parseRelations(resource, with_relations as string | undefined)
-        const filters: Record<string, string | number> = {}
-        for (const name of Object.keys(resource.filters)) {
-          const value = query[name]
-          if (value !== undefined)
-            filters[name] =
-              typeof value === 'string' && name === 'organization_uuid' ? value.toLowerCase() : value
+        // Requests for a page already being built wait for it instead of building it again.
+        let building = pending.get(cacheKey)
+        if (!building) {
+          building = buildPage(request.query as Record<string, string | number | undefined>, cacheKey)
+          pending.set(cacheKey, building)
+          building.then(
+            () => pending.delete(cacheKey),
+            () => pending.delete(cacheKey),
+          )
         }
-        if (
-          filters.organization_uuid &&
-          !(await organizationExists(pool, filters.organization_uuid as string))
-        ) {
-          throw new TransparencyError(404, MESSAGES.organizationNotFound)
-        }
-        const result = await list(
-          pool,
-          resource,
-          {
-            page: page as number,
-            perPage: perPage as number,
-            filters,
-            sort: sort as string,
-            relations,
-          },
-          store,
-        )
-        const offset = ((page as number) - 1) * (perPage as number)
-        const body = JSON.stringify({
-          success: true as const,
-          message: MESSAGES.success,
-          data: {
-            data: result.rows,
-            current_page: page as number,
-            per_page: perPage as number,
-            total: result.total,
-            last_page: Math.max(1, Math.ceil(result.total / (perPage as number))),
-            from: result.rows.length > 0 ? offset + 1 : null,
-            to: result.rows.length > 0 ? offset + result.rows.length : null,
-          },
-        })
-        store.remember(cacheKey, body, generation)
-        return sendJson(reply, body)
+        return sendJson(reply, await building)
       },
     )
+
+    async function buildPage(
+      query: Record<string, string | number | undefined>,
+      cacheKey: string,
+    ): Promise<string> {
+      const generation = store.generation
+      const {
+        page = 1,
+        per_page: perPage = DEFAULT_PER_PAGE,
+        sort = resource.defaultSort,
+        with_relations,
+      } = query
+      const relations = parseRelations(resource, with_relations as string | undefined)
+      const filters: Record<string, string | number> = {}
+      for (const name of Object.keys(resource.filters)) {
+        const value = query[name]
+        if (value !== undefined)
+          filters[name] =
+            typeof value === 'string' && name === 'organization_uuid' ? value.toLowerCase() : value
+      }
+      if (
+        filters.organization_uuid &&
+        !(await organizationExists(pool, filters.organization_uuid as string))
+      ) {
+        throw new TransparencyError(404, MESSAGES.organizationNotFound)
+      }
+      const result = await list(
+        pool,
+        resource,
+        {
+          page: page as number,
+          perPage: perPage as number,
+          filters,
+          sort: sort as string,
+          relations,
+        },
+        store,
+      )
+      const offset = ((page as number) - 1) * (perPage as number)
+      const body = JSON.stringify({
+        success: true as const,
+        message: MESSAGES.success,
+        data: {
+          data: result.rows,
+          current_page: page as number,
+          per_page: perPage as number,
+          total: result.total,
+          last_page: Math.max(1, Math.ceil(result.total / (perPage as number))),
+          from: result.rows.length > 0 ? offset + 1 : null,
+          to: result.rows.length > 0 ? offset + result.rows.length : null,
+        },
+      })
+      store.remember(cacheKey, body, generation)
+      return body
+    }
   }
 
   acceptsByUrl.set('/v1/transparency/export', EXPORT_PARAMETERS.accepts)
