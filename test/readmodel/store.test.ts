@@ -153,6 +153,28 @@ describe('read model', () => {
     }
   })
 
+  it('builds a listing page once for many requests that ask for it at the same time', async () => {
+    const url = `/v1/transparency/contracts?organization_uuid=${orgA.uuid}&per_page=3`
+    const query = db.pool.query.bind(db.pool)
+    let pages = 0
+    db.pool.query = ((config: unknown, values?: unknown) => {
+      const text = typeof config === 'string' ? config : (config as { text: string }).text
+      if (text.includes('WITH page AS')) pages++
+      return query(config as never, values as never)
+    }) as typeof db.pool.query
+    try {
+      const responses = await Promise.all(Array.from({ length: 12 }, () => app.inject(url)))
+      for (const response of responses) {
+        assert.equal(response.statusCode, 200)
+        assert.equal(response.body, responses[0]?.body)
+      }
+      assert.equal(pages, 1)
+      assert.equal(responses[0]?.json().data.data.length, 3)
+    } finally {
+      db.pool.query = query
+    }
+  })
+
   it('stops caching while it cannot hear of imports, and starts again when it can', async () => {
     const errors: string[] = []
     const store = new DocumentStore(db.pool, {
