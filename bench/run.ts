@@ -291,8 +291,30 @@ const UNIFORM: Mix = { hotShare: 0, hotFraction: 0 }
  */
 const TOKEN_BUDGET = ORDER_RATE_LIMIT - 5
 
+/** The machine's CPU time so far, from /proc/stat: all of it, and what the hypervisor gave to others. */
+function cpuTimes(): { total: number; steal: number } {
+  try {
+    const fields = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '')
+      .trim()
+      .split(/\s+/)
+      .slice(1)
+      .map(Number)
+    return { total: fields.reduce((a, b) => a + b, 0), steal: fields[7] ?? 0 }
+  } catch {
+    return { total: 0, steal: 0 }
+  }
+}
+
+/** Share of the CPU time between two readings that a virtual machine's host took for others. */
+function stealPercent(before: { total: number; steal: number }, after: { total: number; steal: number }) {
+  const total = after.total - before.total
+  return total > 0 ? Math.round(((after.steal - before.steal) / total) * 100) : 0
+}
+
 interface ScenarioResult {
   name: string
+  /** CPU time the virtual machine's host took for others while the scenario ran: how noisy the run was. */
+  stealPercent?: number
   requestsPerSecond: number
   p50: number
   p99: number
@@ -318,9 +340,12 @@ async function drive(
     ? (seconds: number) => driveWrk(base, entries, mix, seconds)
     : (seconds: number) => driveAutocannon(base, entries, mix, seconds)
   if (options.warmup > 0) await once(options.warmup)
-  const result = { name, ...(await once(options.duration)) }
+  const before = cpuTimes()
+  const result = { name, ...(await once(options.duration)), stealPercent: 0 }
+  result.stealPercent = stealPercent(before, cpuTimes())
   log(
-    `${name}: ${result.requestsPerSecond} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, ${result.errors} errors`,
+    `${name}: ${result.requestsPerSecond} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, ${result.errors} errors, ` +
+      `${result.stealPercent}% CPU stolen`,
   )
   return result
 }
@@ -604,11 +629,11 @@ function markdown(report: Report): string {
       `Import: ${report.load.seconds.toFixed(1)} s, ${Math.round(report.load.ordersPerSecond).toLocaleString('en')} orders/s` +
       `${report.load.reused ? ' (from the run that loaded it)' : ''}; goal 20,000 orders/s.`,
     '',
-    '| Scenario | req/s | × baseline | p50 ms | p99 ms | errors |',
-    '|---|---:|---:|---:|---:|---:|',
+    '| Scenario | req/s | × baseline | p50 ms | p99 ms | errors | CPU stolen |',
+    '|---|---:|---:|---:|---:|---:|---:|',
     ...report.scenarios.map(
       (s) =>
-        `| ${s.name} | ${s.requestsPerSecond.toLocaleString('en')} | ${s.ratio === undefined ? '' : `${Math.round(s.ratio * 100)}%`} | ${s.p50} | ${s.p99} | ${s.errors} |`,
+        `| ${s.name} | ${s.requestsPerSecond.toLocaleString('en')} | ${s.ratio === undefined ? '' : `${Math.round(s.ratio * 100)}%`} | ${s.p50} | ${s.p99} | ${s.errors} | ${s.stealPercent ?? 0}% |`,
     ),
     '',
     `The service's resident memory after the load scenarios: ${report.rssAfterLoadMB} MB. Each export below ran ` +
