@@ -768,7 +768,9 @@ async function main() {
     const report: Report = {
       scale: options.scale,
       date: new Date().toISOString().slice(0, 16).replace('T', ' '),
-      command: `npm run bench -- ${process.argv.slice(2).join(' ')}`.trim(),
+      command: ['npm run bench', ...(process.argv.length > 2 ? ['--', ...process.argv.slice(2)] : [])].join(
+        ' ',
+      ),
       machine: {
         cpu: os.cpus()[0]?.model ?? 'unknown',
         cpus: os.cpus().length,
