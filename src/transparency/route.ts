@@ -163,12 +163,6 @@ const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app,
           filters[name] =
             typeof value === 'string' && name === 'organization_uuid' ? value.toLowerCase() : value
       }
-      if (
-        filters.organization_uuid &&
-        !(await organizationExists(pool, filters.organization_uuid as string))
-      ) {
-        throw new TransparencyError(404, MESSAGES.organizationNotFound)
-      }
       const result = await list(
         pool,
         resource,
@@ -181,6 +175,14 @@ const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app,
         },
         store,
       )
+      // Rows of the organization prove it exists; only an empty answer needs the check (404, not an empty page).
+      if (
+        result.total === 0 &&
+        filters.organization_uuid &&
+        !(await organizationExists(pool, filters.organization_uuid as string))
+      ) {
+        throw new TransparencyError(404, MESSAGES.organizationNotFound)
+      }
       const offset = ((page as number) - 1) * (perPage as number)
       const body = JSON.stringify({
         success: true as const,
