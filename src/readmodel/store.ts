@@ -130,6 +130,8 @@ export class DocumentStore {
   private listening = false
   private listener: PoolClient | undefined
   private closed = false
+  /** An outage of the listening connection was reported; reset when listening again. */
+  private reported = false
   private retry: NodeJS.Timeout | undefined
   private readonly orders: Batcher
   private readonly details: Batcher
@@ -173,10 +175,10 @@ export class DocumentStore {
     this.listener = client
     this.cache.clear()
     this.listening = true
+    this.reported = false
   }
 
   private lost(error: Error) {
-    const wasListening = this.listening
     this.listening = false
     this.cache.clear()
     if (this.listener) {
@@ -184,8 +186,10 @@ export class DocumentStore {
       this.listener = undefined
     }
     if (this.closed) return
-    if (wasListening || !this.retry)
+    if (!this.reported) {
+      this.reported = true
       this.options.onError(error, 'listening for data changes failed; caching is off until it is back')
+    }
     clearTimeout(this.retry)
     this.retry = setTimeout(() => {
       this.retry = undefined

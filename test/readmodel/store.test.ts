@@ -198,6 +198,12 @@ describe('read model', () => {
         store.remember(key, 'again', store.generation)
         assert.equal(store.cached(key), 'again')
       })
+      // One report per outage: a second outage is reported again.
+      await db.pool.query(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%'",
+      )
+      await eventually(async () => assert.equal(store.cached(key), undefined))
+      assert.equal(errors.length, 2)
     } finally {
       await store.close()
     }
