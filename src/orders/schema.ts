@@ -63,8 +63,6 @@ export const Order = Type.Object(
   { $id: 'Order', additionalProperties: false },
 )
 
-export type OrderData = Type.Static<typeof Order>
-
 export const OrderSuccess = Type.Object(
   {
     message: Type.String({ examples: ['Ordem recuperada com sucesso'] }),

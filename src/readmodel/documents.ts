@@ -1,6 +1,6 @@
 import type { PoolClient } from '../db/pool.js'
 import { RESOURCES } from '../transparency/resources.js'
-import { instant, object } from '../transparency/sql.js'
+import { array, instant, object } from '../transparency/sql.js'
 
 // The read model (migrations/0004_read_model.sql): each order (spec 2.2) and each transparency detail
 // (2.7-2.9) as the JSON text PostgreSQL builds for it, in the served field order. Money in an order is a
@@ -32,15 +32,19 @@ const ORDER_DOCUMENT = `${object([
   ['amount_total', 'o.amount_total'],
   [
     'items',
-    `coalesce((SELECT json_agg(${object([
-      ['number_item', 'i.number_item'],
-      ['description', 'i.description'],
-      ['brand', 'i.brand'],
-      ['unit_measurement', 'i.unit_measurement'],
-      ['quantity', 'i.quantity'],
-      ['amount', 'i.amount'],
-      ['amount_total', 'i.amount_total'],
-    ])} ORDER BY i.position) FROM order_items i WHERE i.order_id = o.id), '[]'::json)`,
+    array(
+      object([
+        ['number_item', 'i.number_item'],
+        ['description', 'i.description'],
+        ['brand', 'i.brand'],
+        ['unit_measurement', 'i.unit_measurement'],
+        ['quantity', 'i.quantity'],
+        ['amount', 'i.amount'],
+        ['amount_total', 'i.amount_total'],
+      ]),
+      'FROM order_items i WHERE i.order_id = o.id',
+      'i.position',
+    ),
   ],
 ])}::text`
 
@@ -76,7 +80,7 @@ export async function rebuildDocuments(client: PoolClient, scope: RebuildScope):
 }
 
 /** Bumps the data version and tells every instance (at commit) to drop what it cached. */
-export async function markChanged(client: PoolClient): Promise<void> {
+async function markChanged(client: PoolClient): Promise<void> {
   await client.query('UPDATE data_version SET version = version + 1')
   await client.query(`SELECT pg_notify('${DATA_CHANNEL}', '')`)
 }

@@ -60,43 +60,38 @@ export class LruCache {
  * database as one query, so concurrent requests share a round trip instead of queueing for connections.
  */
 class Batcher {
-  private pending = new Map<string, { parts: string[]; waiters: ((value: string | undefined) => void)[] }>()
-  private failures = new Map<string, ((error: Error) => void)[]>()
-  private scheduled = false
+  private pending: {
+    key: string[]
+    resolve: (body: string | undefined) => void
+    reject: (error: Error) => void
+  }[] = []
+  private readonly sql: string
+  /** Names the prepared statement, and the batcher's keys in the cache. */
+  readonly name: string
 
+  /** Bodies of `table` by its key columns, given as [column, SQL type] in key order. */
   constructor(
     private readonly pool: Pool,
-    private readonly name: string,
-    /** SQL taking one array per key part ($1, $2) and returning (i, body), i the 1-based position. */
-    private readonly sql: string,
-    private readonly types: readonly string[],
-  ) {}
+    table: string,
+    key: readonly (readonly [string, string])[],
+  ) {
+    this.name = `batch-${table}`
+    this.sql = `SELECT k.i, d.body
+      FROM unnest(${key.map(([, type], n) => `$${n + 1}::${type}[]`).join(', ')}) WITH ORDINALITY
+        k(${key.map(([column]) => column).join(', ')}, i)
+      JOIN ${table} d ON ${key.map(([column]) => `d.${column} = k.${column}`).join(' AND ')}`
+  }
 
-  load(key: string, parts: string[]): Promise<string | undefined> {
+  load(key: string[]): Promise<string | undefined> {
     return new Promise((resolve, reject) => {
-      let entry = this.pending.get(key)
-      if (!entry) {
-        entry = { parts, waiters: [] }
-        this.pending.set(key, entry)
-        this.failures.set(key, [])
-      }
-      entry.waiters.push(resolve)
-      this.failures.get(key)?.push(reject)
-      if (!this.scheduled) {
-        this.scheduled = true
-        setImmediate(() => void this.flush())
-      }
+      if (this.pending.push({ key, resolve, reject }) === 1) setImmediate(() => void this.flush())
     })
   }
 
   private async flush() {
     const batch = this.pending
-    const failures = this.failures
-    this.pending = new Map()
-    this.failures = new Map()
-    this.scheduled = false
-    const keys = [...batch.keys()]
-    const columns = this.types.map((_, part) => keys.map((key) => batch.get(key)?.parts[part]))
+    this.pending = []
+    const columns = (batch[0]?.key ?? []).map((_, part) => batch.map((entry) => entry.key[part]))
     try {
       const { rows } = await this.pool.query<{ i: string; body: string }>({
         name: this.name,
@@ -104,11 +99,9 @@ class Batcher {
         values: columns,
       })
       const found = new Map(rows.map((row) => [Number(row.i) - 1, row.body]))
-      keys.forEach((key, i) => {
-        for (const resolve of batch.get(key)?.waiters ?? []) resolve(found.get(i))
-      })
+      for (const [i, entry] of batch.entries()) entry.resolve(found.get(i))
     } catch (error) {
-      for (const rejects of failures.values()) for (const reject of rejects) reject(error as Error)
+      for (const entry of batch) entry.reject(error as Error)
     }
   }
 }
@@ -126,7 +119,9 @@ export interface DocumentStoreOptions {
  * down nothing is cached, so no instance serves data older than the last import it could have heard of.
  */
 export class DocumentStore {
-  readonly cache: LruCache
+  private readonly cache: LruCache
+  /** Values being built, by key: who asks meanwhile waits for the same build. */
+  private readonly building = new Map<string, Promise<string | undefined>>()
   private listening = false
   private listener: PoolClient | undefined
   private closed = false
@@ -141,20 +136,14 @@ export class DocumentStore {
     private readonly options: DocumentStoreOptions,
   ) {
     this.cache = new LruCache(options.cacheBytes)
-    this.orders = new Batcher(
-      pool,
-      'order-documents',
-      `SELECT k.i, d.body FROM unnest($1::uuid[], $2::text[]) WITH ORDINALITY k(organization_id, number, i)
-       JOIN order_documents d ON d.organization_id = k.organization_id AND d.number = k.number`,
-      ['uuid', 'text'],
-    )
-    this.details = new Batcher(
-      pool,
-      'detail-documents',
-      `SELECT k.i, d.body FROM unnest($1::text[], $2::uuid[]) WITH ORDINALITY k(resource, id, i)
-       JOIN detail_documents d ON d.resource = k.resource AND d.id = k.id`,
-      ['text', 'uuid'],
-    )
+    this.orders = new Batcher(pool, 'order_documents', [
+      ['organization_id', 'uuid'],
+      ['number', 'text'],
+    ])
+    this.details = new Batcher(pool, 'detail_documents', [
+      ['resource', 'text'],
+      ['id', 'uuid'],
+    ])
   }
 
   /** Starts listening for data changes; the cache is used once this succeeds. */
@@ -203,36 +192,41 @@ export class DocumentStore {
     return this.listening ? this.cache.get(key) : undefined
   }
 
-  /** The cache generation to pass to remember(), read before the database is asked. */
-  get generation(): number {
-    return this.cache.generation
-  }
-
-  remember(key: string, value: string, generation: number): void {
-    if (this.listening) this.cache.set(key, value, generation)
-  }
-
   /**
-   * A document's served JSON (compact), from the cache or the read model; undefined when there is none.
-   * `kind` keeps orders and details apart in the cache.
+   * The cached value of key, or what build gives: built once however many ask meanwhile, and kept (when
+   * defined, and when no import came in between) until the next import.
    */
-  private async document(batcher: Batcher, key: string, parts: string[]): Promise<string | undefined> {
+  through<T extends string | undefined>(key: string, build: () => Promise<T>): Promise<T> {
     const hit = this.cached(key)
-    if (hit !== undefined) return hit
-    const generation = this.generation
-    const body = await batcher.load(key, parts)
-    if (body === undefined) return undefined
-    const compact = JSON.stringify(JSON.parse(body))
-    this.remember(key, compact, generation)
-    return compact
+    if (hit !== undefined) return Promise.resolve(hit as T)
+    let value = this.building.get(key) as Promise<T> | undefined
+    if (!value) {
+      const generation = this.cache.generation
+      value = build()
+        .then((built) => {
+          if (built !== undefined && this.listening) this.cache.set(key, built, generation)
+          return built
+        })
+        .finally(() => this.building.delete(key))
+      this.building.set(key, value)
+    }
+    return value
+  }
+
+  /** A document's served JSON (compact), from the cache or the read model; undefined when there is none. */
+  private document(batcher: Batcher, key: string[]): Promise<string | undefined> {
+    return this.through(`${batcher.name}\u0000${key.join('\u0000')}`, async () => {
+      const body = await batcher.load(key)
+      return body === undefined ? undefined : JSON.stringify(JSON.parse(body))
+    })
   }
 
   order(organizationId: string, number: string): Promise<string | undefined> {
-    return this.document(this.orders, `o\u0000${organizationId}\u0000${number}`, [organizationId, number])
+    return this.document(this.orders, [organizationId, number])
   }
 
   detail(resource: string, id: string): Promise<string | undefined> {
-    return this.document(this.details, `d\u0000${resource}\u0000${id}`, [resource, id])
+    return this.document(this.details, [resource, id])
   }
 
   async close(): Promise<void> {

@@ -53,17 +53,20 @@ export function listingSql(resource: Resource, query: Pick<ListQuery, 'filters' 
 
 /** Where counts are kept between requests (the read path's cache, dropped on every import). */
 export interface CountCache {
-  readonly generation: number
-  cached(key: string): string | undefined
-  remember(key: string, value: string, generation: number): void
+  through(key: string, build: () => Promise<string>): Promise<string>
 }
 
+const statementNames = new Map<string, string>()
+
 /** Prepared per connection under a name of its text, so a listing's SQL is planned once, not per request. */
-const prepared = (text: string, values: unknown[]) => ({
-  name: `listing-${createHash('sha1').update(text).digest('base64url').slice(0, 16)}`,
-  text,
-  values,
-})
+function prepared(text: string, values: unknown[]) {
+  let name = statementNames.get(text)
+  if (name === undefined) {
+    name = `listing-${createHash('sha1').update(text).digest('base64url').slice(0, 16)}`
+    statementNames.set(text, name)
+  }
+  return { name, text, values }
+}
 
 /**
  * A page of a listing and the total count of its filter. The page's ids come first, off the order's index;
@@ -73,7 +76,7 @@ export async function list(
   pool: Pool,
   resource: Resource,
   query: ListQuery,
-  counts?: CountCache,
+  counts: CountCache,
 ): Promise<ListResult> {
   const { where, orderBy, values } = listingSql(resource, query)
   const fields = [
@@ -82,18 +85,12 @@ export async function list(
     ...Object.entries(resource.relations).filter(([name]) => query.relations.includes(name)),
   ]
   const countSql = `SELECT count(*)::int AS total FROM ${resource.from} WHERE ${where}`
-  const countKey = `c\u0000${countSql}\u0000${JSON.stringify(values)}`
-  const generation = counts?.generation ?? 0
-  const cachedTotal = counts?.cached(countKey)
   const alias = resource.alias
   const [total, page] = await Promise.all([
-    cachedTotal !== undefined
-      ? Number(cachedTotal)
-      : pool.query<{ total: number }>(prepared(countSql, values)).then(({ rows }) => {
-          const found = rows[0]?.total ?? 0
-          counts?.remember(countKey, String(found), generation)
-          return found
-        }),
+    counts.through(`c\u0000${countSql}\u0000${JSON.stringify(values)}`, async () => {
+      const { rows } = await pool.query<{ total: number }>(prepared(countSql, values))
+      return String(rows[0]?.total ?? 0)
+    }),
     pool.query<{ row: Json }>(
       prepared(
         `WITH page AS MATERIALIZED (
@@ -105,7 +102,7 @@ export async function list(
       ),
     ),
   ])
-  return { total, rows: page.rows.map((r) => r.row) }
+  return { total: Number(total), rows: page.rows.map((r) => r.row) }
 }
 
 export interface LookupRow {

@@ -72,7 +72,6 @@ const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app,
   })
 
   const acceptsByUrl = new Map<string, Record<string, string>>()
-  const pending = new Map<string, Promise<string>>()
 
   for (const resource of RESOURCES) {
     const shapes = SHAPES[resource.path]
@@ -126,29 +125,14 @@ const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app,
         },
       },
       async (request, reply) => {
-        // Same URL, same page until the next import: pages are cached whole, keyed by the URL as sent.
-        const cacheKey = `l\u0000${request.url}`
-        const hit = store.cached(cacheKey)
-        if (hit !== undefined) return sendJson(reply, hit)
-        // Requests for a page already being built wait for it instead of building it again.
-        let building = pending.get(cacheKey)
-        if (!building) {
-          building = buildPage(request.query as Record<string, string | number | undefined>, cacheKey)
-          pending.set(cacheKey, building)
-          building.then(
-            () => pending.delete(cacheKey),
-            () => pending.delete(cacheKey),
-          )
-        }
-        return sendJson(reply, await building)
+        // Same URL, same page until the next import: pages are cached whole, keyed by the URL as sent, and
+        // built once however many ask for one at the same time.
+        const query = request.query as Record<string, string | number | undefined>
+        return sendJson(reply, await store.through(`l\u0000${request.url}`, () => buildPage(query)))
       },
     )
 
-    async function buildPage(
-      query: Record<string, string | number | undefined>,
-      cacheKey: string,
-    ): Promise<string> {
-      const generation = store.generation
+    async function buildPage(query: Record<string, string | number | undefined>): Promise<string> {
       const {
         page = 1,
         per_page: perPage = DEFAULT_PER_PAGE,
@@ -184,7 +168,7 @@ const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app,
         throw new TransparencyError(404, MESSAGES.organizationNotFound)
       }
       const offset = ((page as number) - 1) * (perPage as number)
-      const body = JSON.stringify({
+      return JSON.stringify({
         success: true as const,
         message: MESSAGES.success,
         data: {
@@ -197,8 +181,6 @@ const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app,
           to: result.rows.length > 0 ? offset + result.rows.length : null,
         },
       })
-      store.remember(cacheKey, body, generation)
-      return body
     }
   }
 

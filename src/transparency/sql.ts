@@ -19,7 +19,7 @@ export function object(fields: readonly Field[]): string {
 }
 
 /** A JSON array of the rows of a subquery, in order; [] when there are none. */
-function array(element: string, from: string, orderBy: string): string {
+export function array(element: string, from: string, orderBy: string): string {
   return `coalesce((SELECT json_agg(${element} ORDER BY ${orderBy}) ${from}), '[]'::json)`
 }
 

@@ -185,7 +185,7 @@ describe('read model', () => {
     try {
       const order = orderOf(orgA)
       const key = 'test-key'
-      store.remember(key, 'value', store.generation)
+      await store.through(key, async () => 'value')
       assert.equal(store.cached(key), 'value')
       await db.pool.query(
         "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%'",
@@ -195,7 +195,7 @@ describe('read model', () => {
       // Still answers from the read model meanwhile.
       assert.ok(await store.order(orgA.uuid as string, order.number as string))
       await eventually(async () => {
-        store.remember(key, 'again', store.generation)
+        await store.through(key, async () => 'again')
         assert.equal(store.cached(key), 'again')
       })
       // One report per outage: a second outage is reported again.
