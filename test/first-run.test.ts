@@ -31,7 +31,8 @@ describe('first run on the embedded database', () => {
         const lines = buffer.split('\n')
         buffer = lines.pop() ?? ''
         output.push(...lines)
-        if (lines.some((line) => line.startsWith('  API reference:'))) {
+        // The hints end with the token line; they may arrive in more than one chunk.
+        if (lines.some((line) => line.startsWith('  A token:'))) {
           clearTimeout(timer)
           resolve()
         }
