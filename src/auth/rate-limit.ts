@@ -1,7 +1,10 @@
+import { randomBytes } from 'node:crypto'
 import { Redis } from 'ioredis'
 
-// Fixed-window counters: a window is one calendar slice of windowMs (one second for the order query),
-// so "60 per second" means at most 60 requests whose arrival falls in the same second.
+// Sliding-window limits: an event is admitted when fewer than `limit` events were admitted under the same
+// key in the last `windowMs`, so "60 per second" holds in every one-second span, across the boundary of
+// calendar seconds too (a fixed window lets 120 through around it). Only admitted events count, and the
+// check and the count are one step, so concurrent requests cannot all pass a check made before any counts.
 //
 // We keep our own small limiter instead of @fastify/rate-limit because the spec wants a different
 // failure mode: when Redis is unreachable that plugin either fails the request or (skipOnError) stops
@@ -11,69 +14,95 @@ export interface Hit {
   allowed: boolean
   limit: number
   remaining: number
-  /** Milliseconds until the window resets. */
+  /** Milliseconds until the oldest counted event leaves the window and a place frees. */
   resetMs: number
 }
 
 export interface Limiter {
-  /** Counts one request against key. */
-  hit(key: string, limit: number, windowMs: number): Promise<Hit>
-  /** Reads key's count without counting. */
-  peek(key: string, limit: number, windowMs: number): Promise<Hit>
+  /** Admits and counts one event under key, or refuses it (uncounted) when the window is full. */
+  take(key: string, limit: number, windowMs: number): Promise<Hit>
   close(): Promise<void>
 }
 
-function verdict(count: number, limit: number, windowMs: number, now: number): Hit {
-  return {
-    allowed: count <= limit,
-    limit,
-    remaining: Math.max(0, limit - count),
-    resetMs: windowMs - (now % windowMs),
+/** The times of the admitted events of one key, oldest first, as a ring of at most `limit` entries. */
+class Window {
+  private readonly times: number[] = []
+  private head = 0
+
+  constructor(readonly windowMs: number) {}
+
+  /** Drops what left the window; returns how many events remain in it. */
+  private expire(now: number): number {
+    const times = this.times
+    while (this.head < times.length && (times[this.head] as number) <= now - this.windowMs) this.head++
+    if (this.head > 64 && this.head * 2 > times.length) {
+      times.splice(0, this.head)
+      this.head = 0
+    }
+    return times.length - this.head
+  }
+
+  take(limit: number, now: number): Hit {
+    let count = this.expire(now)
+    const allowed = count < limit
+    if (allowed) {
+      this.times.push(now)
+      count++
+    }
+    const oldest = this.times[this.head] ?? now
+    return { allowed, limit, remaining: Math.max(0, limit - count), resetMs: oldest + this.windowMs - now }
+  }
+
+  idle(now: number): boolean {
+    return this.expire(now) === 0
   }
 }
 
 export class MemoryLimiter implements Limiter {
-  private readonly windows = new Map<string, { window: number; count: number }>()
-  private sweeps = 0
+  private readonly windows = new Map<string, Window>()
+  private takes = 0
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  private current(key: string, windowMs: number, add: number): number {
+  async take(key: string, limit: number, windowMs: number): Promise<Hit> {
+    return this.takeNow(key, limit, windowMs)
+  }
+
+  /** take, synchronously: for callers on a hot path that have no reason to wait. */
+  takeNow(key: string, limit: number, windowMs: number): Hit {
     const now = this.now()
-    const window = Math.floor(now / windowMs)
-    let entry = this.windows.get(key)
-    if (!entry || entry.window !== window) {
-      entry = { window, count: 0 }
-      this.windows.set(key, entry)
-      if (++this.sweeps % 10_000 === 0) this.sweep(now, windowMs)
+    let window = this.windows.get(key)
+    if (!window || window.windowMs !== windowMs) {
+      window = new Window(windowMs)
+      this.windows.set(key, window)
     }
-    entry.count += add
-    return entry.count
+    if (++this.takes % 10_000 === 0) this.sweep(now)
+    return window.take(limit, now)
   }
 
-  private sweep(now: number, windowMs: number) {
-    const window = Math.floor(now / windowMs)
-    for (const [key, entry] of this.windows) if (entry.window < window - 1) this.windows.delete(key)
-  }
-
-  async hit(key: string, limit: number, windowMs: number): Promise<Hit> {
-    return verdict(this.current(key, windowMs, 1), limit, windowMs, this.now())
-  }
-
-  async peek(key: string, limit: number, windowMs: number): Promise<Hit> {
-    const now = this.now()
-    const entry = this.windows.get(key)
-    const count = entry && entry.window === Math.floor(now / windowMs) ? entry.count : 0
-    return verdict(count, limit, windowMs, now)
+  private sweep(now: number) {
+    for (const [key, window] of this.windows) if (window.idle(now)) this.windows.delete(key)
   }
 
   async close(): Promise<void> {}
 }
 
-const HIT_SCRIPT = `
-local count = redis.call('INCRBY', KEYS[1], ARGV[1])
-if count == tonumber(ARGV[1]) then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
-return count`
+// KEYS[1]: the key's sorted set of admitted events (score: time). ARGV: now, window, limit, a unique member.
+// Returns {admitted (0/1), count in the window, time of the oldest event in the window}.
+const TAKE_SCRIPT = `
+local now = tonumber(ARGV[1])
+local window = tonumber(ARGV[2])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+local count = redis.call('ZCARD', KEYS[1])
+local admitted = 0
+if count < tonumber(ARGV[3]) then
+  redis.call('ZADD', KEYS[1], now, ARGV[4])
+  count = count + 1
+  admitted = 1
+end
+redis.call('PEXPIRE', KEYS[1], window)
+local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')[2]
+return {admitted, count, tonumber(oldest or now)}`
 
 export interface RedisLimiterOptions {
   /** Reports a Redis fault; called at most once per outage. */
@@ -81,15 +110,19 @@ export interface RedisLimiterOptions {
   onRecover?: () => void
   /** How long a Redis command may take before the process answers from its own counters. */
   commandTimeoutMs?: number
-  /** The clock that picks the window (tests move it). */
+  /** The clock of the windows (tests move it); instances sharing Redis need clocks in step. */
   now?: () => number
+  /** Prefix of the Redis keys; instances that share limits share it. */
+  prefix?: string
 }
 
-/** Counters in Redis, shared by every instance; per-process counters while Redis is unreachable. */
+/** Windows in Redis, shared by every instance; per-process windows while Redis is unreachable. */
 export class RedisLimiter implements Limiter {
   private readonly redis: Redis
   private readonly fallback: MemoryLimiter
   private readonly now: () => number
+  private readonly instance = randomBytes(6).toString('base64url')
+  private sequence = 0
   private faulty = false
 
   constructor(
@@ -121,28 +154,29 @@ export class RedisLimiter implements Limiter {
     }
   }
 
-  private async count(key: string, windowMs: number, add: number): Promise<number | undefined> {
-    if (this.redis.status !== 'ready') return undefined
+  async take(key: string, limit: number, windowMs: number): Promise<Hit> {
+    if (this.redis.status !== 'ready') return this.fallback.take(key, limit, windowMs)
     const now = this.now()
-    const redisKey = `compras:rl:${key}:${Math.floor(now / windowMs)}`
     try {
-      return Number(await this.redis.eval(HIT_SCRIPT, 1, redisKey, add, windowMs * 2))
+      const [admitted, count, oldest] = (await this.redis.eval(
+        TAKE_SCRIPT,
+        1,
+        `${this.options.prefix ?? 'compras:rl:'}${key}`,
+        now,
+        windowMs,
+        limit,
+        `${now}:${this.instance}:${this.sequence++}`,
+      )) as [number, number, number]
+      return {
+        allowed: admitted === 1,
+        limit,
+        remaining: Math.max(0, limit - count),
+        resetMs: oldest + windowMs - now,
+      }
     } catch (error) {
       this.fault(error as Error)
-      return undefined
+      return this.fallback.take(key, limit, windowMs)
     }
-  }
-
-  async hit(key: string, limit: number, windowMs: number): Promise<Hit> {
-    const count = await this.count(key, windowMs, 1)
-    if (count === undefined) return this.fallback.hit(key, limit, windowMs)
-    return verdict(count, limit, windowMs, this.now())
-  }
-
-  async peek(key: string, limit: number, windowMs: number): Promise<Hit> {
-    const count = await this.count(key, windowMs, 0)
-    if (count === undefined) return this.fallback.peek(key, limit, windowMs)
-    return verdict(count, limit, windowMs, this.now())
   }
 
   async close(): Promise<void> {

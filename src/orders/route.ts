@@ -5,6 +5,7 @@ import { Type } from 'typebox'
 import type { AccessLog } from '../auth/access-log.js'
 import type { Hit, Limiter } from '../auth/rate-limit.js'
 import type { TokenCache, TokenIdentity } from '../auth/tokens.js'
+import { isPossibleNumber, normalizeNumber } from '../checks.js'
 import type { DocumentStore } from '../readmodel/store.js'
 import { MESSAGES, OrderError, OrderSuccess } from './schema.js'
 
@@ -47,6 +48,20 @@ const fail = (reply: FastifyReply, status: number, message: string) =>
   reply.code(status).send({ message, data: [] })
 
 /**
+ * The Authorization header when it was sent exactly once. Node keeps only the first of repeated
+ * Authorization headers; a request with two is ambiguous, so it is treated as having none.
+ */
+function singleAuthorization(request: FastifyRequest): string | undefined {
+  const raw = request.raw.rawHeaders
+  let seen = 0
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i] as string
+    if (name.length === 13 && name.toLowerCase() === 'authorization' && ++seen > 1) return undefined
+  }
+  return request.headers.authorization
+}
+
+/**
  * Operation 1 (getOrderByNumber): GET /external/orders?order_number=..., with the organ's raw token in
  * Authorization. Registered under the /external prefix, where every answer uses the order envelope.
  */
@@ -56,23 +71,22 @@ const orders: FastifyPluginAsyncTypebox<OrdersOptions> = async (app, options) =>
   const successPrefix = `{"message":${JSON.stringify(MESSAGES.success)},"data":`
   app.decorateRequest('identity', null)
 
-  // Address limit on failed authentication first, so guessing tokens stays slow; then the token;
-  // then the token's own limit. All before order_number is looked at (spec: auth before validation).
+  // The token first: a valid one passes whatever its address did before, so one bad client behind a shared
+  // address (NAT) does not lock out the others. Each failure counts against the address, check and count in
+  // one step; past the limit, failures answer 429 instead of 401. All before order_number is looked at
+  // (spec: authentication before validation).
   async function authenticate(request: FastifyRequest, reply: FastifyReply) {
-    const failureKey = `auth-failures:${request.ip}`
-    const failures = await limiter.peek(failureKey, authFailureLimit, 60_000)
-    if (failures.remaining === 0) {
-      reply.header('Retry-After', setRateHeaders(reply, failures))
-      return fail(reply, 429, MESSAGES.tooManyRequests)
-    }
-    const header = request.headers.authorization
+    const header = singleAuthorization(request)
     const identity = header ? await tokens.verify(header) : undefined
     if (!identity) {
-      setRateHeaders(reply, await limiter.hit(failureKey, authFailureLimit, 60_000))
-      return fail(reply, 401, MESSAGES.unauthorized)
+      const failures = await limiter.take(`auth-failures:${request.ip}`, authFailureLimit, 60_000)
+      const reset = setRateHeaders(reply, failures)
+      if (failures.allowed) return fail(reply, 401, MESSAGES.unauthorized)
+      reply.header('Retry-After', reset)
+      return fail(reply, 429, MESSAGES.tooManyRequests)
     }
     request.identity = identity
-    const hit = await limiter.hit(`order:${identity.tokenId}`, ORDER_RATE_LIMIT, 1000)
+    const hit = await limiter.take(`order:${identity.tokenId}`, ORDER_RATE_LIMIT, 1000)
     const reset = setRateHeaders(reply, hit)
     if (!hit.allowed) {
       reply.header('Retry-After', reset)
@@ -90,7 +104,7 @@ const orders: FastifyPluginAsyncTypebox<OrdersOptions> = async (app, options) =>
           at: new Date(),
           tokenId: request.identity?.tokenId ?? null,
           organizationId: request.identity?.organizationId ?? null,
-          orderNumber: typeof query?.order_number === 'string' ? query.order_number.slice(0, 200) : null,
+          orderNumber: typeof query?.order_number === 'string' ? query.order_number : null,
           status: reply.statusCode,
         })
       },
@@ -110,10 +124,16 @@ const orders: FastifyPluginAsyncTypebox<OrdersOptions> = async (app, options) =>
             description: 'The order with its items',
             headers: RATE_HEADERS,
           }),
-          401: errorResponse('Token missing, malformed or invalid: `Unauthorized`'),
-          429: errorResponse('Request limit exceeded: `Too Many Requests`', {
-            'Retry-After': { type: 'integer', description: 'Seconds to wait' },
-          }),
+          401: errorResponse(
+            'Token missing, malformed or invalid, or Authorization sent more than once: `Unauthorized`',
+          ),
+          429: errorResponse(
+            'Request limit exceeded (60 in any one second per token), or a failed token from an address past ' +
+              'AUTH_FAILURE_LIMIT failures in the last minute: `Too Many Requests`',
+            {
+              'Retry-After': { type: 'integer', description: 'Seconds to wait' },
+            },
+          ),
           500: errorResponse(
             '`Número da ordem é obrigatório` (order_number absent or blank), `Ordem não encontrada` (no such order ' +
               'for this organ) or `Erro interno do servidor`',
@@ -122,8 +142,11 @@ const orders: FastifyPluginAsyncTypebox<OrdersOptions> = async (app, options) =>
       },
     },
     async (request, reply) => {
-      const number = request.query.order_number
-      if (number === undefined || number.trim() === '') return fail(reply, 500, MESSAGES.orderNumberRequired)
+      const asked = request.query.order_number
+      if (asked === undefined || asked.trim() === '') return fail(reply, 500, MESSAGES.orderNumberRequired)
+      // Numbers are stored trimmed; one that could not be stored is not looked up at all.
+      const number = normalizeNumber(asked)
+      if (!isPossibleNumber(number)) return fail(reply, 500, MESSAGES.notFound)
       const identity = request.identity as TokenIdentity
       const document = await store.order(identity.organizationId, number)
       if (document === undefined) return fail(reply, 500, MESSAGES.notFound)

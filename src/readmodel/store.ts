@@ -91,6 +91,10 @@ class Batcher {
   private async flush() {
     const batch = this.pending
     this.pending = []
+    await this.run(batch)
+  }
+
+  private async run(batch: typeof this.pending) {
     const columns = (batch[0]?.key ?? []).map((_, part) => batch.map((entry) => entry.key[part]))
     try {
       const { rows } = await this.pool.query<{ i: string; body: string }>({
@@ -101,6 +105,13 @@ class Batcher {
       const found = new Map(rows.map((row) => [Number(row.i) - 1, row.body]))
       for (const [i, entry] of batch.entries()) entry.resolve(found.get(i))
     } catch (error) {
+      // A value PostgreSQL refuses (a data exception) fails only the lookup that carried it: the others of
+      // the batch are asked again one by one. Any other failure (the connection) fails them all.
+      const refusedValue = String((error as { code?: unknown }).code ?? '').startsWith('22')
+      if (refusedValue && batch.length > 1) {
+        await Promise.all(batch.map((entry) => this.run([entry])))
+        return
+      }
       for (const entry of batch) entry.reject(error as Error)
     }
   }

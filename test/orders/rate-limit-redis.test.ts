@@ -55,7 +55,8 @@ describe('order query rate limit with Redis', () => {
     skip: !redisUrl && 'TEST_REDIS_URL is not set',
   }, async () => {
     const clock = manualClock()
-    const limiters = [0, 1].map(() => new RedisLimiter(redisUrl as string, { now: clock.now }))
+    const prefix = `compras-test:${Math.random()}:`
+    const limiters = [0, 1].map(() => new RedisLimiter(redisUrl as string, { now: clock.now, prefix }))
     const apps = await Promise.all(
       limiters.map((limiter) => buildApp(loadConfig({}), { pool: db.pool, limiter }, { logger: false })),
     )
@@ -128,20 +129,20 @@ describe('order query rate limit with Redis', () => {
     const status = (l: RedisLimiter) => (l as unknown as { redis: { status: string } }).redis.status
     try {
       await until(() => status(limiter) === 'ready' && status(peer) === 'ready')
-      assert.equal((await limiter.hit('k', 60, 1000)).remaining, 59)
+      assert.equal((await limiter.take('k', 60, 1000)).remaining, 59)
       server.kill('SIGKILL')
       await once(server, 'exit')
       await until(() => faults > 0)
       // While Redis is away, this process counts alone.
-      assert.equal((await limiter.hit('k', 60, 1000)).remaining, 59)
+      assert.equal((await limiter.take('k', 60, 1000)).remaining, 59)
       server = await start()
       await until(() => recoveries > 0 && status(peer) === 'ready')
       // Shared again: what one instance counts, the other sees (allowing for the reconnection to settle).
       let shared = false
       for (let attempt = 0; attempt < 50 && !shared; attempt++) {
         const key = `k${attempt}`
-        await limiter.hit(key, 60, 1000)
-        shared = (await peer.hit(key, 60, 1000)).remaining === 58
+        await limiter.take(key, 60, 1000)
+        shared = (await peer.take(key, 60, 1000)).remaining === 58
         if (!shared) await new Promise((resolve) => setTimeout(resolve, 100))
       }
       assert.ok(shared, 'the two limiters never shared a count after Redis returned')

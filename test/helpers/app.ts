@@ -1,0 +1,25 @@
+import type { AddressInfo } from 'node:net'
+import type { FastifyInstance } from 'fastify'
+import { type AppDeps, buildApp } from '../../src/app.js'
+import { loadConfig } from '../../src/config.js'
+import type { Pool } from '../../src/db/pool.js'
+
+export interface TestAppOptions extends Omit<AppDeps, 'pool'> {
+  /** Environment variables for loadConfig, as an operator would set them. */
+  env?: Record<string, string>
+  /** Log to standard output (for debugging a test); silent by default. */
+  logger?: boolean
+}
+
+/** The application over a test database's pool, configured from env like the real one, not listening. */
+export function buildTestApp(db: { pool: Pool }, options: TestAppOptions = {}): Promise<FastifyInstance> {
+  const { env = {}, logger = false, ...deps } = options
+  return buildApp(loadConfig({ LOG_LEVEL: 'warn', ...env }), { pool: db.pool, ...deps }, { logger })
+}
+
+/** Listens on a free port of 127.0.0.1 and returns the base URL, for tests that need real sockets. */
+export async function listen(app: FastifyInstance): Promise<string> {
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  const { port } = app.server.address() as AddressInfo
+  return `http://127.0.0.1:${port}`
+}
