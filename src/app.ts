@@ -1,13 +1,17 @@
 import { readFileSync } from 'node:fs'
+import type { ServerOptions } from 'node:http'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { AccessLog } from './auth/access-log.js'
 import { type Limiter, MemoryLimiter, RedisLimiter } from './auth/rate-limit.js'
 import { TokenCache } from './auth/tokens.js'
 import type { Config } from './config.js'
-import type { Pool } from './db/pool.js'
+import { derivePool, type Pool } from './db/pool.js'
+import { ExportGate } from './export/gate.js'
 import orders from './orders/route.js'
+import { clientErrorHandler, frameworkErrors } from './plugins/client-errors.js'
 import openapi from './plugins/openapi.js'
+import { requestValidator } from './plugins/validation.js'
 import { DocumentStore } from './readmodel/store.js'
 import health from './routes/health.js'
 import transparency from './transparency/route.js'
@@ -40,12 +44,25 @@ export async function buildApp(
             // Tokens travel in Authorization; never log them.
             redact: { paths: ['req.headers.authorization', 'headers.authorization'], remove: true },
           },
-    https: config.tls
-      ? { cert: readFileSync(config.tls.certFile), key: readFileSync(config.tls.keyFile) }
-      : null,
+    // Node checks the request timeout on this beat (30 s by default, which would let a slow request overstay).
+    // Fastify's types take https or http options; both are Node's server options, so one shape serves both.
+    ...((config.tls
+      ? {
+          https: {
+            cert: readFileSync(config.tls.certFile),
+            key: readFileSync(config.tls.keyFile),
+            connectionsCheckingInterval: 1000,
+          },
+        }
+      : { http: { connectionsCheckingInterval: 1000 } }) as { http: ServerOptions }),
     trustProxy: config.trustProxy,
-    // An unknown query parameter is an error the client hears about, not something silently dropped.
-    ajv: { customOptions: { removeAdditional: false } },
+    // A GET-only API: a request arrives whole within requestTimeout or is answered 408 and closed; a
+    // connection quiet both ways for idleTimeout (a reader that stopped reading an export) is dropped.
+    requestTimeout: config.requestTimeoutSeconds * 1000,
+    keepAliveTimeout: config.keepAliveTimeoutSeconds * 1000,
+    connectionTimeout: config.idleTimeoutSeconds * 1000,
+    clientErrorHandler,
+    frameworkErrors,
     return503OnClosing: true,
     // Fastify's two lines per request halve the throughput of a fast route. Order queries are recorded in
     // access_log anyway; failures are logged by the error handlers; LOG_REQUESTS=true adds one line each.
@@ -72,11 +89,31 @@ export async function buildApp(
       onError: (error, what) => app.log.error({ err: error }, what),
     })
   if (!deps.store) await store.start()
+  // Exports run on connections of their own, so that however many run, the API's pool stays free; the
+  // statement timeout bounds how long one may run, a slow reader included.
+  const exportPool = derivePool(deps.pool, {
+    max: config.exportConcurrency,
+    applicationName: 'compras-export',
+    statementTimeoutMs: config.exportTimeoutSeconds * 1000,
+  })
   app.addHook('onClose', async () => {
     if (!deps.store) await store.close()
     await accessLog.close()
     if (!deps.limiter) await limiter.close()
+    await exportPool.end()
   })
+  // A GET-only API reads no request body; a connection that brought one is closed once answered, so a body
+  // trickled in a byte at a time cannot hold it (Node would keep it open to drain the body for keep-alive).
+  app.server.prependListener('request', (request, response) => {
+    const { headers } = request
+    if (
+      (headers['content-length'] !== undefined && headers['content-length'] !== '0') ||
+      headers['transfer-encoding']
+    )
+      response.shouldKeepAlive = false
+  })
+  // Query strings are validated without Ajv's coercion (src/plugins/validation.ts).
+  app.setValidatorCompiler(requestValidator)
 
   if (config.logRequests)
     app.addHook('onResponse', async (request, reply) => {
@@ -101,6 +138,13 @@ export async function buildApp(
     accessLog,
     authFailureLimit: config.authFailureLimit,
   })
-  await app.register(transparency, { prefix: '/v1', pool: deps.pool, store })
+  await app.register(transparency, {
+    prefix: '/v1',
+    pool: deps.pool,
+    store,
+    exportPool,
+    exportGate: new ExportGate(config.exportConcurrency),
+    publicRateLimit: config.publicRateLimit,
+  })
   return app as unknown as FastifyInstance
 }

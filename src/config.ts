@@ -21,6 +21,18 @@ export interface Config {
   readonly cacheMb: number
   /** Log every request (one line each, at info); off by default: it costs a third of the throughput. */
   readonly logRequests: boolean
+  /** Public (/v1) requests allowed per client address per minute, in a sliding window; 0 turns it off. */
+  readonly publicRateLimit: number
+  /** Exports one instance runs at once, on connections of their own (never the API's). */
+  readonly exportConcurrency: number
+  /** Longest an export may run (its query's statement timeout), in seconds. */
+  readonly exportTimeoutSeconds: number
+  /** Seconds a client has to send a whole request, headers included. */
+  readonly requestTimeoutSeconds: number
+  /** Seconds an idle keep-alive connection stays open between requests. */
+  readonly keepAliveTimeoutSeconds: number
+  /** Seconds without traffic either way before a connection is dropped (a reader that stopped reading). */
+  readonly idleTimeoutSeconds: number
 }
 
 export class ConfigError extends Error {
@@ -44,10 +56,16 @@ function parsePort(raw: string | undefined): number {
   return Number(raw)
 }
 
-function parseCount(key: string, raw: string | undefined, fallback: number): number {
+function parseWhole(
+  key: string,
+  raw: string | undefined,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
   if (raw === undefined) return fallback
-  if (!/^\d+$/.test(raw) || Number(raw) < 1)
-    throw new ConfigError(`${key} must be a whole number of at least 1, got "${raw}"`)
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max)
+    throw new ConfigError(`${key} must be a whole number from ${min} to ${max}, got "${raw}"`)
   return Number(raw)
 }
 
@@ -105,9 +123,15 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: logLevel as LogLevel,
     tls: certFile !== undefined && keyFile !== undefined ? Object.freeze({ certFile, keyFile }) : undefined,
     demoOnEmpty: parseBoolean('DEMO_ON_EMPTY', text(env, 'DEMO_ON_EMPTY'), true),
-    authFailureLimit: parseCount('AUTH_FAILURE_LIMIT', text(env, 'AUTH_FAILURE_LIMIT'), 30),
+    authFailureLimit: parseWhole('AUTH_FAILURE_LIMIT', text(env, 'AUTH_FAILURE_LIMIT'), 30, 1, 1_000_000),
     trustProxy: parseBoolean('TRUST_PROXY', text(env, 'TRUST_PROXY'), false),
     cacheMb: parseMegabytes('CACHE_MB', text(env, 'CACHE_MB'), 64),
     logRequests: parseBoolean('LOG_REQUESTS', text(env, 'LOG_REQUESTS'), false),
+    publicRateLimit: parseWhole('PUBLIC_RATE_LIMIT', text(env, 'PUBLIC_RATE_LIMIT'), 600, 0, 1_000_000),
+    exportConcurrency: parseWhole('EXPORT_CONCURRENCY', text(env, 'EXPORT_CONCURRENCY'), 2, 1, 100),
+    exportTimeoutSeconds: parseWhole('EXPORT_TIMEOUT', text(env, 'EXPORT_TIMEOUT'), 600, 1, 86_400),
+    requestTimeoutSeconds: parseWhole('REQUEST_TIMEOUT', text(env, 'REQUEST_TIMEOUT'), 10, 1, 600),
+    keepAliveTimeoutSeconds: parseWhole('KEEP_ALIVE_TIMEOUT', text(env, 'KEEP_ALIVE_TIMEOUT'), 10, 1, 600),
+    idleTimeoutSeconds: parseWhole('IDLE_TIMEOUT', text(env, 'IDLE_TIMEOUT'), 30, 1, 3600),
   })
 }

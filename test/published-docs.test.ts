@@ -19,7 +19,7 @@ describe('published documents are current (npm run docs:export rewrites them)', 
 describe('the published import schema', () => {
   it('is a valid draft 2020-12 schema that accepts the demo records and refuses a bad one', async () => {
     const { Ajv2020 } = await import('ajv/dist/2020.js')
-    const { isCalendarDate, isDateTime } = await import('../src/import/validate.js')
+    const { isCalendarDate, isDateTime } = await import('../src/checks.js')
     const { demoRecords } = await import('./helpers/records.js')
     const ajv = new Ajv2020({ strict: false })
     ajv.addFormat('uuid', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i)

@@ -17,6 +17,9 @@ function testFiles(dir: string): string[] {
 }
 
 const filter = process.argv.slice(2)
+// Files run side by side: most of their time is spent waiting on PostgreSQL, child processes and timers, not
+// on the CPU. Each file works in a database of its own, so they do not disturb each other.
+const concurrency = Number(process.env.TEST_CONCURRENCY ?? 3)
 const files = testFiles('test').filter((file) => filter.length === 0 || filter.some((f) => file.includes(f)))
 const env = { ...process.env }
 let release: (() => Promise<void>) | undefined
@@ -33,10 +36,14 @@ if (!env.TEST_DATABASE_URL) {
 }
 
 const code = await new Promise<number>((resolve) => {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files], {
-    env,
-    stdio: 'inherit',
-  })
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', '--test', '--test-reporter=spec', `--test-concurrency=${concurrency}`, ...files],
+    {
+      env,
+      stdio: 'inherit',
+    },
+  )
   const forward = (signal: NodeJS.Signals) => child.kill(signal)
   process.on('SIGINT', forward)
   process.on('SIGTERM', forward)

@@ -1,12 +1,11 @@
 import { issueToken, listTokens, revokeToken, TokenError } from '../auth/tokens.js'
+import { isUuid } from '../checks.js'
 import { migrate } from '../db/migrate.js'
 import { UsageError, withDatabase } from './common.js'
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-
 export async function tokenIssueCommand(options: { organization: string; label?: string }): Promise<void> {
   await withDatabase(async (db) => {
-    if (!UUID.test(options.organization))
+    if (!isUuid(options.organization))
       throw new UsageError(`--organization must be a UUID, got "${options.organization}"`)
     await migrate(db.pool)
     try {

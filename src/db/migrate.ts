@@ -9,6 +9,8 @@ const LOCK_KEY = 7_310_001 // pg_advisory_lock key: one migrator at a time acros
 /** Work a migration needs done in code, in its transaction: building the read model for stored data. */
 const AFTER: Record<string, (client: PoolClient) => Promise<void>> = {
   '0004_read_model': (client) => rebuildDocuments(client, 'all'),
+  // The organizations whose numbers the migration trimmed (it lists them in rebuild_organizations).
+  '0006_hardening': (client) => rebuildDocuments(client, 'listed'),
 }
 
 export interface Migration {

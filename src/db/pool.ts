@@ -31,6 +31,21 @@ export function createPool(connectionString: string, options: PoolOptions = {}):
   return pool
 }
 
+/** A pool of its own to the same database as `pool`, with other limits (exports use one). */
+export function derivePool(
+  pool: pg.Pool,
+  options: { max: number; applicationName: string; statementTimeoutMs?: number },
+): pg.Pool {
+  const derived = new pg.Pool({
+    ...pool.options,
+    max: options.max,
+    application_name: options.applicationName,
+    statement_timeout: options.statementTimeoutMs,
+  })
+  derived.on('error', () => {}) // an idle client's lost connection is dropped; the next checkout reconnects
+  return derived
+}
+
 /** Runs fn inside a transaction on one client; rolls back on any error. */
 export async function withTransaction<T>(
   pool: pg.Pool,

@@ -3,13 +3,20 @@ import type { Column } from './columns.js'
 
 export type Separator = ',' | ';'
 
-function field(value: string | null, separator: Separator): string {
+/** A text cell a spreadsheet would read as a formula (OWASP's list: = + - @ tab carriage return). */
+const FORMULA_START = /^[=+\-@\t\r]/
+/** Quoted: either separator (a reader may guess the other one), a quote, a line break. */
+const NEEDS_QUOTES = /[,;"\n\r]/
+
+/**
+ * One field. Text that would start a formula gets a leading apostrophe, as OWASP recommends against CSV
+ * injection; it is data, never a formula. Money, dates and numbers are the service's own text forms
+ * (a negative amount is not neutralized). RFC 4180 quoting otherwise, quotes doubled.
+ */
+export function csvField(value: string | null, kind: Column['kind']): string {
   if (value === null) return ''
-  // RFC 4180: a field holding the separator, a quote or a line break is quoted, quotes doubled.
-  if (value.includes(separator) || value.includes('"') || value.includes('\n') || value.includes('\r')) {
-    return `"${value.replaceAll('"', '""')}"`
-  }
-  return value
+  const safe = kind === 'text' && FORMULA_START.test(value) ? `'${value}` : value
+  return NEEDS_QUOTES.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe
 }
 
 /** RFC 4180 CSV, UTF-8 with a byte-order mark (Excel then reads accents right), CRLF line ends. */
@@ -18,11 +25,12 @@ export function csvStream(
   rows: AsyncIterable<readonly (string | null)[]>,
   separator: Separator,
 ): Readable {
+  const kinds = columns.map((column) => column.kind)
   return Readable.from(
     (async function* () {
-      let chunk = `\uFEFF${columns.map((c) => field(c.title, separator)).join(separator)}\r\n`
+      let chunk = `\uFEFF${columns.map((c) => csvField(c.title, 'text')).join(separator)}\r\n`
       for await (const row of rows) {
-        chunk += `${row.map((value) => field(value, separator)).join(separator)}\r\n`
+        chunk += `${row.map((value, i) => csvField(value, kinds[i] ?? 'text')).join(separator)}\r\n`
         if (chunk.length >= 65_536) {
           yield chunk
           chunk = ''

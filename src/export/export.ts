@@ -39,8 +39,11 @@ export const CONTENT_TYPES: Record<ExportFormat, string> = {
 
 /**
  * Every row of a listing's filter as a file, streamed: a cursor reads rows in batches as the writer
- * asks for them, so memory stays flat and the first bytes leave before the last row is read. The
- * connection returns to the pool when the stream ends, fails or is abandoned.
+ * asks for them, so memory stays flat and the first bytes leave before the last row is read. The first
+ * batch is read before the file is returned, so a query that fails at once (a timeout, a value PostgreSQL
+ * refuses) rejects here, while the caller can still answer with an error instead of a file cut short.
+ * The connection returns to the pool when the stream ends, fails or is abandoned. `pool` should be one of
+ * the export's own (see app.ts): its statement timeout bounds how long an export may run.
  */
 export async function openExport(pool: Pool, request: ExportRequest, now = new Date()): Promise<ExportFile> {
   const { resource, format } = request
@@ -52,9 +55,9 @@ export async function openExport(pool: Pool, request: ExportRequest, now = new D
   const release = (error?: Error) => {
     if (released) return
     released = true
+    client.off('error', onClientError)
     client.off('end', onClientEnd)
-    // The 'error' listener stays: a dead connection may still report errors after it is released.
-    client.release(error)
+    client.release(error) // the pool puts its own error listener back on the client
   }
   const query = client.query(
     new QueryStream(`SELECT ${select} FROM ${resource.from} WHERE ${where} ORDER BY ${orderBy}`, values, {
@@ -72,11 +75,20 @@ export async function openExport(pool: Pool, request: ExportRequest, now = new D
   client.on('error', onClientError)
   client.once('end', onClientEnd)
   let completed = false
+  let count = 0
+  const cursor = (query as AsyncIterable<(string | null)[]>)[Symbol.asyncIterator]()
+  let first: IteratorResult<(string | null)[]>
+  try {
+    first = await cursor.next()
+  } catch (error) {
+    query.destroy()
+    release(error as Error)
+    throw error
+  }
   async function* rows() {
-    let count = 0
     try {
-      for await (const row of query as AsyncIterable<(string | null)[]>) {
-        yield row
+      for (let next = first; !next.done; next = await cursor.next()) {
+        yield next.value
         if (++count % 50_000 === 0) request.onProgress?.(count)
       }
       completed = true

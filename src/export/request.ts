@@ -1,10 +1,10 @@
-import { Ajv } from 'ajv'
 import { Type } from 'typebox'
 import type { Pool } from '../db/pool.js'
-import { isCalendarDate } from '../import/validate.js'
+import { compileQuery } from '../plugins/validation.js'
 import {
   describeProblem,
   FILTERS,
+  filterValues,
   type ParameterProblem,
   parameters,
   sortValues,
@@ -53,13 +53,11 @@ export async function exportRequest(
   const accepts = Object.fromEntries(
     accepted.map((name) => [name, EXPORT_PARAMETERS.accepts[name] as string]),
   )
-  const filters: Record<string, string | number> = {}
   for (const name of Object.keys(FILTERS)) {
-    const value = query[name]
-    if (value === undefined) continue
-    if (!(name in resource.filters)) throw new TransparencyError(422, unknownParameter(name, accepts))
-    filters[name] = name === 'organization_uuid' ? String(value).toLowerCase() : (value as string | number)
+    if (query[name] !== undefined && !(name in resource.filters))
+      throw new TransparencyError(422, unknownParameter(name, accepts))
   }
+  const filters = filterValues(resource, query)
   const sort = (query.sort as string | undefined) ?? resource.defaultSort
   if (!sortValues(resource).includes(sort)) {
     throw new TransparencyError(
@@ -79,17 +77,15 @@ export async function exportRequest(
   }
 }
 
-const ajv = new Ajv({ coerceTypes: true, strict: false })
-ajv.addFormat('uuid', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i)
-ajv.addFormat('date', isCalendarDate)
-const validateExport = ajv.compile(EXPORT_PARAMETERS.schema)
+const validateExport = compileQuery(EXPORT_PARAMETERS.schema)
 
 /** The schema check the HTTP route gets from Fastify, for callers outside HTTP (the CLI). */
 export function checkExportParameters(query: Record<string, unknown>): void {
-  if (!validateExport(query)) {
+  const errors = validateExport(query)
+  if (errors) {
     throw new TransparencyError(
       422,
-      describeProblem(validateExport.errors?.[0] as ParameterProblem, EXPORT_PARAMETERS.accepts),
+      describeProblem(errors[0] as ParameterProblem, EXPORT_PARAMETERS.accepts),
     )
   }
 }

@@ -46,16 +46,23 @@ function workbook(sheetName: string): string {
 <workbook xmlns="${MAIN}" xmlns:r="${REL}"><sheets><sheet name="${escapeXml(sheetName)}" sheetId="1" r:id="rId1"/></sheets></workbook>`
 }
 
-// Characters XML 1.0 cannot hold are dropped; the five special ones are escaped.
+// Characters XML 1.0 cannot hold are dropped; the special ones are escaped, a carriage return too (a
+// reader would otherwise normalize it into a line feed).
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
-const NEEDS_WORK = /[&<>"\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/
+const NEEDS_WORK = /[&<>"\r\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
 const INVALID = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g
-const ENTITY: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' }
+const ENTITY: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  '\r': '&#13;',
+}
 
 export function escapeXml(text: string): string {
   if (!NEEDS_WORK.test(text)) return text
-  return text.replace(INVALID, '').replace(/[&<>"]/g, (c) => ENTITY[c] as string)
+  return text.replace(INVALID, '').replace(/[&<>"\r]/g, (c) => ENTITY[c] as string)
 }
 
 function columnLetters(index: number): string {

@@ -1,3 +1,4 @@
+import { MAX_NUMBER_LENGTH, NO_CONTROL_PATTERN } from '../checks.js'
 import { BIDDING_MODALITIES, BIDDING_STATUSES, MANAGEMENT_STATUSES, ORDER_STATUSES } from '../domain.js'
 
 // The NDJSON import format as JSON Schema (draft 2020-12). This object is the single definition:
@@ -7,6 +8,8 @@ type Schema = Record<string, unknown>
 
 const text = (maxLength = 2000): Schema => ({ type: 'string', minLength: 1, maxLength })
 const nullable = (schema: Schema): Schema => ({ ...schema, type: [schema.type, 'null'] })
+/** A key or link by number: trimmed on import, and never with control characters, so it can be asked for. */
+const key: Schema = { ...text(MAX_NUMBER_LENGTH), pattern: NO_CONTROL_PATTERN }
 const uuid: Schema = { type: 'string', format: 'uuid' }
 const date: Schema = { type: 'string', format: 'date' }
 const dateTime: Schema = { type: 'string', format: 'date-time' }
@@ -95,7 +98,7 @@ function biddingSchema(type: 'direct_contract' | 'public_call'): Schema {
       type: typeTag(type),
       organization_uuid: uuid,
       id: uuid,
-      number: text(100),
+      number: key,
       modality: enumOf(BIDDING_MODALITIES),
       budget_secret: { type: 'boolean' },
       status: enumOf(BIDDING_STATUSES),
@@ -130,7 +133,7 @@ export const recordSchemas = {
     {
       type: typeTag('order'),
       organization_uuid: uuid,
-      number: text(100),
+      number: key,
       unity_name: text(300),
       unity_name_short: text(100),
       object: text(10000),
@@ -141,8 +144,8 @@ export const recordSchemas = {
       provider_name: text(300),
       provider_document: taxDocument,
       representative_name: text(300),
-      arp_number: nullable(text(100)),
-      contract_number: nullable(text(100)),
+      arp_number: nullable(key),
+      contract_number: nullable(key),
       expense_classification_title: codeTitle,
       expense_type_title: codeTitle,
       location_delivery: text(1000),
@@ -161,8 +164,8 @@ export const recordSchemas = {
       organization_uuid: uuid,
       id: uuid,
       bidding_uuid: nullable(uuid),
-      arp_number: nullable(text(100)),
-      contract_number: text(100),
+      arp_number: nullable(key),
+      contract_number: key,
       object_details: text(10000),
       amount_total: moneyText,
       provider_company_name: text(300),
@@ -191,7 +194,7 @@ export const recordSchemas = {
       organization_uuid: uuid,
       id: uuid,
       bidding_uuid: nullable(uuid),
-      number: text(100),
+      number: key,
       object_details: text(10000),
       amount_total: moneyText,
       company_name: text(300),

@@ -1,4 +1,5 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
+import { isCalendarDate, isDateTime, isUuid, NO_CONTROL_PATTERN, normalizeNumber } from '../checks.js'
 import { RECORD_TYPES, type RecordType } from '../domain.js'
 import { recordSchemas } from './schema.js'
 
@@ -7,28 +8,8 @@ export interface RecordProblem {
   reason: string
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/
-const DATE_TIME = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,6})?(Z|[+-](\d{2}):(\d{2}))$/
-
-export function isCalendarDate(value: string): boolean {
-  const match = DATE.exec(value)
-  if (!match) return false
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])]
-  if (year < 1 || month < 1 || month > 12 || day < 1) return false
-  return day <= new Date(Date.UTC(year, month, 0)).getUTCDate()
-}
-
-export function isDateTime(value: string): boolean {
-  const match = DATE_TIME.exec(value)
-  if (!match || !isCalendarDate(match[1] as string)) return false
-  const [hour, minute, second] = [Number(match[2]), Number(match[3]), Number(match[4])]
-  if (hour > 23 || minute > 59 || second > 59) return false
-  return match[7] === undefined || (Number(match[7]) <= 23 && Number(match[8]) <= 59)
-}
-
 const ajv = new Ajv({ allErrors: false, strict: true, strictTypes: false })
-ajv.addFormat('uuid', UUID)
+ajv.addFormat('uuid', isUuid)
 ajv.addFormat('date', isCalendarDate)
 ajv.addFormat('date-time', isDateTime)
 
@@ -64,6 +45,8 @@ function describe(error: ErrorObject): RecordProblem {
     case 'format':
       return { field: fieldPath(error.instancePath), reason: `must be a valid ${String(params.format)}` }
     case 'pattern':
+      if (params.pattern === NO_CONTROL_PATTERN)
+        return { field: fieldPath(error.instancePath), reason: 'must not contain control characters' }
       return {
         field: fieldPath(error.instancePath),
         reason: `has the wrong form (must match ${String(params.pattern)})`,
@@ -87,6 +70,17 @@ function hasUnstorableText(value: unknown): boolean {
 
 export type CheckedRecord = { type: RecordType } & Record<string, unknown>
 
+/** The fields that are keys or links by number: stored without surrounding white space (docs/import-format.md). */
+const NUMBER_FIELDS = ['number', 'contract_number', 'arp_number'] as const
+
+/** Trims keys and links by number in place, so that " 12/2025" and "12/2025" are the same order. */
+function normalize(record: Record<string, unknown>): void {
+  for (const field of NUMBER_FIELDS) {
+    const value = record[field]
+    if (typeof value === 'string') record[field] = normalizeNumber(value)
+  }
+}
+
 /** Checks one parsed line against its record type's schema. Returns the problem, or undefined when valid. */
 export function checkRecord(value: unknown, rawLine: string): RecordProblem | undefined {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
@@ -96,6 +90,7 @@ export function checkRecord(value: unknown, rawLine: string): RecordProblem | un
   if (type === undefined) return { field: 'type', reason: 'is required' }
   const validate = typeof type === 'string' ? validators.get(type) : undefined
   if (!validate) return { field: 'type', reason: `must be one of: ${RECORD_TYPES.join(', ')}` }
+  normalize(value as Record<string, unknown>)
   if (!validate(value)) return describe((validate.errors as ErrorObject[])[0] as ErrorObject)
   // PostgreSQL cannot store NUL or unpaired surrogates; both can only come in as \u escapes.
   if ((rawLine.includes('\\u0000') || /\\u[dD][89a-fA-F]/.test(rawLine)) && hasUnstorableText(value)) {

@@ -1,4 +1,5 @@
 import { type TObject, type TSchema, Type } from 'typebox'
+import { MAX_NUMBER_LENGTH, NO_CONTROL_PATTERN, normalizeNumber } from '../checks.js'
 import { BIDDING_MODALITIES, BIDDING_STATUSES, MANAGEMENT_STATUSES } from '../domain.js'
 import type { Resource } from './resources.js'
 
@@ -24,12 +25,22 @@ export const FILTERS: Record<string, [TSchema, string]> = {
     'um UUID',
   ],
   number: [
-    Type.String({ minLength: 1, maxLength: 100, description: 'Exact number' }),
-    'um texto de até 100 caracteres',
+    Type.String({
+      minLength: 1,
+      maxLength: MAX_NUMBER_LENGTH,
+      pattern: NO_CONTROL_PATTERN,
+      description: 'Exact number (surrounding spaces ignored)',
+    }),
+    `um texto de até ${MAX_NUMBER_LENGTH} caracteres, sem caracteres de controle`,
   ],
   bidding_number: [
-    Type.String({ minLength: 1, maxLength: 100, description: 'Exact bidding number' }),
-    'um texto de até 100 caracteres',
+    Type.String({
+      minLength: 1,
+      maxLength: MAX_NUMBER_LENGTH,
+      pattern: NO_CONTROL_PATTERN,
+      description: 'Exact bidding number (surrounding spaces ignored)',
+    }),
+    `um texto de até ${MAX_NUMBER_LENGTH} caracteres, sem caracteres de controle`,
   ],
   modality_id: [
     Type.Integer({
@@ -57,10 +68,23 @@ export const FILTERS: Record<string, [TSchema, string]> = {
   ],
   provider_document: [
     Type.String({
-      pattern: '^([0-9]{11}|[0-9]{14})$',
-      description: "The supplier's CPF or CNPJ, digits only",
+      pattern: '^[0-9]{14}$',
+      description:
+        "The supplier's CNPJ, 14 digits. A CPF is not accepted: a filter that answers whether a person's CPF " +
+        'has records would reveal the digits that the mask hides. Find a person by provider_name.',
     }),
-    'um CPF ou CNPJ, só os dígitos (11 ou 14)',
+    'um CNPJ, só os 14 dígitos (um CPF não é aceito, para proteger as pessoas; use provider_name)',
+  ],
+  provider_name: [
+    Type.String({
+      minLength: 3,
+      maxLength: 200,
+      pattern: NO_CONTROL_PATTERN,
+      description:
+        "Words of the supplier's name, in order; accents and case do not matter (`maria silva` finds " +
+        '`Maria da Silva`)',
+    }),
+    'um texto de 3 a 200 caracteres (palavras do nome do fornecedor)',
   ],
   date_from: [
     Type.String({ format: 'date', description: 'From this day on (the main date of the kind)' }),
@@ -71,10 +95,33 @@ export const FILTERS: Record<string, [TSchema, string]> = {
     Type.String({
       minLength: 1,
       maxLength: 200,
+      pattern: NO_CONTROL_PATTERN,
       description: 'Full-text search over the object and names; accents and case do not matter',
     }),
-    'um texto de 1 a 200 caracteres',
+    'um texto de 1 a 200 caracteres, sem caracteres de controle',
   ],
+}
+
+/** How a filter's value is compared: UUIDs in lower case, numbers without surrounding spaces. */
+const NORMALIZE: Readonly<Record<string, (value: string) => string>> = {
+  organization_uuid: (value) => value.toLowerCase(),
+  number: normalizeNumber,
+  bidding_number: normalizeNumber,
+}
+
+/** The resource's filters present in an (already validated) query, with their values normalized. */
+export function filterValues(
+  resource: Resource,
+  query: Readonly<Record<string, unknown>>,
+): Record<string, string | number> {
+  const filters: Record<string, string | number> = {}
+  for (const name of Object.keys(resource.filters)) {
+    const value = query[name] as string | number | undefined
+    if (value === undefined) continue
+    const normalize = NORMALIZE[name]
+    filters[name] = normalize && typeof value === 'string' ? normalize(value) : value
+  }
+  return filters
 }
 
 export function sortValues(resource: Resource): string[] {
@@ -98,7 +145,8 @@ export function listingParameters(resource: Resource): { schema: TObject; accept
   const relations = Object.keys(resource.relations)
   const all: Record<string, [TSchema, string]> = {
     page: [
-      Type.Integer({ minimum: 1, default: 1, description: 'Page number, from 1' }),
+      // At most 15 digits (src/plugins/validation.ts): any page that far is past the data, and empty.
+      Type.Integer({ minimum: 1, default: 1, description: 'Page number, from 1 (at most 15 digits)' }),
       'um número inteiro a partir de 1',
     ],
     per_page: [

@@ -42,6 +42,10 @@ export interface Resource {
   defaultSort: string
 }
 
+/** Suppliers whose name holds the words of `p` in order (migrations/0006_hardening.sql). */
+const namedSuppliers = (p: string) =>
+  `(SELECT id FROM suppliers WHERE name_folded LIKE compras_name_pattern(${p}))`
+
 const searchFilter =
   (alias: string): FilterSql =>
   (p) =>
@@ -106,6 +110,7 @@ const contract: Resource = {
     modality_id: (p) => `c.modality_id = ${p}::smallint`,
     management_status_id: (p) => `c.management_status_id = ${p}::smallint`,
     provider_document: (p) => `s.document = ${p}`,
+    provider_name: (p) => `c.supplier_id IN ${namedSuppliers(p)}`,
     date_from: (p) => `c.date_start >= ${p}::date`,
     date_to: (p) => `c.date_start <= ${p}::date`,
     q: searchFilter('c'),
@@ -165,6 +170,8 @@ function bidding(kind: 'direct_contract' | 'public_call'): Resource {
       provider_document: (p) =>
         `EXISTS (SELECT 1 FROM bidding_providers fp JOIN suppliers fs ON fs.id = fp.supplier_id
           WHERE fp.bidding_id = b.id AND fs.document = ${p})`,
+      provider_name: (p) =>
+        `EXISTS (SELECT 1 FROM bidding_providers fp WHERE fp.bidding_id = b.id AND fp.supplier_id IN ${namedSuppliers(p)})`,
       date_from: (p) => `b.opening_date >= ${p}::date`,
       date_to: (p) => `b.opening_date < ${p}::date + 1`,
       q: searchFilter('b'),
@@ -215,6 +222,7 @@ const arp: Resource = {
     modality_id: (p) => `a.modality_id = ${p}::smallint`,
     management_status_id: (p) => `a.management_status_id = ${p}::smallint`,
     provider_document: (p) => `s.document = ${p}`,
+    provider_name: (p) => `a.supplier_id IN ${namedSuppliers(p)}`,
     date_from: (p) => `a.date_signature >= ${p}::date`,
     date_to: (p) => `a.date_signature <= ${p}::date`,
     q: searchFilter('a'),

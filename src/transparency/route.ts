@@ -4,13 +4,16 @@ import etag from '@fastify/etag'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyError, FastifyReply } from 'fastify'
 import { type TObject, Type } from 'typebox'
+import { MemoryLimiter } from '../auth/rate-limit.js'
 import type { Pool } from '../db/pool.js'
 import { CONTENT_TYPES, openExport } from '../export/export.js'
+import type { ExportGate } from '../export/gate.js'
 import { EXPORT_PARAMETERS, exportRequest } from '../export/request.js'
 import type { DocumentStore } from '../readmodel/store.js'
 import {
   DEFAULT_PER_PAGE,
   describeProblem,
+  filterValues,
   listingParameters,
   parseRelations,
   TransparencyError,
@@ -34,6 +37,11 @@ import {
 export interface TransparencyOptions {
   pool: Pool
   store: DocumentStore
+  /** Exports' own connections (never the API's). */
+  exportPool: Pool
+  exportGate: ExportGate
+  /** Requests per client address per minute; 0: no limit. */
+  publicRateLimit: number
 }
 
 const SHAPES: Record<Resource['path'], { detail: TObject; item: TObject }> = {
@@ -42,6 +50,13 @@ const SHAPES: Record<Resource['path'], { detail: TObject; item: TObject }> = {
   'public-calls': { detail: Bidding, item: BiddingItem },
   arps: { detail: Arp, item: ArpItem },
 }
+
+/** The public per-address limit's answer, declared on every route it guards. */
+const TOO_MANY = Type.Object(Failure.properties, {
+  description:
+    '`Muitas requisições deste endereço...`: over PUBLIC_RATE_LIMIT requests a minute from the address',
+  headers: { 'Retry-After': { type: 'integer', description: 'Seconds to wait' } },
+})
 
 const SUCCESS_PREFIX = `{"success":true,"message":${JSON.stringify(MESSAGES.success)},"data":`
 
@@ -58,7 +73,23 @@ type ValidationError = FastifyError & {
  * Operations 2–5 and the listings and helpers of section 4.1, under /v1/transparency: public, cached by
  * clients (ETag, Cache-Control), compressed on request, open to browsers (CORS).
  */
-const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app, { pool, store }) => {
+const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app, options) => {
+  const { pool, store, exportPool, exportGate, publicRateLimit } = options
+  // Generous for browsing, a brake on scraping and guessing; per instance, in memory (docs: Security).
+  if (publicRateLimit > 0) {
+    const limiter = new MemoryLimiter()
+    app.addHook('onRequest', async (request, reply) => {
+      const hit = limiter.takeNow(request.ip, publicRateLimit, 60_000)
+      const reset = Math.max(1, Math.ceil(hit.resetMs / 1000))
+      reply.header('X-RateLimit-Limit', hit.limit)
+      reply.header('X-RateLimit-Remaining', hit.remaining)
+      reply.header('X-RateLimit-Reset', reset)
+      if (!hit.allowed) {
+        reply.header('Retry-After', reset)
+        return reply.code(429).send({ success: false, message: MESSAGES.tooManyRequests })
+      }
+    })
+  }
   await app.register(cors, { origin: '*', methods: ['GET', 'HEAD'] })
   // Before compress: the tag is of the uncompressed body. FNV-1a: a validator, not a secret, at a fraction
   // of SHA-1's cost on every response.
@@ -90,6 +121,7 @@ const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app,
               description: '`Identificador inválido.`: the id is not a UUID',
             }),
             404: Type.Object(Failure.properties, { description: '`Registro não encontrado.`' }),
+            429: TOO_MANY,
           },
         },
       },
@@ -121,6 +153,7 @@ const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app,
             422: Type.Object(Failure.properties, {
               description: 'An unknown or invalid parameter; the message names it and what it accepts',
             }),
+            429: TOO_MANY,
           },
         },
       },
@@ -140,13 +173,7 @@ const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app,
         with_relations,
       } = query
       const relations = parseRelations(resource, with_relations as string | undefined)
-      const filters: Record<string, string | number> = {}
-      for (const name of Object.keys(resource.filters)) {
-        const value = query[name]
-        if (value !== undefined)
-          filters[name] =
-            typeof value === 'string' && name === 'organization_uuid' ? value.toLowerCase() : value
-      }
+      const filters = filterValues(resource, query)
       const result = await list(
         pool,
         resource,
@@ -208,14 +235,42 @@ const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app,
           422: Type.Object(Failure.properties, {
             description: 'An unknown or invalid parameter, named in the message',
           }),
+          429: Type.Object(Failure.properties, {
+            description:
+              '`Já há uma exportação deste endereço em andamento...` (one export at a time per address), or ' +
+              'over PUBLIC_RATE_LIMIT requests a minute from the address',
+          }),
+          503: Type.Object(Failure.properties, {
+            description:
+              '`Exportações demais em andamento...` (EXPORT_CONCURRENCY exports already running; Retry-After) or ' +
+              '`A exportação demorou demais...` (EXPORT_TIMEOUT passed before the first row)',
+            headers: { 'Retry-After': { type: 'integer', description: 'Seconds to wait' } },
+          }),
         },
       },
     },
     async (request, reply) => {
-      const file = await openExport(pool, await exportRequest(pool, request.query as Record<string, unknown>))
-      file.stream.once('error', (error) =>
-        request.log.error({ err: error }, 'export failed in the middle: transfer aborted'),
-      )
+      const what = await exportRequest(pool, request.query as Record<string, unknown>)
+      const release = exportGate.enter(request.ip)
+      if (release === 'busy') {
+        reply.header('Retry-After', 30)
+        throw new TransparencyError(503, MESSAGES.exportsBusy)
+      }
+      if (release === 'address') throw new TransparencyError(429, MESSAGES.exportRunning)
+      let file: Awaited<ReturnType<typeof openExport>>
+      try {
+        file = await openExport(exportPool, what)
+      } catch (error) {
+        release()
+        if ((error as { code?: string }).code === '57014')
+          throw new TransparencyError(503, MESSAGES.exportTimeout)
+        throw error
+      }
+      reply.raw.once('close', release)
+      file.stream.once('error', (error) => {
+        request.log.error({ err: error }, 'export failed in the middle: transfer aborted')
+        reply.raw.destroy() // a file cut short must never look complete
+      })
       return reply
         .header('Content-Type', file.contentType)
         .header('Content-Disposition', `attachment; filename="${file.filename}"`)
@@ -241,7 +296,7 @@ const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app,
           tags: ['transparency'],
           summary,
           description: 'The ids are the ones the listing filters take.',
-          response: { 200: Success(Type.Array(Lookup), summary) },
+          response: { 200: Success(Type.Array(Lookup), summary), 429: TOO_MANY },
         },
       },
       async () => ({ success: true as const, message: MESSAGES.success, data: await lookup(pool, table) }),

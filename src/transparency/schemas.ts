@@ -283,4 +283,8 @@ export const MESSAGES = {
   organizationNotFound: 'Organização não encontrada.',
   routeNotFound: 'Rota não encontrada.',
   internal: 'Erro interno do servidor.',
+  tooManyRequests: 'Muitas requisições deste endereço. Tente novamente em alguns segundos.',
+  exportsBusy: 'Exportações demais em andamento. Tente novamente em alguns instantes.',
+  exportRunning: 'Já há uma exportação deste endereço em andamento. Aguarde o fim dela.',
+  exportTimeout: 'A exportação demorou demais. Tente com filtros mais restritos.',
 } as const

@@ -320,7 +320,8 @@ describe('export streaming', () => {
     assert.ok(first.toString().startsWith('\uFEFFIdentificador'))
     // The export's cursor is still open (its transaction has not ended): rows remain unread.
     const { rows } = await db.pool.query(
-      "SELECT count(*)::int AS n FROM pg_stat_activity WHERE query LIKE 'SELECT c.id::text%' AND xact_start IS NOT NULL",
+      `SELECT count(*)::int AS n FROM pg_stat_activity
+       WHERE datname = current_database() AND query LIKE 'SELECT c.id::text%' AND xact_start IS NOT NULL`,
     )
     assert.equal(rows[0].n, 1, 'the export query is still running while the client holds the first bytes')
     response.destroy()
@@ -334,7 +335,8 @@ describe('export streaming', () => {
       response.on('error', () => resolve('error'))
     })
     await db.pool.query(
-      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'SELECT c.id::text%' AND pid <> pg_backend_pid()",
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+       WHERE datname = current_database() AND query LIKE 'SELECT c.id::text%' AND pid <> pg_backend_pid()`,
     )
     response.resume()
     assert.notEqual(await outcome, 'end')

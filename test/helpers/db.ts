@@ -76,3 +76,19 @@ export async function createTestDatabase(options: { migrated?: boolean } = {}): 
     },
   }
 }
+
+/**
+ * Copies the first stored contract n times under new ids: far more rows than socket buffers hold, for
+ * tests of long exports, in a fraction of the time an import of as many would take.
+ */
+export async function multiplyContracts(pool: Pool, n: number): Promise<void> {
+  await pool.query(
+    `INSERT INTO contracts (id, organization_id, contract_number, object_details, amount_total, supplier_id,
+       contractor_company_name, modality_id, term_title, date_start, date_end, management_status_id)
+     SELECT gen_random_uuid(), c.organization_id, c.contract_number || '-' || n, c.object_details,
+       c.amount_total + n, c.supplier_id, c.contractor_company_name, c.modality_id, c.term_title,
+       c.date_start - (n % 3000), c.date_end, c.management_status_id
+     FROM (SELECT * FROM contracts ORDER BY id LIMIT 1) c, generate_series(1, $1::int) n`,
+    [n],
+  )
+}
