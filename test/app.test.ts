@@ -43,28 +43,55 @@ describe('app: operations endpoints', () => {
     }
   })
 
-  it('GET /openapi.json is generated from the route schemas', async () => {
+  it('GET /openapi.json is generated from the route schemas, with every answer each route gives', async () => {
     const response = await app.inject({ method: 'GET', url: '/openapi.json' })
     assert.equal(response.statusCode, 200)
     const document = response.json()
     assert.equal(document.openapi, '3.0.3')
-    assert.ok(document.paths['/health'].get.responses['200'])
-    assert.ok(document.paths['/ready'].get.responses['503'])
-    for (const [path, methods] of Object.entries(
-      document.paths as Record<string, Record<string, { responses?: object }>>,
-    )) {
-      for (const [method, operation] of Object.entries(methods)) {
-        assert.ok(
-          operation.responses && Object.keys(operation.responses).length > 0,
-          `${method} ${path} has no responses`,
-        )
-      }
-    }
+    const responses = (path: string) => Object.keys(document.paths[path].get.responses).sort()
+    assert.deepEqual(responses('/health'), ['200'])
+    assert.deepEqual(responses('/ready'), ['200', '503'])
+    assert.deepEqual(responses('/external/orders'), ['200', '401', '429', '500'])
+    assert.deepEqual(responses('/v1/transparency/contracts/{id}'), ['200', '400', '404', '429'])
+    assert.deepEqual(responses('/v1/transparency/arps'), ['200', '404', '422', '429'])
+    assert.deepEqual(responses('/v1/transparency/export'), ['200', '404', '422', '429', '503'])
+    // The detail's 200 is the envelope around the contract of spec 2.7, field by field.
+    const detail =
+      document.paths['/v1/transparency/contracts/{id}'].get.responses['200'].content['application/json']
+        .schema
+    assert.deepEqual(Object.keys(detail.properties), ['success', 'message', 'data'])
+    const contract = resolve(document, detail.properties.data)
+    assert.deepEqual(Object.keys(contract.properties).slice(0, 3), [
+      'bidding_uuid',
+      'contract_number',
+      'object_details',
+    ])
+    assert.equal(resolve(document, contract.properties.amount_total).type, 'string')
   })
 
-  it('GET /docs serves the interactive API reference', async () => {
-    const response = await app.inject({ method: 'GET', url: '/docs/' })
-    assert.equal(response.statusCode, 200)
-    assert.match(response.headers['content-type'] as string, /text\/html/)
+  it('GET /docs serves the interactive API reference over this document', async () => {
+    const page = await app.inject({ method: 'GET', url: '/docs/' })
+    assert.equal(page.statusCode, 200)
+    assert.match(page.headers['content-type'] as string, /text\/html/)
+    assert.match(page.body, /<title>Swagger UI<\/title>/)
+    assert.match(page.body, /<script src="\.\/static\/swagger-initializer\.js"/)
+    const initializer = await app.inject({ method: 'GET', url: '/docs/static/swagger-initializer.js' })
+    assert.match(initializer.body, /url: resolveUrl\('\.\/json'\)/)
+    const json = await app.inject({ method: 'GET', url: '/docs/json' })
+    const served = await app.inject({ method: 'GET', url: '/openapi.json' })
+    assert.deepEqual(json.json(), served.json())
+    const bundle = await app.inject({ method: 'GET', url: '/docs/static/swagger-ui-bundle.js' })
+    assert.equal(bundle.statusCode, 200)
   })
 })
+
+type Schema = { $ref?: string; type?: string; properties: Record<string, Schema> }
+
+/** Follows a local $ref of the document (#/components/schemas/X). */
+function resolve(
+  document: { components?: { schemas?: Record<string, Schema> } },
+  schema: Schema | undefined,
+): Schema {
+  if (!schema?.$ref) return schema as Schema
+  return document.components?.schemas?.[schema.$ref.replace('#/components/schemas/', '')] as Schema
+}

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
@@ -80,28 +80,49 @@ describe('compras CLI', () => {
     assert.equal(result.stdout.trim(), expected)
   })
 
-  it('demo takes explicit counts and --out', async () => {
+  it('demo takes explicit counts, the seed and --out', async () => {
     const out = path.join(dir, 'demo.ndjson')
-    const result = await runCli([
-      'demo',
+    const counts = [
       '--organizations',
-      '1',
-      '--orders',
-      '3',
-      '--items',
       '2',
+      '--orders',
+      '7',
+      '--items',
+      '3',
       '--contracts',
-      '0',
+      '4',
       '--arps',
-      '0',
-      '--direct-contracts',
-      '0',
-      '--public-calls',
-      '0',
-      '--out',
-      out,
-    ])
+      '2',
+    ]
+    const more = ['--direct-contracts', '1', '--public-calls', '3', '--seed', '11', '--out', out]
+    const result = await runCli(['demo', ...counts, ...more])
     assert.equal(result.code, 0, result.stderr)
+    assert.equal(result.stdout, '') // the records went to the file, not to standard output
+    const written = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
+    const count = (type: string) => written.filter((r) => r.type === type).length
+    assert.deepEqual(
+      ['organization', 'order', 'contract', 'arp', 'direct_contract', 'public_call'].map(count),
+      [2, 7, 4, 2, 1, 3],
+    )
+    for (const order of written.filter((r) => r.type === 'order')) assert.equal(order.items.length, 3)
+    const expected = [
+      ...generateDemo(
+        {
+          organizations: 2,
+          orders: 7,
+          contracts: 4,
+          arps: 2,
+          directContracts: 1,
+          publicCalls: 3,
+          itemsPerOrder: 3,
+        },
+        11,
+      ),
+    ]
+    assert.deepEqual(written, JSON.parse(JSON.stringify(expected)))
   })
 
   it('demo refuses an unknown scale and a bad number', async () => {
@@ -119,11 +140,42 @@ describe('compras CLI', () => {
     assert.equal(result.stderr, 'compras: DATABASE_URL must start with postgres:// or postgresql://\n')
   })
 
-  for (const command of ['serve', 'migrate', 'import', 'demo', 'dump']) {
-    it(`${command} --help describes the command`, async () => {
+  it('--help lists every command with what it does', async () => {
+    const result = await runCli(['--help'])
+    assert.equal(result.code, 0)
+    const commands = [...result.stdout.matchAll(/^ {2}(\w+)/gm)].map((m) => m[1])
+    assert.deepEqual(commands, ['serve', 'migrate', 'import', 'dump', 'demo', 'export', 'token', 'help'])
+    assert.match(result.stdout, /import <files\.\.\.>\s+import NDJSON records/)
+  })
+
+  const helps: [string, RegExp[]][] = [
+    ['serve', [/migrate the database and serve the API/]],
+    ['migrate', [/apply the pending database migrations/]],
+    ['import', [/Arguments:\s+files\s+NDJSON files; - reads standard input/]],
+    ['dump', [/--out <file>\s+write to this file instead of standard output/]],
+    [
+      'demo',
+      [
+        /--scale <scale>\s+small, medium or large \(default: "small"\)/,
+        /--seed <n>/,
+        /--orders <n>/,
+        /--public-calls <n>/,
+      ],
+    ],
+    [
+      'export',
+      [
+        /--resource <resource>\s+contracts, direct-contracts, public-calls or\s+arps/,
+        /--provider-name <text>/,
+      ],
+    ],
+  ]
+  for (const [command, expected] of helps) {
+    it(`${command} --help describes the command and its options`, async () => {
       const result = await runCli([command, '--help'])
       assert.equal(result.code, 0)
       assert.match(result.stdout, new RegExp(`^Usage: compras ${command}`))
+      for (const pattern of expected) assert.match(result.stdout, pattern)
     })
   }
 })

@@ -69,9 +69,18 @@ describe('migrations', () => {
     })
   }
 
-  it('has exactly the 20 modality strings of spec 2.3', () => {
-    assert.equal(BIDDING_MODALITIES.length, 20)
-    assert.ok(BIDDING_MODALITIES.includes('Procedimento da Lei 13.393/2016'))
+  it('has exactly the 20 modality strings of spec 2.3, in its order, and the 4 order statuses of spec 3', () => {
+    // Copied here by hand from shared/spec/interface.md, so that a change to either list shows.
+    const spec23 =
+      'Adesão; Pregão Eletrônico; Pregão Presencial; Tomada de Preço; Concorrência - Presencial; Chamamento Público; ' +
+      'Carta Convite; Dispensa sem Disputa; Inexigibilidade; Leilão Presencial; Regime Diferenciado de Contratação; ' +
+      'Dispensa Eletrônica; Diálogo Competitivo; Procedimento da Lei 13.393/2016; Concurso; Concorrência - Eletrônica; ' +
+      'Manifestação de Interesse; Pré-Qualificação; Credenciamento; Leilão Eletrônico'
+    assert.deepEqual([...BIDDING_MODALITIES], spec23.split('; '))
+    assert.deepEqual(
+      [...ORDER_STATUSES],
+      ['Emitida', 'Recebido total', 'Recebido parcialmente', 'Recebido provisoriamente'],
+    )
   })
 
   it('stores money as numeric and timestamps with microseconds', async () => {

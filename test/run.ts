@@ -1,10 +1,19 @@
 // `npm test`: runs every test file with node's test runner against a real PostgreSQL.
 // TEST_DATABASE_URL set: that server. Unset: an embedded server started here for the run and stopped after.
-import { spawn } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { openEmbedded } from '../src/db/embedded.js'
+
+function hasCommand(name: string): boolean {
+  try {
+    execFileSync('sh', ['-c', `command -v ${name}`], { stdio: 'ignore' })
+    return true
+  } catch {
+    return false
+  }
+}
 
 function testFiles(dir: string): string[] {
   return readdirSync(dir)
@@ -50,5 +59,11 @@ const code = await new Promise<number>((resolve) => {
   child.on('exit', (exitCode, signal) => resolve(exitCode ?? (signal ? 1 : 0)))
 })
 await release?.()
+// Say it loudly when the shared-limit tests could not run: they skip, and a skip is easy to miss.
+if (!env.TEST_REDIS_URL && !hasCommand('redis-server')) {
+  process.stdout.write(
+    '\n*** The Redis tests did NOT run: set TEST_REDIS_URL or install redis-server (apt install redis-server). ***\n',
+  )
+}
 if (dataDir) rmSync(dataDir, { recursive: true, force: true })
 process.exit(code)

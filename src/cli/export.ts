@@ -18,6 +18,7 @@ export const EXPORT_OPTIONS = {
   statusId: 'status_id',
   managementStatusId: 'management_status_id',
   providerDocument: 'provider_document',
+  providerName: 'provider_name',
   dateFrom: 'date_from',
   dateTo: 'date_to',
   q: 'q',

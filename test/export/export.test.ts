@@ -56,7 +56,32 @@ describe('export', () => {
     provider_company_name: 'João Pessoa Física',
     provider_document: '98765432100',
   }
-  const records = [...demo, leadingZeros, person]
+  // Values whose formatting a break would show: cents ending in 0, a secret budget, microseconds.
+  const roundAmount: DemoRecord = {
+    ...leadingZeros,
+    id: 'bbbbbbbb-0000-4000-8000-000000000003',
+    contract_number: '0044/2024',
+    amount_total: '1234.5',
+  }
+  const secretCall: DemoRecord = {
+    ...first(demo, 'public_call', (c) => c.organization_uuid === org.uuid),
+    id: 'bbbbbbbb-0000-4000-8000-000000000004',
+    number: 'SIGILO 9/2025',
+    budget_secret: true,
+    sum_amount_total: '500000.10',
+    sum_amount_total_finish: null,
+    opening_date: '2025-03-10T14:30:15.123450Z',
+  }
+  const openCall: DemoRecord = {
+    ...secretCall,
+    id: 'bbbbbbbb-0000-4000-8000-000000000005',
+    number: 'ABERTA 9/2025',
+    budget_secret: false,
+    sum_amount_total: '2500.5',
+    sum_amount_total_finish: '2400',
+    opening_date: '2025-03-11T09:00:00.000001Z',
+  }
+  const records = [...demo, leadingZeros, person, roundAmount, secretCall, openCall]
 
   const listing = async (query: string): Promise<Item[]> => {
     const response = await app.inject({
@@ -149,36 +174,155 @@ describe('export', () => {
     }
   })
 
-  it('exports every kind with its filters and sort', async () => {
-    for (const [resource, type] of [
-      ['direct-contracts', 'direct_contract'],
-      ['public-calls', 'public_call'],
-      ['arps', 'arp'],
-    ] as const) {
-      const response = await app.inject({
+  /** Money as the API writes it: two decimals, from the imported decimal text (no float on the way). */
+  const money2 = (value: unknown) => {
+    if (value === null) return null
+    const [whole, cents = ''] = String(value).split('.')
+    return `${whole}.${cents.padEnd(2, '0')}`
+  }
+  const masked = (document: string) =>
+    document.length === 11 ? `***.${document.slice(3, 6)}.${document.slice(6, 9)}-**` : document
+  const yesNo = (value: unknown) => (value ? 'Sim' : 'Não')
+  type Kind = 'text' | 'money' | 'date' | 'datetime' | 'boolean'
+  /** Each column's kind and expected CSV text (null: an empty cell), from the imported record. */
+  const EXPECTED: Record<string, [Kind, (r: DemoRecord) => unknown][]> = {
+    contracts: [
+      ['text', (r) => r.id],
+      ['text', (r) => r.organization_uuid],
+      ['text', (r) => r.contract_number],
+      ['text', (r) => r.object_details],
+      ['money', (r) => money2(r.amount_total)],
+      ['text', (r) => r.provider_company_name],
+      ['text', (r) => masked(r.provider_document as string)],
+      ['text', (r) => r.contractor_company_name],
+      ['text', (r) => r.bidding_modality],
+      ['text', (r) => r.term_title],
+      ['text', (r) => r.bidding_number],
+      ['text', (r) => r.bidding_uuid],
+      ['date', (r) => r.date_start],
+      ['date', (r) => r.date_end],
+      ['text', (r) => r.management_status],
+    ],
+    biddings: [
+      ['text', (r) => r.id],
+      ['text', (r) => r.organization_uuid],
+      ['text', (r) => r.number],
+      ['text', (r) => r.modality],
+      ['boolean', (r) => yesNo(r.budget_secret)],
+      ['text', (r) => r.status],
+      ['boolean', (r) => yesNo(r.register_price)],
+      ['datetime', (r) => r.opening_date],
+      ['text', (r) => r.object_details],
+      ['text', (r) => r.company_name],
+      ['text', (r) => r.electronic_dispute_mode],
+      ['text', (r) => r.adjudication_mode],
+      ['text', (r) => r.judgment_criteria],
+      ['text', (r) => r.competent_authority],
+      ['text', (r) => r.agent],
+      ['money', (r) => (r.budget_secret ? null : money2(r.sum_amount_total))],
+      ['money', (r) => money2(r.sum_amount_total_finish)],
+    ],
+    arps: [
+      ['text', (r) => r.id],
+      ['text', (r) => r.organization_uuid],
+      ['text', (r) => r.number],
+      ['text', (r) => r.object_details],
+      ['money', (r) => money2(r.amount_total)],
+      ['text', (r) => r.company_name],
+      ['text', (r) => r.provider_company_name],
+      ['text', (r) => masked(r.provider_document as string)],
+      ['text', (r) => r.provider_representative_name],
+      ['text', (r) => r.bidding_modality],
+      ['text', (r) => r.bidding_number],
+      ['text', (r) => r.bidding_uuid],
+      ['date', (r) => r.date_signature],
+      ['date', (r) => r.date_expiration],
+      ['text', (r) => r.management_status],
+    ],
+  }
+  /** The XLSX cell a reader gives for the expected CSV text of a column kind. */
+  const asXlsx = (kind: Kind, text: unknown) => {
+    if (text === null || text === undefined) return undefined
+    if (kind === 'money') return Number(text)
+    if (kind === 'date') return utcDay(text as string)
+    if (kind === 'datetime') return new Date(Date.parse(text as string)) // a spreadsheet keeps milliseconds
+    return text
+  }
+
+  for (const [resource, type, columns, sort] of [
+    ['contracts', 'contract', 'contracts', '-amount_total'],
+    ['direct-contracts', 'direct_contract', 'biddings', 'opening_date'],
+    ['public-calls', 'public_call', 'biddings', '-sum_amount_total'],
+    ['arps', 'arp', 'arps', '-date_expiration'],
+  ] as const) {
+    it(`exports ${resource} cell by cell, in the listing's order, as CSV and XLSX`, async () => {
+      const query = `organization_uuid=${org.uuid}&sort=${sort}`
+      const listed = await app.inject({
         method: 'GET',
-        url: `/v1/transparency/export?resource=${resource}&format=csv&organization_uuid=${org.uuid}`,
+        url: `/v1/transparency/${resource}?per_page=100&${query}`,
       })
-      assert.equal(response.statusCode, 200, response.body)
-      const rows: string[][] = parse(response.rawPayload, { bom: true })
-      assert.equal(
-        rows.length - 1,
-        records.filter((r) => r.type === type && r.organization_uuid === org.uuid).length,
+      const order = (listed.json().data.data as Item[]).map((item) => item.id)
+      const byId = new Map(records.filter((r) => r.type === type).map((r) => [r.id, r]))
+      assert.equal(order.length, [...byId.values()].filter((r) => r.organization_uuid === org.uuid).length)
+      const expected = order.map((id) =>
+        EXPECTED[columns]?.map(([, value]) => value(byId.get(id) as DemoRecord)),
       )
+
+      const csv = await app.inject({
+        method: 'GET',
+        url: `/v1/transparency/export?resource=${resource}&format=csv&${query}`,
+      })
+      assert.equal(csv.statusCode, 200, csv.body)
+      const [csvHeader, ...csvRows] = parse(csv.rawPayload, { bom: true }) as string[][]
       assert.deepEqual(
-        rows[0],
+        csvHeader,
         EXPORT_COLUMNS[resource].map((c) => c.title),
       )
-    }
+      assert.deepEqual(
+        csvRows,
+        expected.map((row) => row?.map((cell) => (cell === null || cell === undefined ? '' : String(cell)))),
+      )
+
+      const xlsx = await app.inject({
+        method: 'GET',
+        url: `/v1/transparency/export?resource=${resource}&format=xlsx&${query}`,
+      })
+      const [, ...xlsxRows] = await readXlsx(xlsx.rawPayload)
+      assert.equal(xlsxRows.length, expected.length)
+      for (const [i, row] of xlsxRows.entries()) {
+        const kinds = EXPECTED[columns] as [Kind, unknown][]
+        for (const [c, [kind]] of kinds.entries()) {
+          const want = asXlsx(kind, expected[i]?.[c])
+          const got = row[c]
+          if (kind === 'datetime' && want instanceof Date) {
+            assert.ok(got instanceof Date, `row ${i} column ${c}: ${String(got)}`)
+            assert.ok(Math.abs((got as Date).getTime() - want.getTime()) <= 1, `row ${i} column ${c}`)
+          } else {
+            assert.deepEqual(got, want, `row ${i} column ${c} (${kind})`)
+          }
+        }
+      }
+    })
+  }
+
+  it('keeps the estimate of a secret budget out of both files, and cents and microseconds in', async () => {
+    const csv = await app.inject({
+      method: 'GET',
+      url: '/v1/transparency/export?resource=public-calls&format=csv',
+    })
+    const rows = parse(csv.rawPayload, { bom: true }) as string[][]
+    const row = (number: string) => rows.find((r) => r[2] === number) as string[]
+    assert.equal(row('SIGILO 9/2025')[15], '')
+    assert.equal(row('SIGILO 9/2025')[7], '2025-03-10T14:30:15.123450Z')
+    assert.equal(row('ABERTA 9/2025')[15], '2500.50')
+    assert.equal(row('ABERTA 9/2025')[16], '2400.00')
+    assert.ok(!csv.body.includes('500000.1'))
     const xlsx = await app.inject({
       method: 'GET',
       url: '/v1/transparency/export?resource=public-calls&format=xlsx',
     })
-    const [, ...rows] = await readXlsx(xlsx.rawPayload)
-    assert.equal(rows.length, records.filter((r) => r.type === 'public_call').length)
-    const opening = rows.find((r) => r[7] !== undefined && r[7] !== null)
-    assert.ok(opening?.[7] instanceof Date)
-    assert.ok(rows.every((r) => r[4] === 'Sim' || r[4] === 'Não'))
+    const sheet = await readXlsx(xlsx.rawPayload)
+    assert.equal((sheet.find((r) => r[2] === 'SIGILO 9/2025') as unknown[])[15], undefined)
   })
 
   it('masks a CPF as the API does', async () => {
@@ -316,32 +460,39 @@ describe('export streaming', () => {
     const { response, first } = await startPaused(
       `${base}/v1/transparency/export?resource=contracts&format=csv`,
     )
-    assert.equal(response.headers['transfer-encoding'], 'chunked')
-    assert.ok(first.toString().startsWith('\uFEFFIdentificador'))
-    // The export's cursor is still open (its transaction has not ended): rows remain unread.
-    const { rows } = await db.pool.query(
-      `SELECT count(*)::int AS n FROM pg_stat_activity
+    try {
+      assert.equal(response.headers['transfer-encoding'], 'chunked')
+      assert.ok(first.toString().startsWith('\uFEFFIdentificador'))
+      // The export's cursor is still open (its transaction has not ended): rows remain unread.
+      const { rows } = await db.pool.query(
+        `SELECT count(*)::int AS n FROM pg_stat_activity
        WHERE datname = current_database() AND query LIKE 'SELECT c.id::text%' AND xact_start IS NOT NULL`,
-    )
-    assert.equal(rows[0].n, 1, 'the export query is still running while the client holds the first bytes')
-    response.destroy()
+      )
+      assert.equal(rows[0].n, 1, 'the export query is still running while the client holds the first bytes')
+    } finally {
+      response.destroy()
+    }
   })
 
   it('aborts the transfer when the database fails in the middle, so the file never looks complete', async () => {
     const { response } = await startPaused(`${base}/v1/transparency/export?resource=contracts&format=xlsx`)
-    const outcome = new Promise<string>((resolve) => {
-      response.on('end', () => resolve('end'))
-      response.on('aborted', () => resolve('aborted'))
-      response.on('error', () => resolve('error'))
-    })
-    await db.pool.query(
-      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+    try {
+      const outcome = new Promise<string>((resolve) => {
+        response.on('end', () => resolve('end'))
+        response.on('aborted', () => resolve('aborted'))
+        response.on('error', () => resolve('error'))
+      })
+      await db.pool.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
        WHERE datname = current_database() AND query LIKE 'SELECT c.id::text%' AND pid <> pg_backend_pid()`,
-    )
-    response.resume()
-    assert.notEqual(await outcome, 'end')
-    // The service goes on answering.
-    const health = await fetch(`${base}/v1/transparency/helpers/bidding-statuses`)
-    assert.equal(health.status, 200)
+      )
+      response.resume()
+      assert.notEqual(await outcome, 'end')
+      // The service goes on answering.
+      const health = await fetch(`${base}/v1/transparency/helpers/bidding-statuses`)
+      assert.equal(health.status, 200)
+    } finally {
+      response.destroy()
+    }
   })
 })

@@ -79,6 +79,8 @@ describe('GET /external/orders', () => {
     deadline_delivery: '2025-03-10T14:30:15.000001Z',
   }
   const shared = { ...bare, number: 'COMUM/2025', object: 'Objeto da organização A' }
+  // Exists only in organization A.
+  const onlyA = { ...bare, number: 'SO-A/2025', object: 'Só da organização A' }
   const sharedB = {
     ...(ordersOf(orgB)[0] as DemoRecord),
     number: 'COMUM/2025',
@@ -94,7 +96,7 @@ describe('GET /external/orders', () => {
 
   before(async () => {
     db = await createTestDatabase()
-    const result = await importRecords(db.pool, [source(ndjson([...records, bare, shared, sharedB]))])
+    const result = await importRecords(db.pool, [source(ndjson([...records, bare, shared, sharedB, onlyA]))])
     assert.equal(result.ok, true, JSON.stringify(result.problems))
     ;({ token: tokenA, id: tokenAId } = await issueToken(db.pool, orgA.uuid as string, 'A'))
     ;({ token: tokenB } = await issueToken(db.pool, orgB.uuid as string, null))
@@ -171,17 +173,40 @@ describe('GET /external/orders', () => {
     assert.match(response.body, /"process_number":null/)
   })
 
+  /** The order query's document of an imported order: its fields in order, amounts from its links. */
+  const expectedOrder = (order: DemoRecord) => {
+    const linked = (type: string, number: unknown) =>
+      records.find(
+        (r) =>
+          r.type === type &&
+          r.organization_uuid === order.organization_uuid &&
+          (type === 'arp' ? r.number : r.contract_number) === number,
+      )
+    const arp = order.arp_number === null ? undefined : linked('arp', order.arp_number)
+    const contract = order.contract_number === null ? undefined : linked('contract', order.contract_number)
+    const values: Record<string, unknown> = {
+      ...order,
+      arp_amount_total: arp ? Number(arp.amount_total) : null,
+      contract_amount_total: contract ? Number(contract.amount_total) : null,
+    }
+    return Object.fromEntries(ORDER_FIELDS.map((field) => [field, values[field]]))
+  }
+
   it("looks orders up only inside the token's organization", async () => {
     const a = await get(orderUrl('COMUM/2025'), tokenA)
     const b = await get(orderUrl('COMUM/2025'), tokenB)
-    assert.equal(a.json().data.object, 'Objeto da organização A')
-    assert.equal(b.json().data.object, 'Objeto da organização B')
-    const foreign = await get(orderUrl(orderA.number as string), tokenB)
+    assert.deepEqual(a.json(), { message: 'Ordem recuperada com sucesso', data: expectedOrder(shared) })
+    assert.deepEqual(b.json(), { message: 'Ordem recuperada com sucesso', data: expectedOrder(sharedB) })
+    // An order of A asked with B's token answers exactly like one that exists nowhere.
+    assert.equal((await get(orderUrl('SO-A/2025'), tokenA)).statusCode, 200)
+    const foreign = await get(orderUrl('SO-A/2025'), tokenB)
     const missing = await get(orderUrl('NAO-EXISTE/1900'), tokenB)
-    const ownsNumber = ordersOf(orgB).some((o) => o.number === orderA.number)
-    if (!ownsNumber) assert.deepEqual([foreign.statusCode, foreign.body], [missing.statusCode, missing.body])
-    assert.deepEqual(missing.json(), { message: 'Ordem não encontrada', data: [] })
-    assert.equal(missing.statusCode, 500)
+    assert.deepEqual(
+      [foreign.statusCode, foreign.body],
+      [500, '{"message":"Ordem não encontrada","data":[]}'],
+    )
+    assert.deepEqual([missing.statusCode, missing.body], [foreign.statusCode, foreign.body])
+    assert.equal(foreign.headers['content-type'], missing.headers['content-type'])
   })
 
   const refused: [string, () => string | undefined][] = [
@@ -265,6 +290,17 @@ describe('GET /external/orders', () => {
     const next = await get(url, tokenA)
     assert.equal(next.statusCode, 200)
     assert.equal(next.headers['x-ratelimit-remaining'], '59')
+  })
+
+  it('counts the limit per token: another token of the same organization has its own 60', async () => {
+    const { token: secondA } = await issueToken(db.pool, orgA.uuid as string, 'second')
+    clock.advance(1000 - (clock.now() % 1000) + 5000)
+    const url = orderUrl(orderA.number as string)
+    for (let i = 0; i < 60; i++) assert.equal((await get(url, tokenA)).statusCode, 200)
+    assert.equal((await get(url, tokenA)).statusCode, 429)
+    const other = await get(url, secondA)
+    assert.equal(other.statusCode, 200)
+    assert.equal(other.headers['x-ratelimit-remaining'], '59')
   })
 
   it('limits failed authentications per client address, and lets a valid token through', async () => {

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict'
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
-import net from 'node:net'
 import { after, before, describe, it } from 'node:test'
 import type { FastifyInstance } from 'fastify'
 import { buildApp } from '../../src/app.js'
@@ -11,15 +10,14 @@ import { loadConfig } from '../../src/config.js'
 import { importRecords } from '../../src/import/importer.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
 import { demoRecords, first, ndjson, source } from '../helpers/records.js'
-
-const redisUrl = process.env.TEST_REDIS_URL
-const redisServer = (() => {
-  try {
-    return execFileSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' }).trim() || undefined
-  } catch {
-    return undefined
-  }
-})()
+import {
+  freePort,
+  NO_REDIS,
+  REDIS_SERVER,
+  startRedisServer,
+  type TestRedis,
+  testRedis,
+} from '../helpers/redis.js'
 
 /** A shared manual clock far from real time, so that runs never share a Redis window. */
 function manualClock() {
@@ -37,26 +35,31 @@ async function until(condition: () => boolean, timeoutMs = 10_000) {
 
 describe('order query rate limit with Redis', () => {
   let db: TestDatabase
+  let redis: TestRedis | undefined
   let token = ''
   let url = ''
   const records = demoRecords()
   before(async () => {
     db = await createTestDatabase()
+    redis = await testRedis()
     await importRecords(db.pool, [source(ndjson(records))])
     const order = first(records, 'order')
     ;({ token } = await issueToken(db.pool, order.organization_uuid as string, null))
     url = `/external/orders?order_number=${encodeURIComponent(order.number as string)}`
   })
-  after(() => db.drop())
+  after(async () => {
+    await redis?.stop()
+    await db.drop()
+  })
 
   const ask = (app: FastifyInstance) => app.inject({ method: 'GET', url, headers: { authorization: token } })
 
-  it('holds 60 per second per token across two instances sharing Redis', {
-    skip: !redisUrl && 'TEST_REDIS_URL is not set',
-  }, async () => {
+  it('holds 60 per second per token across two instances sharing Redis', async (t) => {
+    if (!redis) return t.skip(NO_REDIS)
+    const redisUrl = redis.url
     const clock = manualClock()
     const prefix = `compras-test:${Math.random()}:`
-    const limiters = [0, 1].map(() => new RedisLimiter(redisUrl as string, { now: clock.now, prefix }))
+    const limiters = [0, 1].map(() => new RedisLimiter(redisUrl, { now: clock.now, prefix }))
     const apps = await Promise.all(
       limiters.map((limiter) => buildApp(loadConfig({}), { pool: db.pool, limiter }, { logger: false })),
     )
@@ -97,25 +100,10 @@ describe('order query rate limit with Redis', () => {
     }
   })
 
-  it('returns to Redis by itself when Redis comes back', {
-    skip: !redisServer && 'redis-server is not installed',
-  }, async () => {
-    const port = await new Promise<number>((resolve) => {
-      const server = net.createServer().listen(0, '127.0.0.1', () => {
-        const { port } = server.address() as net.AddressInfo
-        server.close(() => resolve(port))
-      })
-    })
-    const start = async () => {
-      const child = spawn(
-        redisServer as string,
-        ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-        {
-          stdio: 'ignore',
-        },
-      )
-      return child
-    }
+  it('returns to Redis by itself when Redis comes back', async (t) => {
+    if (!REDIS_SERVER) return t.skip(NO_REDIS)
+    const port = await freePort()
+    const start = () => startRedisServer(port)
     let server: ChildProcess = await start()
     const clock = manualClock()
     let faults = 0

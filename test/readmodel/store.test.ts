@@ -127,6 +127,30 @@ describe('read model', () => {
     assert.equal(response.json().data.provider_company_name, orderB.provider_name)
   })
 
+  it('serves listing pages and counts built after an import, not the cached ones', async () => {
+    const url = `/v1/transparency/contracts?organization_uuid=${orgA.uuid}&per_page=2`
+    const count = `/v1/transparency/contracts?organization_uuid=${orgA.uuid}&per_page=1&page=2`
+    const page = async (u: string) => (await app.inject(u)).json().data
+    const before = await page(url)
+    const beforeCount = await page(count)
+    assert.deepEqual(await page(url), before) // cached now, page and count
+    const newest = {
+      ...(records.find((r) => r.type === 'contract' && r.organization_uuid === orgA.uuid) as DemoRecord),
+      id: 'ffffffff-0000-4000-8000-000000000001',
+      contract_number: 'NOVO/2099',
+      bidding_uuid: null,
+      arp_number: null,
+      date_start: '2099-01-01',
+    }
+    assert.equal((await importRecords(db.pool, [source(ndjson([newest]))])).ok, true)
+    await eventually(async () => {
+      const after = await page(url)
+      assert.equal(after.total, before.total + 1)
+      assert.equal(after.data[0].id, newest.id)
+      assert.equal((await page(count)).total, beforeCount.total + 1)
+    })
+  })
+
   it('answers concurrent lookups of different orders, batched, each with its own document', async () => {
     const numbers = records
       .filter((r) => r.type === 'order' && r.organization_uuid === orgA.uuid)

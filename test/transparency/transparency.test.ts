@@ -105,7 +105,32 @@ describe('transparency queries', () => {
     budget_secret: true,
     sum_amount_total: '999.00',
   }
-  const records = [...demo, special, secret]
+  // The same person as a public call's provider and as the supplier of orders under a contract and an ARP.
+  const contractOfOrg = first(demo, 'contract', (c) => c.organization_uuid === org.uuid)
+  const arpOfOrg = first(demo, 'arp', (a) => a.organization_uuid === org.uuid)
+  const orderOfOrg = first(demo, 'order', (o) => o.organization_uuid === org.uuid)
+  const personAsProvider: DemoRecord = {
+    ...secret,
+    id: 'aaaaaaaa-0000-4000-8000-000000000003',
+    number: 'PESSOA 1/2024',
+    budget_secret: false,
+    providers: [{ name: person.name, document: person.document, representative_name: null }],
+  }
+  const personOrders: DemoRecord[] = [
+    {
+      ...orderOfOrg,
+      number: 'PESSOA-C/2024',
+      contract_number: contractOfOrg.contract_number,
+      arp_number: null,
+    },
+    { ...orderOfOrg, number: 'PESSOA-A/2024', contract_number: null, arp_number: arpOfOrg.number },
+  ].map((order) => ({
+    ...order,
+    provider_name: person.name,
+    provider_document: person.document,
+    representative_name: person.representative,
+  }))
+  const records = [...demo, special, secret, personAsProvider, ...personOrders]
   const ofType = (type: string) => records.filter((r) => r.type === type)
   const cpfs = ofType('contract').flatMap((c) =>
     [...(c.managers as { cpf: string }[]), ...(c.inspectors as { cpf: string }[])].map((p) => p.cpf),
@@ -289,15 +314,45 @@ describe('transparency queries', () => {
 
     it('never shows a whole CPF, in details or listings with every relation', async () => {
       const bodies: string[] = []
-      for (const contract of ofType('contract'))
-        bodies.push((await get(`/v1/transparency/contracts/${contract.id}`)).body)
-      bodies.push(
-        (await get('/v1/transparency/contracts?per_page=100&with_relations=managers,inspectors,orders')).body,
-      )
-      bodies.push((await get('/v1/transparency/direct-contracts?per_page=100&with_relations=providers')).body)
+      for (const [path, type] of [
+        ['contracts', 'contract'],
+        ['direct-contracts', 'direct_contract'],
+        ['public-calls', 'public_call'],
+        ['arps', 'arp'],
+      ] as const)
+        for (const record of ofType(type))
+          bodies.push((await get(`/v1/transparency/${path}/${record.id}`)).body)
+      for (const url of [
+        '/v1/transparency/contracts?per_page=100&with_relations=managers,inspectors,commitments,documents,terms,orders',
+        '/v1/transparency/direct-contracts?per_page=100&with_relations=documents,providers,arps,contracts',
+        '/v1/transparency/public-calls?per_page=100&with_relations=documents,providers,arps,contracts',
+        '/v1/transparency/arps?per_page=100&with_relations=documents,terms,orders',
+      ])
+        bodies.push((await get(url)).body)
       const all = bodies.join('\n')
-      for (const cpf of [...cpfs, person.document]) assert.ok(!all.includes(cpf), `CPF ${cpf} leaked`)
+      const suppliers = records.flatMap((r) => [
+        r.provider_document,
+        ...((r.providers as { document: string }[] | undefined) ?? []).map((p) => p.document),
+      ])
+      const personal = [
+        ...cpfs,
+        ...suppliers.filter((d): d is string => typeof d === 'string' && d.length === 11),
+      ]
+      assert.ok(personal.includes(person.document))
+      for (const cpf of personal) assert.ok(!all.includes(cpf), `CPF ${cpf} leaked`)
+      // Each place a person shows up was served, masked.
+      const mask = `***.${person.document.slice(3, 6)}.${person.document.slice(6, 9)}-**`
       assert.match(all, /"cpf":"\*\*\*\.\d{3}\.\d{3}-\*\*"/)
+      const call = JSON.parse((await get(`/v1/transparency/public-calls/${personAsProvider.id}`)).body).data
+      assert.deepEqual(call.providers, [{ name: person.name, document: mask, representative_name: null }])
+      for (const [path, id, number] of [
+        ['contracts', contractOfOrg.id, 'PESSOA-C/2024'],
+        ['arps', arpOfOrg.id, 'PESSOA-A/2024'],
+      ]) {
+        const owner = JSON.parse((await get(`/v1/transparency/${path}/${id}`)).body).data
+        const order = owner.orders.find((o: { number: string }) => o.number === number)
+        assert.equal(order.provider_document, mask, `${path}: ${number}`)
+      }
     })
 
     it('answers 400 for a malformed id and 404 for a missing one or another kind', async () => {
