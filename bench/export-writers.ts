@@ -9,7 +9,8 @@ import QueryStream from 'pg-query-stream'
 import { createPool } from '../src/db/pool.js'
 import { columnSql, EXPORT_COLUMNS } from '../src/export/columns.js'
 import { openExport } from '../src/export/export.js'
-import { RESOURCES } from '../src/transparency/resources.js'
+import { PUBLIC_RESOURCES as RESOURCES } from '../src/resources/index.js'
+import { from } from '../src/resources/json.js'
 
 const url = process.env.BENCH_DATABASE_URL
 if (!url) throw new Error('set BENCH_DATABASE_URL')
@@ -36,7 +37,7 @@ if (which === 'exceljs') {
   const client = await pool.connect()
   const query = client.query(
     new QueryStream(
-      `SELECT ${columns.map((c) => columnSql(c, 'csv')).join(', ')} FROM ${resource.from} ORDER BY c.date_start DESC, c.id DESC`,
+      `SELECT ${columns.map((c) => columnSql(c, 'csv')).join(', ')} FROM ${from(resource.record)} ORDER BY c.date_start DESC, c.id DESC`,
       [],
       { batchSize: 2000, rowMode: 'array' },
     ),

@@ -26,7 +26,7 @@ import { issueToken } from '../src/auth/tokens.js'
 import { openEmbedded } from '../src/db/embedded.js'
 import { createPool, type Pool } from '../src/db/pool.js'
 import { SCALES, type Scale } from '../src/demo/generator.js'
-import { ORDER_RATE_LIMIT } from '../src/orders/route.js'
+import { ORDER_RATE_LIMIT } from '../src/routes/orders.js'
 
 const ITEMS_PER_ORDER = 5
 const BIN = path.resolve('bin/compras.js')

@@ -19,12 +19,10 @@ ALTER TABLE suppliers ADD COLUMN name_folded text GENERATED ALWAYS AS (compras_f
 CREATE INDEX suppliers_name_folded ON suppliers USING gin (name_folded gin_trgm_ops);
 
 -- Numbers with surrounding white space, trimmed where the trimmed number is free in its organization;
--- a pair that would collide is left as it is. The organizations touched get their documents rebuilt.
+-- a pair that would collide is left as it is. (0007 has every document rebuilt afterwards.)
 CREATE FUNCTION compras_trim(text) RETURNS text
   LANGUAGE sql IMMUTABLE PARALLEL SAFE STRICT
   AS $$ SELECT regexp_replace($1, '^\s+|\s+$', '', 'g') $$;
-
-CREATE TEMP TABLE rebuild_organizations (id uuid) ON COMMIT DROP;
 
 WITH candidates AS (
   SELECT id, organization_id, compras_trim(number) AS trimmed FROM orders WHERE number <> compras_trim(number)
@@ -32,10 +30,8 @@ WITH candidates AS (
   SELECT c.* FROM candidates c
   WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.organization_id = c.organization_id AND o.number = c.trimmed)
     AND (SELECT count(*) FROM candidates d WHERE d.organization_id = c.organization_id AND d.trimmed = c.trimmed) = 1
-), done AS (
-  UPDATE orders o SET number = f.trimmed FROM free f WHERE o.id = f.id RETURNING o.organization_id
 )
-INSERT INTO rebuild_organizations SELECT organization_id FROM done;
+UPDATE orders o SET number = f.trimmed FROM free f WHERE o.id = f.id;
 
 WITH candidates AS (
   SELECT id, organization_id, compras_trim(contract_number) AS trimmed FROM contracts
@@ -44,10 +40,8 @@ WITH candidates AS (
   SELECT c.* FROM candidates c
   WHERE NOT EXISTS (SELECT 1 FROM contracts o WHERE o.organization_id = c.organization_id AND o.contract_number = c.trimmed)
     AND (SELECT count(*) FROM candidates d WHERE d.organization_id = c.organization_id AND d.trimmed = c.trimmed) = 1
-), done AS (
-  UPDATE contracts o SET contract_number = f.trimmed FROM free f WHERE o.id = f.id RETURNING o.organization_id
 )
-INSERT INTO rebuild_organizations SELECT organization_id FROM done;
+UPDATE contracts o SET contract_number = f.trimmed FROM free f WHERE o.id = f.id;
 
 WITH candidates AS (
   SELECT id, organization_id, compras_trim(number) AS trimmed FROM arps WHERE number <> compras_trim(number)
@@ -55,37 +49,20 @@ WITH candidates AS (
   SELECT c.* FROM candidates c
   WHERE NOT EXISTS (SELECT 1 FROM arps o WHERE o.organization_id = c.organization_id AND o.number = c.trimmed)
     AND (SELECT count(*) FROM candidates d WHERE d.organization_id = c.organization_id AND d.trimmed = c.trimmed) = 1
-), done AS (
-  UPDATE arps o SET number = f.trimmed FROM free f WHERE o.id = f.id RETURNING o.organization_id
 )
-INSERT INTO rebuild_organizations SELECT organization_id FROM done;
+UPDATE arps o SET number = f.trimmed FROM free f WHERE o.id = f.id;
 
-WITH done AS (
-  UPDATE biddings SET number = compras_trim(number) WHERE number <> compras_trim(number) RETURNING organization_id
-)
-INSERT INTO rebuild_organizations SELECT organization_id FROM done;
+UPDATE biddings SET number = compras_trim(number) WHERE number <> compras_trim(number);
 
 -- Links by number follow their target when the untrimmed number no longer names anything.
-WITH done AS (
-  UPDATE orders o SET contract_number = compras_trim(o.contract_number)
+UPDATE orders o SET contract_number = compras_trim(o.contract_number)
   WHERE o.contract_number <> compras_trim(o.contract_number)
-    AND NOT EXISTS (SELECT 1 FROM contracts c WHERE c.organization_id = o.organization_id AND c.contract_number = o.contract_number)
-  RETURNING o.organization_id
-)
-INSERT INTO rebuild_organizations SELECT organization_id FROM done;
+    AND NOT EXISTS (SELECT 1 FROM contracts c WHERE c.organization_id = o.organization_id AND c.contract_number = o.contract_number);
 
-WITH done AS (
-  UPDATE orders o SET arp_number = compras_trim(o.arp_number)
+UPDATE orders o SET arp_number = compras_trim(o.arp_number)
   WHERE o.arp_number <> compras_trim(o.arp_number)
-    AND NOT EXISTS (SELECT 1 FROM arps a WHERE a.organization_id = o.organization_id AND a.number = o.arp_number)
-  RETURNING o.organization_id
-)
-INSERT INTO rebuild_organizations SELECT organization_id FROM done;
+    AND NOT EXISTS (SELECT 1 FROM arps a WHERE a.organization_id = o.organization_id AND a.number = o.arp_number);
 
-WITH done AS (
-  UPDATE contracts c SET arp_number = compras_trim(c.arp_number)
+UPDATE contracts c SET arp_number = compras_trim(c.arp_number)
   WHERE c.arp_number <> compras_trim(c.arp_number)
-    AND NOT EXISTS (SELECT 1 FROM arps a WHERE a.organization_id = c.organization_id AND a.number = c.arp_number)
-  RETURNING c.organization_id
-)
-INSERT INTO rebuild_organizations SELECT organization_id FROM done;
+    AND NOT EXISTS (SELECT 1 FROM arps a WHERE a.organization_id = c.organization_id AND a.number = c.arp_number);

@@ -6,6 +6,7 @@ import { migrate } from './db/migrate.js'
 import { SCALES } from './demo/generator.js'
 import { demoStream } from './demo/ndjson.js'
 import { importRecords } from './import/importer.js'
+import { syncReadModel } from './readmodel/build.js'
 
 export interface RunningServer {
   app: FastifyInstance
@@ -40,6 +41,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const db = await openDatabase(config, { role: 'serve' })
   try {
     await migrate(db.pool)
+    await syncReadModel(db.pool)
     const app = await buildApp(config, { pool: db.pool })
     db.pool.on('error', (error) => app.log.error({ err: error }, 'idle database connection failed'))
     if (db.embedded && config.demoOnEmpty && (await isEmpty(db))) {

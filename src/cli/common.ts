@@ -1,6 +1,7 @@
 import { type Config, ConfigError, loadConfig } from '../config.js'
 import { type Database, openDatabase } from '../db/database.js'
 import { EmbeddedError } from '../db/embedded.js'
+import { NotFoundError, ParameterError } from '../transparency/errors.js'
 
 /** A mistake in the command line or its files. */
 export class UsageError extends Error {
@@ -9,7 +10,9 @@ export class UsageError extends Error {
 
 /** Errors whose message is the whole story for the operator: no stack trace. */
 function isExpected(error: unknown): error is Error {
-  return error instanceof ConfigError || error instanceof EmbeddedError || error instanceof UsageError
+  return [ConfigError, EmbeddedError, UsageError, ParameterError, NotFoundError].some(
+    (kind) => error instanceof kind,
+  )
 }
 
 export function fail(error: unknown): void {

@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs'
 import { access } from 'node:fs/promises'
 import { migrate } from '../db/migrate.js'
 import { type ImportSource, importRecords, MAX_REPORTED_PROBLEMS } from '../import/importer.js'
+import { syncReadModel } from '../readmodel/build.js'
 import { UsageError, withDatabase } from './common.js'
 
 export async function importCommand(files: string[]): Promise<void> {
@@ -17,6 +18,7 @@ export async function importCommand(files: string[]): Promise<void> {
       stream: file === '-' ? process.stdin : createReadStream(file),
     }))
     await migrate(db.pool)
+    await syncReadModel(db.pool)
     const progress = process.stderr.isTTY
       ? (records: number) => process.stderr.write(`\rread ${records.toLocaleString('en')} records`)
       : undefined

@@ -1,17 +1,9 @@
 import { readdir, readFile } from 'node:fs/promises'
-import { rebuildDocuments } from '../readmodel/documents.js'
-import type { Pool, PoolClient } from './pool.js'
+import type { Pool } from './pool.js'
 
 // Both src/db/migrate.ts and dist/db/migrate.js sit two levels below the package root.
 const MIGRATIONS_DIR = new URL('../../migrations/', import.meta.url)
 const LOCK_KEY = 7_310_001 // pg_advisory_lock key: one migrator at a time across processes
-
-/** Work a migration needs done in code, in its transaction: building the read model for stored data. */
-const AFTER: Record<string, (client: PoolClient) => Promise<void>> = {
-  '0004_read_model': (client) => rebuildDocuments(client, 'all'),
-  // The organizations whose numbers the migration trimmed (it lists them in rebuild_organizations).
-  '0006_hardening': (client) => rebuildDocuments(client, 'listed'),
-}
 
 export interface Migration {
   version: number
@@ -30,7 +22,10 @@ export async function loadMigrations(): Promise<Migration[]> {
   )
 }
 
-/** Applies the forward-only migrations not yet applied, each in its own transaction. Returns their names. */
+/**
+ * Applies the forward-only migrations not yet applied, each in its own transaction. Returns their names.
+ * The read model is brought up to date afterwards by its own step (src/readmodel/build.ts, syncReadModel).
+ */
 export async function migrate(pool: Pool): Promise<string[]> {
   const migrations = await loadMigrations()
   const client = await pool.connect()
@@ -49,7 +44,6 @@ export async function migrate(pool: Pool): Promise<string[]> {
       await client.query('BEGIN')
       try {
         await client.query(migration.sql)
-        await AFTER[migration.name]?.(client)
         await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [
           migration.version,
           migration.name,

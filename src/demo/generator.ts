@@ -6,6 +6,7 @@ import {
   MANAGEMENT_STATUSES,
   ORDER_STATUSES,
 } from '../domain.js'
+import type { ImportLine } from '../resources/index.js'
 import {
   ADJUDICATION_MODES,
   CATALOG,
@@ -17,8 +18,8 @@ import {
   PERSON_OFFICES,
   TERM_KINDS,
 } from './catalog.js'
-import { cnpjFrom, cpfFrom } from './documents.js'
 import { MUNICIPALITIES, ORGAN_KINDS, UNITS } from './places.js'
+import { cnpjFrom, cpfFrom } from './tax-ids.js'
 
 export interface DemoCounts {
   organizations: number
@@ -52,6 +53,7 @@ export const SCALES = {
 } as const satisfies Record<string, DemoCounts>
 
 export type Scale = keyof typeof SCALES
+/** A record as tests read it: any field by name. The generator itself yields typed import lines. */
 export type DemoRecord = { type: string } & Record<string, unknown>
 
 /** Modalities of a direct contract (no competition); every other modality is a public call's. */
@@ -120,7 +122,7 @@ const money = (cents: number) => (cents / 100).toFixed(2)
  * come together, and every link (order → contract/ARP, contract → ARP/bidding, ARP → bidding) points to
  * a record of the same organization emitted before it.
  */
-export function* generateDemo(counts: DemoCounts, seed = 1): Generator<DemoRecord> {
+export function* generateDemo(counts: DemoCounts, seed = 1): Generator<ImportLine> {
   const faker = new Faker({ locale: [pt_BR, base], seed })
   const int = (min: number, max: number) => faker.number.int({ min, max })
   const pick = <T>(values: readonly T[]): T => values[int(0, values.length - 1)] as T
@@ -133,7 +135,8 @@ export function* generateDemo(counts: DemoCounts, seed = 1): Generator<DemoRecor
   /** ISO 8601 UTC with six fractional digits, as the order query serves timestamps. */
   const instant = (from: string, to: string) =>
     `${faker.date.between({ from, to }).toISOString().slice(0, 19)}.${String(int(0, 999_999)).padStart(6, '0')}Z`
-  const documents = (n: number, what: string, id: string) =>
+  /** Attached files of a record. */
+  const attachments = (n: number, what: string, id: string) =>
     Array.from({ length: n }, (_, i) => {
       const docUuid = uuid()
       const name = `${what}-${i + 1}.pdf`
@@ -234,7 +237,7 @@ export function* generateDemo(counts: DemoCounts, seed = 1): Generator<DemoRecor
         sum_amount_total_finish: finished
           ? money(Math.round(estimated * (0.7 + 0.25 * faker.number.float())))
           : null,
-        documents: documents(int(1, 3), direct ? 'termo-de-dispensa' : 'edital', id),
+        documents: attachments(int(1, 3), direct ? 'termo-de-dispensa' : 'edital', id),
         providers: Array.from({ length: direct ? 1 : int(1, 4) }, () => {
           const s = pick(suppliers)
           return {
@@ -280,7 +283,7 @@ export function* generateDemo(counts: DemoCounts, seed = 1): Generator<DemoRecor
         date_signature: signature,
         date_expiration: addDays(signature, 364),
         management_status: pick(MANAGEMENT_STATUSES),
-        documents: documents(int(1, 2), 'ata', id),
+        documents: attachments(int(1, 2), 'ata', id),
         terms: chance(0.2) ? terms(id, signature, cents) : [],
       }
     }
@@ -340,7 +343,7 @@ export function* generateDemo(counts: DemoCounts, seed = 1): Generator<DemoRecor
         date_start: start,
         date_end: addDays(start, pick([90, 180, 365, 730])),
         management_status: pick(MANAGEMENT_STATUSES),
-        documents: documents(int(1, 3), 'contrato', id),
+        documents: attachments(int(1, 3), 'contrato', id),
         terms: chance(0.3) ? terms(id, start, cents) : [],
       }
     }
@@ -420,7 +423,7 @@ export function* generateDemo(counts: DemoCounts, seed = 1): Generator<DemoRecor
         date_start: changesDates ? signature : null,
         date_end: changesDates ? addDays(signature, 365) : null,
         value: changesValue ? money(Math.round(cents * 0.25)) : null,
-        documents: documents(1, `termo-aditivo-${i + 1}`, ownerId),
+        documents: attachments(1, `termo-aditivo-${i + 1}`, ownerId),
       }
     })
   }

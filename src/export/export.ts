@@ -1,16 +1,16 @@
 import type { Readable } from 'node:stream'
 import QueryStream from 'pg-query-stream'
 import type { Pool } from '../db/pool.js'
-import { listingSql } from '../transparency/repository.js'
-import type { Resource } from '../transparency/resources.js'
-import { columnSql, EXPORT_COLUMNS } from './columns.js'
+import type { PublicResource } from '../resources/index.js'
+import { listingSql } from '../transparency/listing.js'
+import { columnSql, exportColumns } from './columns.js'
 import { csvStream, type Separator } from './csv.js'
 import { xlsxStream } from './xlsx.js'
 
 export type ExportFormat = 'xlsx' | 'csv'
 
 export interface ExportRequest {
-  resource: Resource
+  resource: PublicResource
   format: ExportFormat
   separator: Separator
   filters: Readonly<Record<string, string | number>>
@@ -25,12 +25,9 @@ export interface ExportFile {
   contentType: string
 }
 
-const SHEET_NAMES: Record<Resource['path'], string> = {
-  contracts: 'Contratos',
-  'direct-contracts': 'Contratações diretas',
-  'public-calls': 'Chamadas públicas',
-  arps: 'Atas de registro de preços',
-}
+/** The sheet's name: the resource's noun, capitalized ("Contratos", "Atas de registro de preços"). */
+const sheetName = (resource: PublicResource) =>
+  resource.noun.plural.charAt(0).toUpperCase() + resource.noun.plural.slice(1)
 
 export const CONTENT_TYPES: Record<ExportFormat, string> = {
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
@@ -47,8 +44,8 @@ export const CONTENT_TYPES: Record<ExportFormat, string> = {
  */
 export async function openExport(pool: Pool, request: ExportRequest, now = new Date()): Promise<ExportFile> {
   const { resource, format } = request
-  const columns = EXPORT_COLUMNS[resource.path]
-  const { where, orderBy, values } = listingSql(resource, request)
+  const columns = exportColumns(resource)
+  const { from, where, orderBy, values } = listingSql(resource, request)
   const select = columns.map((column) => columnSql(column, format)).join(', ')
   const client = await pool.connect()
   let released = false
@@ -60,7 +57,7 @@ export async function openExport(pool: Pool, request: ExportRequest, now = new D
     client.release(error) // the pool puts its own error listener back on the client
   }
   const query = client.query(
-    new QueryStream(`SELECT ${select} FROM ${resource.from} WHERE ${where} ORDER BY ${orderBy}`, values, {
+    new QueryStream(`SELECT ${select} FROM ${from} WHERE ${where} ORDER BY ${orderBy}`, values, {
       batchSize: 2000,
       highWaterMark: 4000,
       rowMode: 'array',
@@ -99,7 +96,7 @@ export async function openExport(pool: Pool, request: ExportRequest, now = new D
   }
   const stream =
     format === 'xlsx'
-      ? xlsxStream(SHEET_NAMES[resource.path], columns, rows())
+      ? xlsxStream(sheetName(resource), columns, rows())
       : csvStream(columns, rows(), request.separator)
   // A cursor left half-read leaves the connection in an unknown state: close it rather than reuse it.
   stream.once('close', () => release(completed ? undefined : new Error('export ended before its last row')))

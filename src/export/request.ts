@@ -1,25 +1,24 @@
 import { Type } from 'typebox'
 import type { Pool } from '../db/pool.js'
-import { compileQuery } from '../plugins/validation.js'
+import { PUBLIC_RESOURCES, type PublicResource } from '../resources/index.js'
+import { NotFoundError } from '../transparency/errors.js'
+import { organizationExists } from '../transparency/listing.js'
 import {
-  describeProblem,
   FILTERS,
   filterValues,
   type ParameterProblem,
+  parameterError,
   parameters,
-  sortValues,
-  TransparencyError,
+  sortOf,
   unknownParameter,
 } from '../transparency/parameters.js'
-import { organizationExists } from '../transparency/repository.js'
-import { RESOURCES } from '../transparency/resources.js'
-import { MESSAGES } from '../transparency/schemas.js'
+import { compileQuery } from '../validation.js'
 import type { ExportFormat, ExportRequest } from './export.js'
 
 // GET /v1/transparency/export and `compras export` take the same parameters: the resource, the format,
 // and the filters and sort of that resource's listing, with the same meaning.
 
-const RESOURCE_PATHS = RESOURCES.map((r) => r.path)
+const RESOURCE_PATHS = PUBLIC_RESOURCES.map((r) => r.path)
 
 export const EXPORT_PARAMETERS = parameters(
   ['resource', 'format', 'separator', ...Object.keys(FILTERS), 'sort'],
@@ -42,31 +41,24 @@ export const EXPORT_PARAMETERS = parameters(
   ['resource', 'format'],
 )
 
-/** Checks the parameters against the chosen resource and builds the request; a problem is a 422 or 404. */
+/** Checks the parameters against the chosen resource and builds the request (ParameterError, NotFoundError). */
 export async function exportRequest(
   pool: Pool,
   query: Record<string, unknown>,
 ): Promise<Omit<ExportRequest, 'onProgress'>> {
-  const resource = RESOURCES.find((r) => r.path === query.resource)
-  if (!resource) throw new TransparencyError(422, describeProblem(undefined, EXPORT_PARAMETERS.accepts))
+  const resource = PUBLIC_RESOURCES.find((r) => r.path === query.resource) as PublicResource | undefined
+  if (!resource) throw parameterError(undefined, EXPORT_PARAMETERS.accepts)
   const accepted = ['resource', 'format', 'separator', ...Object.keys(resource.filters), 'sort']
   const accepts = Object.fromEntries(
     accepted.map((name) => [name, EXPORT_PARAMETERS.accepts[name] as string]),
   )
   for (const name of Object.keys(FILTERS)) {
-    if (query[name] !== undefined && !(name in resource.filters))
-      throw new TransparencyError(422, unknownParameter(name, accepts))
+    if (query[name] !== undefined && !(name in resource.filters)) throw unknownParameter(name, accepts)
   }
   const filters = filterValues(resource, query)
-  const sort = (query.sort as string | undefined) ?? resource.defaultSort
-  if (!sortValues(resource).includes(sort)) {
-    throw new TransparencyError(
-      422,
-      `Parâmetro inválido: sort. Aceita um destes valores: ${sortValues(resource).join(', ')}.`,
-    )
-  }
+  const sort = sortOf(resource, query.sort)
   if (filters.organization_uuid && !(await organizationExists(pool, filters.organization_uuid as string))) {
-    throw new TransparencyError(404, MESSAGES.organizationNotFound)
+    throw new NotFoundError('organization')
   }
   return {
     resource,
@@ -82,10 +74,5 @@ const validateExport = compileQuery(EXPORT_PARAMETERS.schema)
 /** The schema check the HTTP route gets from Fastify, for callers outside HTTP (the CLI). */
 export function checkExportParameters(query: Record<string, unknown>): void {
   const errors = validateExport(query)
-  if (errors) {
-    throw new TransparencyError(
-      422,
-      describeProblem(errors[0] as ParameterProblem, EXPORT_PARAMETERS.accepts),
-    )
-  }
+  if (errors) throw parameterError(errors[0] as ParameterProblem, EXPORT_PARAMETERS.accepts)
 }

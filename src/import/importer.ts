@@ -3,22 +3,22 @@ import { finished } from 'node:stream/promises'
 import { from as copyFrom } from 'pg-copy-streams'
 import type { Pool, PoolClient } from '../db/pool.js'
 import type { RecordType } from '../domain.js'
-import { rebuildDocuments } from '../readmodel/documents.js'
+import { rebuildDocuments } from '../readmodel/build.js'
+import { RECORD_KINDS, type RecordKind } from '../resources/index.js'
 import { readLines } from './lines.js'
 import {
-  AFFECTED_ORGANIZATIONS,
-  ANALYZE_TABLES,
   COPY_ITEMS,
   COPY_ORDERS,
   COPY_STAGE,
   CREATE_STAGE,
   DROP_SUPERSEDED,
   INDEX_STAGE,
+  ITEM_COLUMNS,
   LINK_PROBLEMS,
-  SNAPSHOT_SUPPLIERS,
-  WRITE_STEPS,
-} from './sql.js'
+  ORDER_COLUMNS,
+} from './stage.js'
 import { checkRecord } from './validate.js'
+import { AFFECTED_ORGANIZATIONS, ANALYZE_TABLES, SNAPSHOT_SUPPLIERS, WRITE_STEPS } from './write.js'
 
 export const MAX_REPORTED_PROBLEMS = 100
 const IMPORT_LOCK = 7_310_002 // one import at a time: keeps the key-clash checks true until commit
@@ -66,34 +66,10 @@ function copyText(value: unknown): string {
 
 const row = (values: readonly unknown[]) => `${values.map(copyText).join('\t')}\n`
 
-const ORDER_COLUMNS = [
-  'unity_name',
-  'unity_name_short',
-  'object',
-  'process_number',
-  'bidding_number',
-  'modality_name',
-  'status_title',
-  'provider_name',
-  'provider_document',
-  'representative_name',
-  'expense_classification_title',
-  'expense_type_title',
-  'location_delivery',
-  'deadline_delivery',
-  'invoice_number',
-  'invoice_issue_date',
-  'amount_total',
-] as const
-const ITEM_COLUMNS = [
-  'number_item',
-  'description',
-  'brand',
-  'unit_measurement',
-  'quantity',
-  'amount',
-  'amount_total',
-] as const
+/** The record kind of each import type. */
+const KIND_OF: ReadonlyMap<string, RecordKind> = new Map(
+  RECORD_KINDS.flatMap((kind) => kind.types.map((type) => [type, kind] as const)),
+)
 
 /** Buffers COPY rows per staging table and sends each buffer as one COPY statement when it fills. */
 class Stager {
@@ -128,52 +104,22 @@ class Stager {
     raw: string,
   ): Promise<void> {
     const type = record.type as RecordType
+    const kind = KIND_OF.get(type) as RecordKind
+    const { group, key, number, arp, contract, bidding } = kind.placement
     const lower = (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : null)
-    const org = lower(type === 'organization' ? record.uuid : record.organization_uuid) as string
-    // key space, key, natural number, links (arp_number, contract_number, bidding_uuid)
-    let staged: [string, string, unknown, unknown, unknown, unknown]
-    switch (type) {
-      case 'organization':
-        staged = [type, org, null, null, null, null]
-        break
-      case 'order':
-        staged = [
-          type,
-          `${org} ${record.number as string}`,
-          record.number,
-          record.arp_number,
-          record.contract_number,
-          null,
-        ]
-        break
-      case 'contract':
-        staged = [
-          type,
-          lower(record.id) as string,
-          record.contract_number,
-          record.arp_number,
-          null,
-          lower(record.bidding_uuid),
-        ]
-        break
-      case 'arp':
-        staged = [type, lower(record.id) as string, record.number, null, null, lower(record.bidding_uuid)]
-        break
-      default:
-        staged = ['bidding', lower(record.id) as string, record.number, null, null, null]
-    }
-    const [grp, key, number, arpNumber, contractNumber, bidding] = staged
-    const doc = type === 'order' ? null : raw
-    await this.add(
-      COPY_STAGE,
-      row([seq, file, line, grp, type, org, key, number, arpNumber, contractNumber, bidding, doc]),
-    )
-    if (type !== 'order') return
-    await this.add(COPY_ORDERS, row([seq, ...ORDER_COLUMNS.map((column) => record[column])]))
+    const value = (name: string | undefined) => (name === undefined ? null : record[name])
+    const org = lower(group === 'organization' ? record[key] : record.organization_uuid) as string
+    // An order is keyed by its organization and number; every other record by its own id.
+    const id = group === 'order' ? `${org} ${record[key] as string}` : (lower(record[key]) as string)
+    const links = [value(number), value(arp), value(contract), lower(value(bidding))]
+    const doc = group === 'order' ? null : raw
+    await this.add(COPY_STAGE, row([seq, file, line, group, type, org, id, ...links, doc]))
+    if (group !== 'order') return
+    await this.add(COPY_ORDERS, row([seq, ...ORDER_COLUMNS.map(([column]) => record[column])]))
     const items = record.items as Record<string, unknown>[]
     await this.add(
       COPY_ITEMS,
-      items.map((item, i) => row([seq, i + 1, ...ITEM_COLUMNS.map((column) => item[column])])).join(''),
+      items.map((item, i) => row([seq, i + 1, ...ITEM_COLUMNS.map(([column]) => item[column])])).join(''),
     )
   }
 }

@@ -17,7 +17,13 @@ export default fp(
     await app.register(swagger, {
       openapi: {
         openapi: '3.0.3',
-        info: { title: 'compras', version: '1.0.0', description: DESCRIPTION },
+        info: {
+          title: 'compras',
+          version: '1.0.0',
+          description: DESCRIPTION,
+          license: { name: 'MIT', url: 'https://opensource.org/licenses/MIT' },
+        },
+        servers: [{ url: '/', description: 'This instance' }],
         tags: [
           {
             name: 'orders',
@@ -41,6 +47,11 @@ export default fp(
             },
           },
         },
+      },
+      // Components are named after their schemas ($id: Order, Contract, ContractPage...), not def-0, def-1.
+      refResolver: {
+        buildLocalReference: (json, _baseUri, _fragment, i) =>
+          typeof json.$id === 'string' ? json.$id : `def-${i}`,
       },
     })
     await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true })

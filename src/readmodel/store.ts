@@ -1,5 +1,5 @@
+import { DATA_CHANNEL } from '../channel.js'
 import type { Pool, PoolClient } from '../db/pool.js'
-import { DATA_CHANNEL } from './documents.js'
 
 /**
  * What an entry costs: V8 keeps Latin-1 text (Portuguese included) at a byte a character, and a map entry

@@ -3,6 +3,11 @@ import { Type } from 'typebox'
 import type { Pool } from '../db/pool.js'
 
 const Status = Type.Object({ status: Type.String({ examples: ['ok'] }) })
+/** Any route's answer to a request that is malformed before routing (src/plugins/client-errors.ts). */
+const Malformed = Type.Object(
+  { success: Type.Literal(false), message: Type.String() },
+  { description: 'A malformed request (a bad header or URL), answered before routing' },
+)
 
 export interface HealthOptions {
   pool: Pool
@@ -14,9 +19,11 @@ const health: FastifyPluginAsyncTypebox<HealthOptions> = async (app, { pool }) =
     '/health',
     {
       schema: {
+        operationId: 'getHealth',
         tags: ['operations'],
         summary: 'Liveness: the process is up',
-        response: { 200: Status },
+        security: [],
+        response: { 200: Status, 400: Malformed },
       },
       logLevel: 'warn',
     },
@@ -27,9 +34,11 @@ const health: FastifyPluginAsyncTypebox<HealthOptions> = async (app, { pool }) =
     '/ready',
     {
       schema: {
+        operationId: 'getReady',
         tags: ['operations'],
         summary: 'Readiness: the database answers',
-        response: { 200: Status, 503: Status },
+        security: [],
+        response: { 200: Status, 400: Malformed, 503: Status },
       },
       logLevel: 'warn',
     },

@@ -1,7 +1,8 @@
 import { type TObject, type TSchema, Type } from 'typebox'
 import { MAX_NUMBER_LENGTH, NO_CONTROL_PATTERN, normalizeNumber } from '../checks.js'
 import { BIDDING_MODALITIES, BIDDING_STATUSES, MANAGEMENT_STATUSES } from '../domain.js'
-import type { Resource } from './resources.js'
+import type { PublicResource } from '../resources/index.js'
+import { ParameterError } from './errors.js'
 
 // The query parameters of the listings (and of the export, which takes the same filters): their
 // schemas, and in Portuguese what each accepts, for the 422 messages.
@@ -9,17 +10,16 @@ import type { Resource } from './resources.js'
 export const MAX_PER_PAGE = 100
 export const DEFAULT_PER_PAGE = 20
 
-/** An answer in the transparency error envelope. */
-export class TransparencyError extends Error {
-  constructor(
-    readonly statusCode: number,
-    message: string,
-  ) {
-    super(message)
-  }
+/** A parameter's schema and, in Portuguese, what it accepts. */
+export type Parameter = readonly [schema: TSchema, accepts: string]
+
+/** The parameters a route takes: the schema of its query string and what each accepts (for 422s). */
+export interface Parameters {
+  schema: TObject
+  accepts: Readonly<Record<string, string>>
 }
 
-export const FILTERS: Record<string, [TSchema, string]> = {
+export const FILTERS: Readonly<Record<string, Parameter>> = {
   organization_uuid: [
     Type.String({ format: 'uuid', description: 'Only records of this organization' }),
     'um UUID',
@@ -111,7 +111,7 @@ const NORMALIZE: Readonly<Record<string, (value: string) => string>> = {
 
 /** The resource's filters present in an (already validated) query, with their values normalized. */
 export function filterValues(
-  resource: Resource,
+  resource: PublicResource,
   query: Readonly<Record<string, unknown>>,
 ): Record<string, string | number> {
   const filters: Record<string, string | number> = {}
@@ -124,11 +124,22 @@ export function filterValues(
   return filters
 }
 
-export function sortValues(resource: Resource): string[] {
+export function sortValues(resource: PublicResource): string[] {
   return Object.keys(resource.sorts).flatMap((name) => [name, `-${name}`])
 }
 
-export function sortParameter(resource: Resource): [TSchema, string] {
+/** The sort a query asks for, checked against the resource's; the default when none. */
+export function sortOf(resource: PublicResource, sort: unknown): string {
+  const value = (sort as string | undefined) ?? resource.defaultSort
+  if (!sortValues(resource).includes(value))
+    throw new ParameterError(
+      'sort',
+      `Parâmetro inválido: sort. Aceita um destes valores: ${sortValues(resource).join(', ')}.`,
+    )
+  return value
+}
+
+function sortParameter(resource: PublicResource): Parameter {
   const sorts = sortValues(resource)
   return [
     Type.String({
@@ -141,9 +152,9 @@ export function sortParameter(resource: Resource): [TSchema, string] {
 }
 
 /** The query parameters a listing accepts: the schema and, in Portuguese, what each accepts. */
-export function listingParameters(resource: Resource): { schema: TObject; accepts: Record<string, string> } {
-  const relations = Object.keys(resource.relations)
-  const all: Record<string, [TSchema, string]> = {
+export function listingParameters(resource: PublicResource): Parameters {
+  const relations = resource.offered
+  const all: Record<string, Parameter> = {
     page: [
       // At most 15 digits (src/plugins/validation.ts): any page that far is past the data, and empty.
       Type.Integer({ minimum: 1, default: 1, description: 'Page number, from 1 (at most 15 digits)' }),
@@ -171,22 +182,22 @@ export function listingParameters(resource: Resource): { schema: TObject; accept
 
 export function parameters(
   names: readonly string[],
-  all: Record<string, [TSchema, string]>,
-  required: string[] = [],
-) {
+  all: Readonly<Record<string, Parameter>>,
+  required: readonly string[] = [],
+): Parameters {
   const properties = Object.fromEntries(
     names.map((name) => {
-      const schema = (all[name] as [TSchema, string])[0]
+      const schema = (all[name] as Parameter)[0]
       return [name, required.includes(name) ? schema : Type.Optional(schema)]
     }),
   )
   return {
     schema: Type.Object(properties, { additionalProperties: false }),
-    accepts: Object.fromEntries(names.map((name) => [name, (all[name] as [TSchema, string])[1]])),
+    accepts: Object.fromEntries(names.map((name) => [name, (all[name] as Parameter)[1]])),
   }
 }
 
-export function parseRelations(resource: Resource, raw: string | undefined): string[] {
+export function parseRelations(resource: PublicResource, raw: string | undefined): string[] {
   if (raw === undefined) return []
   const names = [
     ...new Set(
@@ -196,11 +207,11 @@ export function parseRelations(resource: Resource, raw: string | undefined): str
         .filter(Boolean),
     ),
   ]
-  const accepted = Object.keys(resource.relations)
+  const accepted: readonly string[] = resource.offered
   const unknown = names.filter((name) => !accepted.includes(name))
   if (unknown.length > 0) {
-    throw new TransparencyError(
-      422,
+    throw new ParameterError(
+      'with_relations',
       `Parâmetro inválido: with_relations. Relação desconhecida: ${unknown.join(', ')}. Aceita: ${accepted.join(', ')}.`,
     )
   }
@@ -213,20 +224,23 @@ export interface ParameterProblem {
   params: Record<string, unknown>
 }
 
-/** The 422 message for a parameter that failed its schema: it names the parameter and what it accepts. */
-export function describeProblem(
+/** The error for a parameter that failed its schema: it names the parameter and what it accepts. */
+export function parameterError(
   problem: ParameterProblem | undefined,
-  accepts: Record<string, string>,
-): string {
+  accepts: Readonly<Record<string, string>>,
+): ParameterError {
   if (problem?.keyword === 'additionalProperties') {
     return unknownParameter(String(problem.params.additionalProperty), accepts)
   }
   const name = problem?.instancePath.replace(/^\//, '') || String(problem?.params.missingProperty ?? '')
   if (problem?.keyword === 'required')
-    return `Parâmetro obrigatório: ${name}. Aceita ${accepts[name] ?? 'um valor'}.`
-  return `Parâmetro inválido: ${name}. Aceita ${accepts[name] ?? 'outro valor'}.`
+    return new ParameterError(name, `Parâmetro obrigatório: ${name}. Aceita ${accepts[name] ?? 'um valor'}.`)
+  return new ParameterError(name, `Parâmetro inválido: ${name}. Aceita ${accepts[name] ?? 'outro valor'}.`)
 }
 
-export function unknownParameter(name: string, accepts: Record<string, string>): string {
-  return `Parâmetro desconhecido: ${name}. Aceitos: ${Object.keys(accepts).join(', ')}.`
+export function unknownParameter(name: string, accepts: Readonly<Record<string, string>>): ParameterError {
+  return new ParameterError(
+    name,
+    `Parâmetro desconhecido: ${name}. Aceitos: ${Object.keys(accepts).join(', ')}.`,
+  )
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { isValidCnpj, isValidCpf } from '../../src/demo/documents.js'
 import { type DemoRecord, generateDemo, SCALES } from '../../src/demo/generator.js'
+import { isValidCnpj, isValidCpf } from '../../src/demo/tax-ids.js'
 import { BIDDING_MODALITIES, ORDER_STATUSES } from '../../src/domain.js'
 import { checkRecord } from '../../src/import/validate.js'
 

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto'
 import pg from 'pg'
 import { loadMigrations, migrate } from '../../src/db/migrate.js'
 import { createPool, type Pool } from '../../src/db/pool.js'
+import { syncReadModel } from '../../src/readmodel/build.js'
 
 /** The server the tests use: set by test/run.ts (embedded) or by the caller (TEST_DATABASE_URL). */
 export function adminUrl(): string {
@@ -41,6 +42,7 @@ async function template(): Promise<string> {
       const pool = createPool(databaseUrl(building), { max: 1 })
       try {
         await migrate(pool)
+        await syncReadModel(pool)
       } finally {
         await pool.end()
       }

@@ -8,6 +8,7 @@ import { loadConfig } from '../../src/config.js'
 import { migrate } from '../../src/db/migrate.js'
 import type { DemoRecord } from '../../src/demo/generator.js'
 import { importRecords } from '../../src/import/importer.js'
+import { syncReadModel } from '../../src/readmodel/build.js'
 import { DocumentStore, LruCache } from '../../src/readmodel/store.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
 import { demoRecords, ndjson, source } from '../helpers/records.js'
@@ -238,6 +239,7 @@ describe('read model', () => {
       'DROP TABLE order_documents, detail_documents, data_version; DELETE FROM schema_migrations WHERE version = 4',
     )
     assert.deepEqual(await migrate(db.pool), ['0004_read_model'])
+    await syncReadModel(db.pool) // what `compras migrate` and `serve` run after the migrations
     const { rows } = await db.pool.query<{
       orders: number
       documents: number

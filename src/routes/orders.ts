@@ -7,7 +7,26 @@ import type { Hit, Limiter } from '../auth/rate-limit.js'
 import type { TokenCache, TokenIdentity } from '../auth/tokens.js'
 import { isPossibleNumber, normalizeNumber } from '../checks.js'
 import type { DocumentStore } from '../readmodel/store.js'
-import { MESSAGES, OrderError, OrderSuccess } from './schema.js'
+import { OrderSchema } from './schemas.js'
+
+/** What the order query answers (spec 7.1, 7.2), byte for byte, and our generic 500. */
+export const MESSAGES = {
+  success: 'Ordem recuperada com sucesso',
+  unauthorized: 'Unauthorized',
+  tooManyRequests: 'Too Many Requests',
+  orderNumberRequired: 'Número da ordem é obrigatório',
+  notFound: 'Ordem não encontrada',
+  internal: 'Erro interno do servidor',
+} as const
+
+/** Spec 2.1: every order-query error. */
+const OrderError = Type.Object(
+  {
+    message: Type.String(),
+    data: Type.Array(Type.Never(), { maxItems: 0, description: 'Always an empty array' }),
+  },
+  { $id: 'OrderError' },
+)
 
 /** Spec section 8: requests per second per token on the order query. */
 export const ORDER_RATE_LIMIT = 60
@@ -114,16 +133,21 @@ const orders: FastifyPluginAsyncTypebox<OrdersOptions> = async (app, options) =>
         summary: 'The complete supply order with its items',
         description:
           'Looks the order up by its number among the orders of the organ that the token belongs to; another ' +
-          "organ's order answers like a missing one. 60 requests per second per token.",
+          "organ's order answers like a missing one. 60 requests per second per token. As the spec says, a " +
+          'missing or blank order_number is answered 500 `Número da ordem é obrigatório` (after the token is ' +
+          'checked), not 400.',
         security: [{ AccessToken: [] }],
         querystring: Type.Object({
-          order_number: Type.Optional(Type.String({ description: 'Number of the order (required)' })),
+          order_number: Type.String({
+            description:
+              "Number of the order. Required: without it the answer is the spec's 500 `Número da ordem é obrigatório`.",
+          }),
         }),
         response: {
-          200: Type.Object(OrderSuccess.properties, {
-            description: 'The order with its items',
-            headers: RATE_HEADERS,
-          }),
+          200: Type.Object(
+            { message: Type.String({ examples: [MESSAGES.success] }), data: OrderSchema },
+            { description: 'The order with its items', headers: RATE_HEADERS },
+          ),
           401: errorResponse(
             'Token missing, malformed or invalid, or Authorization sent more than once: `Unauthorized`',
           ),
@@ -143,7 +167,7 @@ const orders: FastifyPluginAsyncTypebox<OrdersOptions> = async (app, options) =>
     },
     async (request, reply) => {
       const asked = request.query.order_number
-      if (asked === undefined || asked.trim() === '') return fail(reply, 500, MESSAGES.orderNumberRequired)
+      if (asked.trim() === '') return fail(reply, 500, MESSAGES.orderNumberRequired)
       // Numbers are stored trimmed; one that could not be stored is not looked up at all.
       const number = normalizeNumber(asked)
       if (!isPossibleNumber(number)) return fail(reply, 500, MESSAGES.notFound)
@@ -170,7 +194,7 @@ const orders: FastifyPluginAsyncTypebox<OrdersOptions> = async (app, options) =>
 
   app.setErrorHandler(
     async (error: Error & { statusCode?: number; validation?: unknown }, request, reply) => {
-      // A query string that fails its schema (order_number given twice) has no usable order number.
+      // A query string that fails its schema (order_number absent or given twice) has no usable order number.
       if (error.validation) return fail(reply, 500, MESSAGES.orderNumberRequired)
       const status = error.statusCode ?? 500
       if (status < 500) return fail(reply, status, STATUS_CODES[status] ?? 'Error')

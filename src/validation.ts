@@ -1,6 +1,6 @@
 import { Ajv, type ValidateFunction } from 'ajv'
 import type { FastifySchemaCompiler } from 'fastify'
-import { isCalendarDate, isDateTime, isUuid } from '../checks.js'
+import { isCalendarDate, isDateTime, isUuid } from './checks.js'
 
 // Request validation without Ajv's type coercion. Ajv coerces "Infinity" to an integer (Infinity % 1 is
 // NaN, which it reads as "no remainder") and then lets it past `maximum`, and its uuid and date formats

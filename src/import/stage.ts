@@ -1,0 +1,123 @@
+import { type AnyField, isRelation, sqlType } from '../resources/fields.js'
+import { Order, type RecordKind } from '../resources/index.js'
+import { inRecord } from '../resources/json.js'
+import { OrderItem } from '../resources/shapes.js'
+
+// The staging half of the import. Validated lines are copied into temporary tables: every record's key and
+// links into import_stage (with the record as jsonb, except orders), and orders and their items, which are
+// most of any load, into typed tables whose columns come from the order's definition.
+
+/** A staged column: its name and SQL type. The table and its COPY list are both made from one list. */
+export type StagedColumn = readonly [name: string, type: string]
+
+/** The fields of a record kind that place it (its key, number and links): staged in import_stage. */
+export function placementFields(kind: RecordKind): Set<string> {
+  const p = kind.placement
+  return new Set(
+    ['organization_uuid', p.key, p.number, p.arp, p.contract, p.bidding].filter(
+      (n): n is string => n !== undefined,
+    ),
+  )
+}
+
+/** An order's own values (every stored field but its placement and its items), in import_orders. */
+export const ORDER_COLUMNS: readonly StagedColumn[] = Object.entries(Order.fields)
+  .filter(([name, f]) => inRecord(f) && !isRelation(f) && !placementFields(Order as RecordKind).has(name))
+  .map(([name, f]) => [name, sqlType(f as AnyField)] as const)
+
+/** An item's values, in import_items, after the order's seq and the item's position. */
+export const ITEM_COLUMNS: readonly StagedColumn[] = Object.entries(OrderItem.fields).map(
+  ([name, f]) => [name, sqlType(f as AnyField)] as const,
+)
+
+const table = (name: string, columns: readonly StagedColumn[]) =>
+  `CREATE TEMP TABLE ${name} (${columns.map(([c, t]) => `${c} ${t}`).join(', ')}) ON COMMIT DROP`
+const copy = (name: string, columns: readonly StagedColumn[]) =>
+  `COPY ${name} (${columns.map(([c]) => c).join(', ')}) FROM STDIN`
+
+/** The columns of import_stage, in the order the stager writes them. */
+export const STAGE_COLUMNS: readonly StagedColumn[] = [
+  ['seq', 'bigint NOT NULL'],
+  ['file', 'integer NOT NULL'],
+  ['line', 'integer NOT NULL'],
+  ['grp', 'text NOT NULL'], // key space: organization, order, contract, arp, bidding
+  ['type', 'text NOT NULL'],
+  ['org', 'uuid NOT NULL'],
+  ['key', 'text NOT NULL'],
+  ['number', 'text'], // natural key: order number, contract_number, ARP number, bidding number
+  ['arp_number', 'text'], // links
+  ['contract_number', 'text'],
+  ['bidding_uuid', 'uuid'],
+  ['doc', 'jsonb'], // the record, except for orders (typed in import_orders)
+]
+const ORDER_STAGE: readonly StagedColumn[] = [['seq', 'bigint NOT NULL'], ...ORDER_COLUMNS]
+const ITEM_STAGE: readonly StagedColumn[] = [
+  ['seq', 'bigint NOT NULL'],
+  ['position', 'smallint'],
+  ...ITEM_COLUMNS,
+]
+
+export const CREATE_STAGE = [
+  table('import_stage', STAGE_COLUMNS),
+  table('import_orders', ORDER_STAGE),
+  table('import_items', ITEM_STAGE),
+].join(';\n')
+
+export const COPY_STAGE = copy('import_stage', STAGE_COLUMNS)
+export const COPY_ORDERS = copy('import_orders', ORDER_STAGE)
+export const COPY_ITEMS = copy('import_items', ITEM_STAGE)
+
+/** The last line wins when a file holds the same key twice. */
+export const DROP_SUPERSEDED = `
+DELETE FROM import_stage a USING import_stage b
+WHERE a.grp = b.grp AND a.key = b.key AND a.seq < b.seq`
+
+export const INDEX_STAGE = `
+CREATE INDEX ON import_stage (grp, org, number);
+CREATE INDEX ON import_orders (seq);
+ANALYZE import_stage, import_orders`
+
+/** Every broken link or key clash, as (file, line, field, reason). */
+export const LINK_PROBLEMS = `
+SELECT file, line, field, reason FROM (
+  SELECT s.file, s.line, 'organization_uuid' AS field, 'names no organization' AS reason
+  FROM import_stage s
+  WHERE s.grp <> 'organization'
+    AND NOT EXISTS (SELECT 1 FROM organizations o WHERE o.id = s.org)
+    AND NOT EXISTS (SELECT 1 FROM import_stage t WHERE t.grp = 'organization' AND t.org = s.org)
+  UNION ALL
+  SELECT s.file, s.line, 'bidding_uuid', 'names no direct contract or public call of this organization'
+  FROM import_stage s
+  WHERE s.bidding_uuid IS NOT NULL
+    AND NOT EXISTS (SELECT 1 FROM biddings b WHERE b.id = s.bidding_uuid AND b.organization_id = s.org)
+    AND NOT EXISTS (SELECT 1 FROM import_stage t WHERE t.grp = 'bidding' AND t.org = s.org AND t.key = s.bidding_uuid::text)
+  UNION ALL
+  SELECT s.file, s.line, 'arp_number', 'names no ARP of this organization'
+  FROM import_stage s
+  WHERE s.arp_number IS NOT NULL
+    AND NOT EXISTS (SELECT 1 FROM arps a WHERE a.organization_id = s.org AND a.number = s.arp_number)
+    AND NOT EXISTS (SELECT 1 FROM import_stage t WHERE t.grp = 'arp' AND t.org = s.org AND t.number = s.arp_number)
+  UNION ALL
+  SELECT s.file, s.line, 'contract_number', 'names no contract of this organization'
+  FROM import_stage s
+  WHERE s.contract_number IS NOT NULL
+    AND NOT EXISTS (SELECT 1 FROM contracts c WHERE c.organization_id = s.org AND c.contract_number = s.contract_number)
+    AND NOT EXISTS (SELECT 1 FROM import_stage t WHERE t.grp = 'contract' AND t.org = s.org AND t.number = s.contract_number)
+  UNION ALL
+  SELECT s.file, s.line, CASE s.grp WHEN 'contract' THEN 'contract_number' ELSE 'number' END,
+    'is used by another ' || CASE s.grp WHEN 'contract' THEN 'contract' ELSE 'ARP' END ||
+    ' of this organization (id ' || coalesce(c.id, a.id) || ')'
+  FROM import_stage s
+  LEFT JOIN contracts c ON s.grp = 'contract' AND c.organization_id = s.org AND c.contract_number = s.number
+  LEFT JOIN arps a ON s.grp = 'arp' AND a.organization_id = s.org AND a.number = s.number
+  WHERE s.grp IN ('contract', 'arp') AND coalesce(c.id, a.id)::text <> s.key
+    AND NOT EXISTS (SELECT 1 FROM import_stage t WHERE t.grp = s.grp AND t.key = coalesce(c.id, a.id)::text)
+  UNION ALL
+  SELECT s.file, s.line, CASE s.grp WHEN 'contract' THEN 'contract_number' ELSE 'number' END,
+    'is used by another ' || CASE s.grp WHEN 'contract' THEN 'contract' ELSE 'ARP' END ||
+    ' of this organization (line ' || t.line || ')'
+  FROM import_stage s
+  JOIN import_stage t ON t.grp = s.grp AND t.org = s.org AND t.number = s.number AND t.seq < s.seq
+  WHERE s.grp IN ('contract', 'arp')
+) problems
+ORDER BY file, line`

@@ -1,0 +1,330 @@
+import {
+  type AnyField,
+  type Fields,
+  isRelation,
+  type Relation,
+  rawSql,
+  sqlType,
+} from '../resources/fields.js'
+import { Order, RECORD_KINDS, type RecordKind } from '../resources/index.js'
+import { from, inRecord } from '../resources/json.js'
+
+// The set-based writes of the import, derived from the resources' definitions: each field is written
+// where its store says (a column, a lookup's id, the supplier's id, the unit's id), owned children are
+// replaced whole, suppliers and units are upserted first, and the search columns are refreshed last.
+// Every statement reads only the staging tables (src/import/stage.ts) and the data tables.
+
+/** An owned relation of fields, by name. */
+const owned = (fields: Fields) =>
+  Object.entries(fields).filter((entry): entry is [string, Relation] => {
+    const f = entry[1]
+    return isRelation(f) && f.embedded
+  })
+
+/** A field's stage column, for the fields that place a record. */
+function placed(kind: RecordKind, name: string): string | undefined {
+  const p = kind.placement
+  if (name === 'organization_uuid' || (p.group === 'organization' && name === p.key)) return 's.org'
+  if (name === p.number) return 's.number' // before the key: an order is keyed by organization and number
+  if (name === p.key) return 's.key::uuid'
+  if (name === p.arp) return 's.arp_number'
+  if (name === p.contract) return 's.contract_number'
+  if (name === p.bidding) return 's.bidding_uuid'
+  return undefined
+}
+
+/** A record kind's values as the source of its INSERT: the typed stage for orders, the jsonb otherwise. */
+interface Source {
+  /** `d.<field>` is the field's value, typed. */
+  from: string
+  columns: string[]
+  values: string[]
+  joins: string[]
+}
+
+function source(kind: RecordKind): Source {
+  const typed = kind === (Order as RecordKind)
+  const columns: string[] = []
+  const values: string[] = []
+  const joins: string[] = []
+  const typedFields: string[] = []
+  let unit = false
+  for (const [name, f] of Object.entries(kind.fields)) {
+    if (!inRecord(f) || isRelation(f)) continue
+    const field = f as AnyField
+    const { store } = field
+    const column = 'column' in store ? store.column : undefined
+    const stage = placed(kind, name)
+    if (stage !== undefined) {
+      columns.push(column ?? name)
+      values.push(stage)
+      continue
+    }
+    typedFields.push(`${name} ${'lookup' in store || 'supplier' in store ? 'text' : sqlType(field)}`)
+    if ('lookup' in store) {
+      const alias = `l_${name}`
+      columns.push(store.column)
+      values.push(`${alias}.id`)
+      joins.push(`JOIN ${store.lookup} ${alias} ON ${alias}.name = d.${name}`)
+    } else if ('supplier' in store) {
+      if (store.supplier !== 'document') continue // the supplier's name is written to suppliers, first
+      columns.push('supplier_id')
+      values.push('sp.id')
+      joins.push(`JOIN suppliers sp ON sp.document = d.${name}`)
+    } else if ('unit' in store) {
+      if (unit) continue
+      unit = true
+      const [nameField, shortField] = unitFields(kind)
+      columns.push('unit_id')
+      values.push('u.id')
+      joins.push(
+        `JOIN units u ON u.organization_id = s.org AND u.name = d.${nameField} AND u.name_short = d.${shortField}`,
+      )
+    } else if (column !== undefined) {
+      columns.push(column)
+      values.push(`d.${name}`)
+    }
+  }
+  if (kind.placement.typeColumn) {
+    columns.push(kind.placement.typeColumn)
+    values.push('s.type')
+  }
+  return {
+    from: typed
+      ? 'JOIN import_orders d ON d.seq = s.seq'
+      : `CROSS JOIN LATERAL jsonb_to_record(s.doc) AS d(${typedFields.join(', ')})`,
+    columns,
+    values,
+    joins,
+  }
+}
+
+/** The fields that name a record's unit (its name and short name), for orders. */
+function unitFields(kind: RecordKind): [string, string] {
+  const byUnit = (attribute: 'name' | 'name_short') =>
+    Object.entries(kind.fields).find(
+      ([, f]) => !isRelation(f) && 'unit' in f.store && f.store.unit === attribute,
+    )?.[0]
+  return [byUnit('name') as string, byUnit('name_short') as string]
+}
+
+/** Inserts or replaces the records of one kind, each by its conflict key. */
+function upsert(kind: RecordKind): string {
+  const { from: sourceFrom, columns, values, joins } = source(kind)
+  const conflict = kind.placement.conflict
+  const updates = [...columns, 'updated_at'].filter((c) => !conflict.includes(c))
+  return `
+INSERT INTO ${kind.table} (${[...columns, 'updated_at'].join(', ')})
+SELECT ${[...values, 'now()'].join(', ')}
+FROM import_stage s ${sourceFrom}
+${joins.join('\n')}
+WHERE s.grp = '${kind.placement.group}'
+ON CONFLICT (${conflict.join(', ')}) DO UPDATE SET ${updates.map((c) => `${c} = excluded.${c}`).join(', ')}`
+}
+
+/**
+ * The columns and values of owned children read from JSON elements `e`: their own columns, their
+ * supplier's id; `fixed` columns, their position. Children of children come after, joined by position.
+ */
+function childValues(relation: Relation, element: string) {
+  const columns: string[] = []
+  const values: string[] = []
+  const joins: string[] = []
+  for (const [name, f] of Object.entries(relation.shape.fields)) {
+    if (isRelation(f)) continue
+    const { store } = f
+    if ('supplier' in store) {
+      if (store.supplier !== 'document') continue
+      columns.push('supplier_id')
+      values.push(`sp_${element}.id`)
+      joins.push(`JOIN suppliers sp_${element} ON sp_${element}.document = ${element}.value->>'${name}'`)
+    } else if ('column' in store) {
+      columns.push(store.column)
+      const text = `${element}.value->>'${name}'`
+      values.push(sqlType(f) === 'text' ? text : `(${text})::${sqlType(f)}`)
+    }
+  }
+  for (const [column, value] of Object.entries(relation.owner?.fixed ?? {})) {
+    columns.push(column)
+    values.push(`'${value}'`)
+  }
+  columns.push('position')
+  values.push(`${element}.ord`)
+  return { columns, values, joins }
+}
+
+/** Replaces the owned children of the staged records of a kind (their own children go with them). */
+function children(kind: RecordKind): string[] {
+  const group = kind.placement.group
+  const staged = `SELECT key::uuid FROM import_stage WHERE grp = '${group}'`
+  return owned(kind.fields).flatMap(([name, relation]) => {
+    const { shape, owner } = relation
+    if (!owner) return []
+    const fixed = Object.entries(owner.fixed ?? {})
+      .map(([column, value]) => ` AND ${column} = '${value}'`)
+      .join('')
+    const own = childValues(relation, 'e')
+    const statements = [
+      `DELETE FROM ${shape.table} WHERE ${owner.column} IN (${staged})${fixed}`,
+      `INSERT INTO ${shape.table} (${owner.column}, ${own.columns.join(', ')})
+       SELECT s.key::uuid, ${own.values.join(', ')}
+       FROM import_stage s CROSS JOIN LATERAL jsonb_array_elements(s.doc->'${name}') WITH ORDINALITY e(value, ord)
+       ${own.joins.join(' ')}
+       WHERE s.grp = '${group}'`,
+    ]
+    // Children of the children (a term's documents), joined to their owner row by its position.
+    for (const [inner, nested] of owned(shape.fields)) {
+      if (!nested.owner) continue
+      const values = childValues(nested, 'n')
+      statements.push(`INSERT INTO ${nested.shape.table} (${nested.owner.column}, ${values.columns.join(', ')})
+       SELECT c.id, ${values.values.join(', ')}
+       FROM import_stage s CROSS JOIN LATERAL jsonb_array_elements(s.doc->'${name}') WITH ORDINALITY e(value, ord)
+       JOIN ${shape.table} c ON c.${owner.column} = s.key::uuid AND c.position = e.ord${fixed.replaceAll(' AND ', ' AND c.')}
+       CROSS JOIN LATERAL jsonb_array_elements(e.value->'${inner}') WITH ORDINALITY n(value, ord)
+       ${values.joins.join(' ')}
+       WHERE s.grp = '${group}'`)
+    }
+    return statements
+  })
+}
+
+/** An order's items, from their typed stage: replaced whole. */
+function orderItems(): string[] {
+  const [name, relation] = owned(Order.fields)[0] as [string, Relation]
+  const { shape, owner } = relation
+  const columns = Object.keys(shape.fields)
+  return [
+    `DELETE FROM ${shape.table} i USING orders o, import_stage s
+     WHERE s.grp = 'order' AND o.organization_id = s.org AND o.number = s.number AND i.${owner?.column} = o.id`,
+    `INSERT INTO ${shape.table} (${owner?.column}, position, ${columns.join(', ')})
+     SELECT o.id, i.position, ${columns.map((c) => `i.${c}`).join(', ')}
+     FROM import_items i
+     JOIN import_stage s ON s.seq = i.seq
+     JOIN orders o ON o.organization_id = s.org AND o.number = s.number
+     -- ${name}`,
+  ]
+}
+
+/** Every (seq, sub, supplier document, supplier name) this run names, from every kind and owned child. */
+function supplierMentions(): string {
+  const parts: string[] = []
+  for (const kind of RECORD_KINDS) {
+    const group = kind.placement.group
+    const supplierOf = (fields: Fields, attribute: 'document' | 'name') =>
+      Object.entries(fields).find(
+        ([, f]) => !isRelation(f) && 'supplier' in f.store && f.store.supplier === attribute,
+      )?.[0]
+    const document = supplierOf(kind.fields, 'document')
+    const name = supplierOf(kind.fields, 'name')
+    if (document && name) {
+      parts.push(
+        kind === (Order as RecordKind)
+          ? `SELECT s.seq, 0 AS sub, d.${document} AS document, d.${name} AS name
+             FROM import_stage s JOIN import_orders d ON d.seq = s.seq WHERE s.grp = '${group}'`
+          : `SELECT s.seq, 0 AS sub, s.doc->>'${document}' AS document, s.doc->>'${name}' AS name
+             FROM import_stage s WHERE s.grp = '${group}'`,
+      )
+    }
+    for (const [relationName, relation] of owned(kind.fields)) {
+      const d = supplierOf(relation.shape.fields, 'document')
+      const n = supplierOf(relation.shape.fields, 'name')
+      if (!d || !n) continue
+      parts.push(`SELECT s.seq, e.ord AS sub, e.value->>'${d}' AS document, e.value->>'${n}' AS name
+        FROM import_stage s CROSS JOIN LATERAL jsonb_array_elements(s.doc->'${relationName}') WITH ORDINALITY e(value, ord)
+        WHERE s.grp = '${group}'`)
+    }
+  }
+  return parts.join('\n  UNION ALL\n  ')
+}
+
+/** One row per tax id: the last record of the run that names a supplier gives its name. */
+const UPSERT_SUPPLIERS = `
+INSERT INTO suppliers (document, name)
+SELECT DISTINCT ON (document) document, name FROM (
+  ${supplierMentions()}
+) found
+ORDER BY document, seq DESC, sub DESC
+ON CONFLICT (document) DO UPDATE SET name = excluded.name`
+
+/** The suppliers this run names, as they were: a changed name must reach other organizations' documents. */
+export const SNAPSHOT_SUPPLIERS = `
+CREATE TEMP TABLE import_suppliers_before ON COMMIT DROP AS
+SELECT id, name FROM suppliers WHERE document IN (SELECT document FROM (
+  ${supplierMentions()}
+) found)`
+
+/**
+ * The organizations whose documents (src/readmodel/build.ts) this run changed: those it wrote, and those
+ * with a record (or an owned child) of a supplier whose name it changed.
+ */
+export const AFFECTED_ORGANIZATIONS = (() => {
+  const named: string[] = []
+  for (const kind of RECORD_KINDS) {
+    if (Object.values(kind.fields).some((f) => !isRelation(f) && 'supplier' in f.store))
+      named.push(`SELECT organization_id FROM ${kind.table} WHERE supplier_id IN (SELECT id FROM changed)`)
+    for (const [, relation] of owned(kind.fields)) {
+      if (!Object.values(relation.shape.fields).some((f) => !isRelation(f) && 'supplier' in f.store)) continue
+      named.push(`SELECT r.organization_id FROM ${kind.table} r JOIN ${relation.shape.table} c
+        ON c.${relation.owner?.column} = r.id WHERE c.supplier_id IN (SELECT id FROM changed)`)
+    }
+  }
+  return `
+CREATE TEMP TABLE rebuild_organizations ON COMMIT DROP AS
+WITH changed AS (
+  SELECT b.id FROM import_suppliers_before b JOIN suppliers s ON s.id = b.id WHERE s.name IS DISTINCT FROM b.name)
+SELECT org AS id FROM import_stage
+${named.map((sql) => `UNION ${sql}`).join('\n')}`
+})()
+
+/** The units the run's orders name, per organization. */
+function upsertUnits(): string {
+  const [name, short] = unitFields(Order as RecordKind)
+  return `
+INSERT INTO units (organization_id, name, name_short)
+SELECT DISTINCT s.org, d.${name}, d.${short}
+FROM import_stage s JOIN import_orders d ON d.seq = s.seq
+WHERE s.grp = 'order'
+ON CONFLICT (organization_id, name, name_short) DO NOTHING`
+}
+
+/** The search column (migrations/0003_search.sql) of what this run wrote: the kind's `search` fields. */
+function searchUpdate(kind: RecordKind): string | undefined {
+  if (!kind.search) return undefined
+  const a = kind.alias
+  const parts = kind.search.map((name) => {
+    const f = kind.fields[name] as AnyField | Relation
+    if (!isRelation(f)) return rawSql(f, a)
+    const { shape } = f
+    const label = shape.fields.name as AnyField
+    return `(SELECT string_agg(${rawSql(label, shape.alias)}, ' ') FROM ${from(shape)} WHERE ${f.rows(a).where})`
+  })
+  return `
+UPDATE ${kind.table} t SET search = v.search FROM (
+  SELECT ${a}.id, to_tsvector('compras_pt', concat_ws(' ', ${parts.join(', ')})) AS search
+  FROM ${from(kind)} JOIN import_stage st ON st.grp = '${kind.placement.group}' AND ${a}.id = st.key::uuid
+) v WHERE t.id = v.id`
+}
+
+const byGroup = (group: string) => RECORD_KINDS.find((k) => k.placement.group === group) as RecordKind
+
+/** In dependency order: what a statement joins to is written before it. */
+export const WRITE_STEPS: readonly string[] = [
+  upsert(byGroup('organization')),
+  UPSERT_SUPPLIERS,
+  upsertUnits(),
+  // Fresh statistics, or the planner joins the stage to a table it believes empty and multiplies rows.
+  'ANALYZE units, suppliers',
+  upsert(byGroup('bidding')),
+  ...children(byGroup('bidding')),
+  upsert(byGroup('arp')),
+  ...children(byGroup('arp')),
+  upsert(byGroup('contract')),
+  ...children(byGroup('contract')),
+  'ANALYZE biddings, arps, contracts',
+  upsert(byGroup('order')),
+  ...orderItems(),
+  ...RECORD_KINDS.map(searchUpdate).filter((sql): sql is string => sql !== undefined),
+]
+
+export const ANALYZE_TABLES = `ANALYZE organizations, units, suppliers, biddings, bidding_providers, arps, contracts,
+  contract_people, contract_commitments, additive_terms, documents, orders, order_items`

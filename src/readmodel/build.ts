@@ -1,0 +1,128 @@
+import { createHash } from 'node:crypto'
+import { DATA_CHANNEL } from '../channel.js'
+import type { Pool, PoolClient } from '../db/pool.js'
+import { ORDER_DOCUMENT, Order, PUBLIC_RESOURCES } from '../resources/index.js'
+import { from, jsonObject } from '../resources/json.js'
+
+// The read model (migrations/0004_read_model.sql): each order (spec 2.2) and each transparency detail
+// (2.7-2.9) as the JSON text PostgreSQL builds for it, in the served field order, from the resources'
+// definitions (src/resources). Each kind of document carries the version of the SQL that built it.
+
+/** Which documents to build: all of them, or those of the organizations listed in a temporary table
+ * `rebuild_organizations (id uuid)` that the caller filled in the same transaction. */
+export type RebuildScope = 'all' | 'listed'
+
+interface DocumentKind {
+  /** The kind's name in read_model_versions: `order`, or the path of a public resource. */
+  kind: string
+  table: 'order_documents' | 'detail_documents'
+  /** True when records exist but none has a document (tables dropped or emptied by hand). */
+  missing: string
+  /** Deletes the kind's documents in scope. */
+  remove(scope: RebuildScope): string
+  /** Builds the kind's documents in scope. */
+  insert(scope: RebuildScope): string
+}
+
+const inScope = (scope: RebuildScope, column: string) =>
+  scope === 'all' ? 'true' : `${column} IN (SELECT id FROM rebuild_organizations)`
+
+const ORDER_BODY = `${jsonObject(Order, ORDER_DOCUMENT, 'o', 'served')}::text`
+
+const KINDS: readonly DocumentKind[] = [
+  {
+    kind: 'order',
+    table: 'order_documents',
+    missing: 'SELECT EXISTS (SELECT 1 FROM orders) AND NOT EXISTS (SELECT 1 FROM order_documents) AS missing',
+    remove: (scope) => `DELETE FROM order_documents WHERE ${inScope(scope, 'organization_id')}`,
+    insert: (scope) => `INSERT INTO order_documents (organization_id, number, body)
+      SELECT o.organization_id, o.number, ${ORDER_BODY} FROM ${from(Order, 'o')}
+      WHERE ${inScope(scope, 'o.organization_id')}`,
+  },
+  ...PUBLIC_RESOURCES.map((resource): DocumentKind => {
+    const { record } = resource
+    const a = record.alias
+    const body = `${jsonObject(record, resource.detail, a, 'served')}::text`
+    return {
+      kind: resource.path,
+      table: 'detail_documents',
+      missing: `SELECT EXISTS (SELECT 1 FROM ${record.table} ${a} WHERE ${resource.where(a)})
+        AND NOT EXISTS (SELECT 1 FROM detail_documents WHERE resource = '${resource.path}') AS missing`,
+      remove: (scope) =>
+        `DELETE FROM detail_documents WHERE resource = '${resource.path}' AND ${inScope(scope, 'organization_id')}`,
+      insert: (scope) => `INSERT INTO detail_documents (resource, id, organization_id, body)
+        SELECT '${resource.path}', ${a}.id, ${a}.organization_id, ${body} FROM ${from(record, a)}
+        WHERE ${resource.where(a)} AND ${inScope(scope, `${a}.organization_id`)}`,
+    }
+  }),
+]
+
+/** The version of each kind of document: a hash of the SQL that builds it, so any change to it shows. */
+export const DOCUMENT_VERSIONS: Readonly<Record<string, string>> = Object.fromEntries(
+  KINDS.map((k) => [k.kind, createHash('sha256').update(k.insert('all')).digest('hex').slice(0, 16)]),
+)
+
+/** Rebuilds the documents in scope; run inside the transaction that wrote the data. */
+export async function rebuildDocuments(client: PoolClient, scope: RebuildScope): Promise<void> {
+  for (const kind of KINDS) {
+    await client.query(kind.remove(scope))
+    await client.query(kind.insert(scope))
+  }
+  await markChanged(client)
+}
+
+/** Bumps the data version and tells every instance (at commit) to drop what it cached. */
+export async function markChanged(client: PoolClient): Promise<void> {
+  await client.query('UPDATE data_version SET version = version + 1')
+  await client.query(`SELECT pg_notify('${DATA_CHANNEL}', '')`)
+}
+
+const SYNC_LOCK = 7_310_003 // one rebuild at a time, across processes
+
+/**
+ * Rebuilds every kind of document whose stored version is not this code's (after an upgrade, or on a
+ * database whose documents were never versioned), or whose records have no documents at all, each kind
+ * in a transaction of its own. Run by `migrate`, `serve` and `import` after the migrations. Returns the
+ * kinds it rebuilt.
+ */
+export async function syncReadModel(
+  pool: Pool,
+  versions: Readonly<Record<string, string>> = DOCUMENT_VERSIONS,
+): Promise<string[]> {
+  const client = await pool.connect()
+  const rebuilt: string[] = []
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [SYNC_LOCK])
+    const { rows } = await client.query<{ kind: string; version: string }>(
+      'SELECT kind, version FROM read_model_versions',
+    )
+    const stored = new Map(rows.map((row) => [row.kind, row.version]))
+    for (const kind of KINDS) {
+      const version = versions[kind.kind] as string
+      if (stored.get(kind.kind) === version) {
+        const { rows: check } = await client.query<{ missing: boolean }>(kind.missing)
+        if (!check[0]?.missing) continue
+      }
+      await client.query('BEGIN')
+      try {
+        await client.query(kind.remove('all'))
+        await client.query(kind.insert('all'))
+        await client.query(
+          `INSERT INTO read_model_versions (kind, version) VALUES ($1, $2)
+           ON CONFLICT (kind) DO UPDATE SET version = excluded.version`,
+          [kind.kind, version],
+        )
+        await markChanged(client)
+        await client.query('COMMIT')
+      } catch (error) {
+        await client.query('ROLLBACK')
+        throw error
+      }
+      rebuilt.push(kind.kind)
+    }
+  } finally {
+    await client.query('SELECT pg_advisory_unlock($1)', [SYNC_LOCK]).catch(() => {})
+    client.release()
+  }
+  return rebuilt
+}

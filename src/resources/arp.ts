@@ -1,0 +1,154 @@
+import { BIDDING_MODALITIES, MANAGEMENT_STATUSES } from '../domain.js'
+import { linkedContracts } from './contract.js'
+import { field, type ImportRecord, linked, shape } from './fields.js'
+import { nameFilter, searchFilter } from './filters.js'
+import { linkedOrders } from './order.js'
+import { definePublic, defineRecord, pick, type RecordKind } from './resource.js'
+import { attachments, terms } from './shapes.js'
+
+const fields = {
+  organization_uuid: field('uuid', 'Organização (UUID)', { column: 'organization_id' }),
+  id: field('uuid', 'Identificador'),
+  bidding_uuid: field('uuid', 'Licitação (UUID)', { column: 'bidding_id', nullable: true }),
+  number: field('number', 'Número da ata'),
+  object_details: field('text', 'Objeto', { maxLength: 10_000 }),
+  amount_total: field('money', 'Valor total'),
+  company_name: field('text', 'Órgão', { maxLength: 300 }),
+  provider_company_name: field('text', 'Fornecedor', { maxLength: 300, store: { supplier: 'name' } }),
+  provider_document: field('taxId', 'CNPJ/CPF do fornecedor', { store: { supplier: 'document' } }),
+  provider_representative_name: field('text', 'Representante do fornecedor', {
+    maxLength: 300,
+    column: 'representative_name',
+  }),
+  bidding_modality: field('enum', 'Modalidade', {
+    values: BIDDING_MODALITIES,
+    store: { lookup: 'bidding_modalities', column: 'modality_id' },
+  }),
+  bidding_number: field('text', 'Número da licitação', { maxLength: 100, nullable: true }),
+  date_signature: field('date', 'Data de assinatura'),
+  date_expiration: field('date', 'Data de vencimento'),
+  management_status: field('enum', 'Situação de gestão', {
+    values: MANAGEMENT_STATUSES,
+    store: { lookup: 'management_statuses', column: 'management_status_id' },
+  }),
+  documents: attachments('arp_id'),
+  contracts: linkedContracts(
+    (a) => `cs.organization_id = ${a}.organization_id AND cs.arp_number = ${a}.number`,
+  ),
+  terms: terms('arp_id'),
+  orders: linkedOrders('arp_number', 'number'),
+}
+
+/** A price-registration record (spec 2.9). Key: id; number is unique in its organization. Link: bidding_uuid. */
+const arpShape = shape({
+  name: 'Arp',
+  description:
+    'A price-registration record (spec 2.9). Key: id; number is unique in its organization. Link: bidding_uuid.',
+  table: 'arps',
+  alias: 'a',
+  fields,
+})
+
+const recordKind: RecordKind<typeof fields> = {
+  ...arpShape,
+  types: ['arp'],
+  about: () =>
+    'A price-registration record (spec 2.9). Key: id; number is unique in its organization. Link: bidding_uuid.',
+  placement: { group: 'arp', key: 'id', number: 'number', bidding: 'bidding_uuid', conflict: ['id'] },
+  search: ['object_details', 'company_name', 'provider_company_name'],
+}
+export const Arp = defineRecord(recordKind)
+
+export type ArpRecord = { type: 'arp' } & ImportRecord<typeof fields>
+
+export const arps = definePublic<typeof fields>({
+  path: 'arps',
+  label: 'ARP',
+  noun: { singular: 'ata de registro de preços', plural: 'atas de registro de preços' },
+  record: recordKind,
+  type: 'arp',
+  where: () => 'true',
+  detail: [
+    'bidding_uuid',
+    'number',
+    'object_details',
+    'amount_total',
+    'company_name',
+    'provider_company_name',
+    'provider_representative_name',
+    'bidding_modality',
+    'bidding_number',
+    'date_signature',
+    'date_expiration',
+    'documents',
+    'contracts',
+    'terms',
+    'orders',
+  ],
+  listingExtra: ['management_status'],
+  // Spec 4.1: the ARP listing accepts exactly documents, terms and orders.
+  offered: ['documents', 'terms', 'orders'],
+  exported: [
+    'id',
+    'organization_uuid',
+    'number',
+    'object_details',
+    'amount_total',
+    'company_name',
+    'provider_company_name',
+    'provider_document',
+    'provider_representative_name',
+    'bidding_modality',
+    'bidding_number',
+    'bidding_uuid',
+    'date_signature',
+    'date_expiration',
+    'management_status',
+  ],
+  filters: {
+    organization_uuid: (a, p) => `${a}.organization_id = ${p}::uuid`,
+    number: (a, p) => `${a}.number = ${p}`,
+    bidding_number: (a, p) => `${a}.bidding_number = ${p}`,
+    modality_id: (a, p) => `${a}.modality_id = ${p}::smallint`,
+    management_status_id: (a, p) => `${a}.management_status_id = ${p}::smallint`,
+    provider_document: (a, p) => `${a}_s.document = ${p}`,
+    provider_name: (a, p) => `${a}.supplier_id IN ${nameFilter(p)}`,
+    date_from: (a, p) => `${a}.date_signature >= ${p}::date`,
+    date_to: (a, p) => `${a}.date_signature <= ${p}::date`,
+    q: searchFilter,
+  },
+  sorts: {
+    date_signature: 'date_signature',
+    date_expiration: 'date_expiration',
+    amount_total: 'amount_total',
+    number: 'number',
+  },
+  defaultSort: '-date_signature',
+  date: 'date_signature',
+})
+
+/** A linked ARP, inside a bidding's detail. */
+export const ArpSummary = pick(
+  arpShape,
+  [
+    'id',
+    'number',
+    'object_details',
+    'amount_total',
+    'provider_company_name',
+    'date_signature',
+    'date_expiration',
+    'management_status',
+  ],
+  {
+    name: 'ArpSummary',
+    alias: 'ars',
+    description: 'A linked ARP; GET /v1/transparency/arps/{id} has the rest',
+  },
+)
+
+export const linkedArps = (where: (a: string) => string) =>
+  linked('Atas de registro de preços', ArpSummary, (a) => ({
+    where: where(a),
+    orderBy: 'ars.date_signature DESC, ars.id',
+  }))

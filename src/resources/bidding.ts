@@ -1,0 +1,153 @@
+import { BIDDING_MODALITIES, BIDDING_STATUSES } from '../domain.js'
+import { linkedArps } from './arp.js'
+import { linkedContracts } from './contract.js'
+import { field, type ImportRecord, owned, shape } from './fields.js'
+import { nameFilter, searchFilter } from './filters.js'
+import { definePublic, defineRecord, type PublicResource, type RecordKind } from './resource.js'
+import { attachments, Provider } from './shapes.js'
+
+const fields = {
+  organization_uuid: field('uuid', 'Organização (UUID)', { column: 'organization_id' }),
+  id: field('uuid', 'Identificador'),
+  number: field('number', 'Número'),
+  modality: field('enum', 'Modalidade', {
+    values: BIDDING_MODALITIES,
+    store: { lookup: 'bidding_modalities', column: 'modality_id' },
+  }),
+  budget_secret: field('boolean', 'Orçamento sigiloso'),
+  status: field('enum', 'Situação', {
+    values: BIDDING_STATUSES,
+    store: { lookup: 'bidding_statuses', column: 'status_id' },
+  }),
+  register_price: field('boolean', 'Registro de preços'),
+  opening_date: field('instant', 'Data de abertura', {
+    nullable: true,
+    description: 'ISO 8601 UTC with microseconds',
+  }),
+  object_details: field('text', 'Objeto', { maxLength: 10_000 }),
+  company_name: field('text', 'Órgão', { maxLength: 300 }),
+  electronic_dispute_mode: field('text', 'Modo de disputa', { maxLength: 200, nullable: true }),
+  adjudication_mode: field('text', 'Forma de adjudicação', { maxLength: 200, nullable: true }),
+  judgment_criteria: field('text', 'Critério de julgamento', { maxLength: 200, nullable: true }),
+  competent_authority: field('text', 'Autoridade competente', { maxLength: 300, nullable: true }),
+  agent: field('text', 'Agente de contratação', { maxLength: 300, nullable: true }),
+  type_range_bids: field('text', 'Tipo de intervalo de lances', { maxLength: 100, nullable: true }),
+  range_bids: field('text', 'Intervalo de lances', { maxLength: 100, nullable: true }),
+  // A secret budget stays secret: the estimate is not published.
+  sum_amount_total: field('money', 'Valor estimado', {
+    secretIf: 'budget_secret',
+    description: 'Estimated total; null while the budget is secret (budget_secret)',
+  }),
+  precision: field('integer', 'Precisão', { minimum: 0, maximum: 6 }),
+  sum_amount_total_finish: field('money', 'Valor homologado', { nullable: true }),
+  documents: attachments('bidding_id'),
+  providers: owned('Participantes', Provider, { column: 'bidding_id' }),
+  arps: linkedArps((a) => `ars.bidding_id = ${a}.id`),
+  contracts: linkedContracts((a) => `cs.bidding_id = ${a}.id`),
+}
+
+/**
+ * A direct contract or public call (spec 2.8; one shape for both). Key: id, shared by both kinds. Contracts
+ * and ARPs link to it by bidding_uuid.
+ */
+const biddingShape = shape({
+  name: 'Bidding',
+  description: 'A direct contract or public call (one shape for both)',
+  table: 'biddings',
+  alias: 'b',
+  fields,
+})
+
+const recordKind: RecordKind<typeof fields> = {
+  ...biddingShape,
+  types: ['direct_contract', 'public_call'],
+  about: (type) =>
+    `A ${type === 'direct_contract' ? 'direct contract' : 'public call'} (spec 2.8). Key: id (shared with the ` +
+    'other bidding kind). Contracts and ARPs link to it by bidding_uuid.',
+  placement: { group: 'bidding', key: 'id', number: 'number', conflict: ['id'], typeColumn: 'kind' },
+  search: ['object_details', 'company_name', 'agent', 'providers'],
+}
+export const Bidding = defineRecord(recordKind)
+
+export type BiddingRecord = { type: 'direct_contract' | 'public_call' } & ImportRecord<typeof fields>
+
+const DETAIL = [
+  'number',
+  'modality',
+  'budget_secret',
+  'status',
+  'register_price',
+  'opening_date',
+  'object_details',
+  'company_name',
+  'electronic_dispute_mode',
+  'adjudication_mode',
+  'judgment_criteria',
+  'competent_authority',
+  'agent',
+  'type_range_bids',
+  'range_bids',
+  'sum_amount_total',
+  'precision',
+  'sum_amount_total_finish',
+  'documents',
+  'providers',
+  'arps',
+  'contracts',
+] as const
+
+function biddings(kind: 'direct_contract' | 'public_call'): PublicResource {
+  const direct = kind === 'direct_contract'
+  return definePublic<typeof fields>({
+    path: direct ? 'direct-contracts' : 'public-calls',
+    label: direct ? 'direct contract' : 'public call',
+    noun: direct
+      ? { singular: 'contratação direta', plural: 'contratações diretas' }
+      : { singular: 'chamada pública', plural: 'chamadas públicas' },
+    record: recordKind,
+    type: kind,
+    where: (a) => `${a}.kind = '${kind}'`,
+    detail: DETAIL,
+    listingExtra: [],
+    offered: ['documents', 'providers', 'arps', 'contracts'],
+    exported: [
+      'id',
+      'organization_uuid',
+      'number',
+      'modality',
+      'budget_secret',
+      'status',
+      'register_price',
+      'opening_date',
+      'object_details',
+      'company_name',
+      'electronic_dispute_mode',
+      'adjudication_mode',
+      'judgment_criteria',
+      'competent_authority',
+      'agent',
+      'sum_amount_total',
+      'sum_amount_total_finish',
+    ],
+    filters: {
+      organization_uuid: (a, p) => `${a}.organization_id = ${p}::uuid`,
+      number: (a, p) => `${a}.number = ${p}`,
+      modality_id: (a, p) => `${a}.modality_id = ${p}::smallint`,
+      status_id: (a, p) => `${a}.status_id = ${p}::smallint`,
+      provider_document: (a, p) =>
+        `EXISTS (SELECT 1 FROM bidding_providers fp JOIN suppliers fs ON fs.id = fp.supplier_id
+          WHERE fp.bidding_id = ${a}.id AND fs.document = ${p})`,
+      provider_name: (a, p) =>
+        `EXISTS (SELECT 1 FROM bidding_providers fp WHERE fp.bidding_id = ${a}.id AND fp.supplier_id IN ${nameFilter(p)})`,
+      date_from: (a, p) => `${a}.opening_date >= ${p}::date`,
+      date_to: (a, p) => `${a}.opening_date < ${p}::date + 1`,
+      q: searchFilter,
+    },
+    sorts: { opening_date: 'opening_date', number: 'number', sum_amount_total: 'sum_amount_total' },
+    defaultSort: '-opening_date',
+    date: 'opening_date',
+  })
+}
+
+export const directContracts = biddings('direct_contract')
+export const publicCalls = biddings('public_call')

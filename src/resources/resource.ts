@@ -1,0 +1,105 @@
+import type { RecordType } from '../domain.js'
+import type { AnyField, Fields, Kind, Relation, Shape } from './fields.js'
+
+/** The names of F's fields (relations included). */
+export type Name<F extends Fields> = keyof F & string
+
+/** A kind of record: its shape, and how the import places it. */
+export interface RecordKind<F extends Fields = Fields> extends Shape<F> {
+  /** The `type` of its lines in the import format. */
+  readonly types: readonly RecordType[]
+  /** What the import format's documentation says of a record of this type: its key and links. */
+  readonly about: (type: RecordType) => string
+  readonly placement: Placement<F>
+  /** The fields (and owned children's names) full-text search reads, in its `search` column. */
+  readonly search?: readonly Name<F>[]
+}
+
+/**
+ * How the import places a record: its key space (`group`), the fields that key it, its natural number,
+ * and its links to other records by number or id. Orders are keyed by organization and number.
+ */
+export interface Placement<F extends Fields> {
+  readonly group: 'organization' | 'order' | 'contract' | 'arp' | 'bidding'
+  readonly key: Name<F>
+  readonly number?: Name<F>
+  readonly arp?: Name<F>
+  readonly contract?: Name<F>
+  readonly bidding?: Name<F>
+  /** The columns an import replaces a stored row by. */
+  readonly conflict: readonly string[]
+  /** A column that holds the record's `type` (a table shared by two types). */
+  readonly typeColumn?: string
+}
+
+/** A SQL condition for one filter, over the record's alias `a`; `p` is the placeholder of its value. */
+export type FilterSql = (a: string, p: string) => string
+
+/** A public resource: a kind of record as /v1/transparency serves, lists, filters and exports it. */
+export interface PublicResource<F extends Fields = Fields> {
+  /** URL segment under /v1/transparency (and the export's `resource`). */
+  readonly path: 'contracts' | 'direct-contracts' | 'public-calls' | 'arps'
+  /** In the OpenAPI document. */
+  readonly label: string
+  /** In Portuguese, for people: the portal's titles and the export's sheet name. */
+  readonly noun: { readonly singular: string; readonly plural: string }
+  readonly record: RecordKind<F>
+  /** The `type` of its import lines. */
+  readonly type: RecordType
+  /** Its rows among the record's table (a direct contract, a public call), or 'true'. */
+  readonly where: (a: string) => string
+  /** The detail (spec 2.7–2.9), relations included, in the spec's order. */
+  readonly detail: readonly Name<F>[]
+  /** A listing item adds these to the detail's own fields. */
+  readonly listingExtra: readonly Name<F>[]
+  /** Relations a listing item may add (with_relations), in the detail's order. */
+  readonly offered: readonly Name<F>[]
+  /** The export's columns, in order. */
+  readonly exported: readonly Name<F>[]
+  /** The listing's filters. */
+  readonly filters: Readonly<Record<string, FilterSql>>
+  /** Sort names and the column each orders by. */
+  readonly sorts: Readonly<Record<string, Name<F>>>
+  /** Newest first by the kind's main date; the id breaks ties so pages are stable. */
+  readonly defaultSort: string
+  /** The main date, for date_from and date_to and the portal's charts. */
+  readonly date: Name<F>
+}
+
+/**
+ * A shape of some of a record's fields, read under another alias (a summary inside another record's
+ * detail). `served` changes how a field is served there (an order's total is text in transparency).
+ */
+export function pick<F extends Fields, const K extends Name<F>>(
+  source: Shape<F>,
+  names: readonly K[],
+  options: { name: string; alias: string; description?: string; served?: Partial<Record<K, Kind>> },
+): Shape<{ readonly [P in K]: F[P] }> {
+  const fields = Object.fromEntries(
+    names.map((name) => {
+      const f = source.fields[name] as AnyField | Relation
+      const kind = options.served?.[name]
+      return [name, kind && f.kind !== 'relation' ? { ...f, kind } : f]
+    }),
+  ) as { readonly [P in K]: F[P] }
+  return {
+    name: options.name,
+    description: options.description,
+    table: source.table,
+    alias: options.alias,
+    fields,
+  }
+}
+
+/**
+ * A record kind, checked against its own fields (every name in its placement and search is one of them),
+ * then widened: every face reads kinds alike.
+ */
+export function defineRecord<F extends Fields>(kind: RecordKind<F>): RecordKind {
+  return kind as unknown as RecordKind
+}
+
+/** A public resource, checked against its record's fields (detail, listing, export, sorts), then widened. */
+export function definePublic<F extends Fields>(resource: PublicResource<F>): PublicResource {
+  return resource as unknown as PublicResource
+}

@@ -1,0 +1,79 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from 'typebox'
+import { CONTENT_TYPES, openExport } from '../export/export.js'
+import { EXPORT_PARAMETERS, exportRequest } from '../export/request.js'
+import { ExportRefused } from '../transparency/errors.js'
+import type { TransparencyOptions } from './options.js'
+import { failure } from './schemas.js'
+
+/** Every record of a listing's filter as a file: GET /v1/transparency/export. */
+const exportRoute: FastifyPluginAsyncTypebox<TransparencyOptions> = async (
+  app,
+  { pool, exportPool, exportGate },
+) => {
+  app.get(
+    '/transparency/export',
+    {
+      config: { accepts: EXPORT_PARAMETERS.accepts },
+      schema: {
+        operationId: 'exportRecords',
+        tags: ['transparency'],
+        summary: 'Every record of a listing as an Excel (.xlsx) or CSV file',
+        description:
+          "Takes the resource, the format, and the filters and sort of that resource's listing with the same " +
+          'meaning; returns every matching row, not one page, streamed as an attachment named after the ' +
+          'resource and the date. Column titles in Portuguese; in XLSX money and numbers are numeric cells and ' +
+          'dates date cells. CSV is RFC 4180, UTF-8 with a byte-order mark; separator=; suits Brazilian Excel. ' +
+          'Problems with the parameters are answered in JSON before any byte of the file; a failure in the ' +
+          'middle aborts the transfer, so a truncated file never looks complete.',
+        security: [],
+        querystring: EXPORT_PARAMETERS.schema,
+        response: {
+          200: {
+            description: 'The file',
+            content: {
+              [CONTENT_TYPES.xlsx]: { schema: Type.String({ format: 'binary' }) },
+              [CONTENT_TYPES.csv]: { schema: Type.String({ format: 'binary' }) },
+            },
+          },
+          404: failure('`Organização não encontrada.`: organization_uuid'),
+          422: failure('An unknown or invalid parameter, named in the message'),
+          429: failure(
+            '`Já há uma exportação deste endereço em andamento...` (one export at a time per address), or ' +
+              'over PUBLIC_RATE_LIMIT requests a minute from the address',
+          ),
+          503: failure(
+            '`Exportações demais em andamento...` (EXPORT_CONCURRENCY exports already running; Retry-After) or ' +
+              '`A exportação demorou demais...` (EXPORT_TIMEOUT passed before the first row)',
+            { 'Retry-After': { type: 'integer', description: 'Seconds to wait' } },
+          ),
+        },
+      },
+    },
+    async (request, reply) => {
+      const what = await exportRequest(pool, request.query as Record<string, unknown>)
+      const release = exportGate.enter(request.ip)
+      if (typeof release === 'string') throw new ExportRefused(release)
+      let file: Awaited<ReturnType<typeof openExport>>
+      try {
+        file = await openExport(exportPool, what)
+      } catch (error) {
+        release()
+        if ((error as { code?: string }).code === '57014') throw new ExportRefused('timeout')
+        throw error
+      }
+      reply.raw.once('close', release)
+      file.stream.once('error', (error) => {
+        request.log.error({ err: error }, 'export failed in the middle: transfer aborted')
+        reply.raw.destroy() // a file cut short must never look complete
+      })
+      return reply
+        .header('Content-Type', file.contentType)
+        .header('Content-Disposition', `attachment; filename="${file.filename}"`)
+        .header('Cache-Control', 'no-store')
+        .send(file.stream as never) // a stream is sent as it is, not serialized
+    },
+  )
+}
+
+export default exportRoute

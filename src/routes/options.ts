@@ -1,0 +1,14 @@
+import type { Pool } from '../db/pool.js'
+import type { ExportGate } from '../export/gate.js'
+import type { DocumentStore } from '../readmodel/store.js'
+
+/** What the /v1 routes are built with. */
+export interface TransparencyOptions {
+  pool: Pool
+  store: DocumentStore
+  /** Exports' own connections (never the API's). */
+  exportPool: Pool
+  exportGate: ExportGate
+  /** Requests per client address per minute; 0: no limit. */
+  publicRateLimit: number
+}

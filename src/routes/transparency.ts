@@ -1,0 +1,202 @@
+import compress from '@fastify/compress'
+import cors from '@fastify/cors'
+import etag, { fnv1a } from '@fastify/etag'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyError, FastifyReply } from 'fastify'
+import { Type } from 'typebox'
+import { MemoryLimiter } from '../auth/rate-limit.js'
+import { PUBLIC_RESOURCES } from '../resources/index.js'
+import { ExportRefused, NotFoundError, ParameterError } from '../transparency/errors.js'
+import { LOOKUPS, listingPage, lookup } from '../transparency/listing.js'
+import { MESSAGES } from '../transparency/messages.js'
+import { listingParameters, type ParameterProblem, parameterError } from '../transparency/parameters.js'
+import exportRoute from './export.js'
+import type { TransparencyOptions } from './options.js'
+import { detailSchema, failure, itemSchema, Lookup, Page, Success, TOO_MANY } from './schemas.js'
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** What each query parameter of the route accepts, in Portuguese, for its 422 messages. */
+    accepts?: Readonly<Record<string, string>>
+  }
+}
+
+const SUCCESS_PREFIX = `{"success":true,"message":${JSON.stringify(MESSAGES.success)},"data":`
+
+/** Sends JSON already serialized (documents of the read model, cached pages) as it is. */
+const sendJson = (reply: FastifyReply, body: string) =>
+  reply.type('application/json; charset=utf-8').send(body)
+
+type ValidationError = FastifyError & {
+  validation?: ParameterProblem[]
+  validationContext?: string
+}
+
+/** The status of a library error, in the transparency envelope. */
+function statusOf(error: Error): number | undefined {
+  if (error instanceof ParameterError) return 422
+  if (error instanceof NotFoundError) return 404
+  if (error instanceof ExportRefused) return error.reason === 'address' ? 429 : 503
+  return undefined
+}
+
+const operationId = (verb: string, path: string) =>
+  verb + path.replace(/(^|-)([a-z])/g, (_, _dash, letter: string) => letter.toUpperCase())
+
+/**
+ * Operations 2–5 and the listings, helpers and export of section 4.1, under /v1/transparency: public,
+ * cached by clients (ETag, Cache-Control), compressed on request, open to browsers (CORS).
+ */
+const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app, options) => {
+  const { pool, store, publicRateLimit } = options
+  // First: routes capture the handlers in force when they are built, and registering a child plugin
+  // (the export, below) builds the routes declared before it.
+  app.setNotFoundHandler(async (_request, reply) =>
+    reply.code(404).send({ success: false, message: MESSAGES.routeNotFound }),
+  )
+
+  app.setErrorHandler(async (error: ValidationError, request, reply) => {
+    const status = statusOf(error)
+    if (status !== undefined) {
+      if (error instanceof ExportRefused && error.reason === 'busy') reply.header('Retry-After', 30)
+      return reply.code(status).send({ success: false, message: error.message })
+    }
+    if (error.validation) {
+      if (error.validationContext === 'params')
+        return reply.code(400).send({ success: false, message: MESSAGES.invalidId })
+      const accepts = request.routeOptions.config.accepts ?? {}
+      return reply
+        .code(422)
+        .send({ success: false, message: parameterError(error.validation[0], accepts).message })
+    }
+    const code = error.statusCode ?? 500
+    if (code < 500) return reply.code(code).send({ success: false, message: error.message })
+    request.log.error({ err: error }, 'transparency query failed')
+    return reply.code(500).send({ success: false, message: MESSAGES.internal })
+  })
+
+  // Generous for browsing, a brake on scraping and guessing; per instance, in memory (docs: Security).
+  if (publicRateLimit > 0) {
+    const limiter = new MemoryLimiter()
+    app.addHook('onRequest', async (request, reply) => {
+      const hit = limiter.takeNow(request.ip, publicRateLimit, 60_000)
+      const reset = Math.max(1, Math.ceil(hit.resetMs / 1000))
+      reply.header('X-RateLimit-Limit', hit.limit)
+      reply.header('X-RateLimit-Remaining', hit.remaining)
+      reply.header('X-RateLimit-Reset', reset)
+      if (!hit.allowed) {
+        reply.header('Retry-After', reset)
+        return reply.code(429).send({ success: false, message: MESSAGES.tooManyRequests })
+      }
+    })
+  }
+  await app.register(cors, { origin: '*', methods: ['GET', 'HEAD'] })
+  // Before compress: the tag is of the uncompressed body. FNV-1a: a validator, not a secret, at a fraction
+  // of SHA-1's cost on every response.
+  await app.register(etag, { hashFn: fnv1a })
+  await app.register(compress, { encodings: ['br', 'gzip'], threshold: 1024 })
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if ((reply.statusCode === 200 || reply.statusCode === 304) && !reply.hasHeader('Cache-Control')) {
+      reply.header('Cache-Control', 'public, max-age=60')
+    }
+    return payload
+  })
+
+  for (const resource of PUBLIC_RESOURCES) {
+    app.get(
+      `/transparency/${resource.path}/:id`,
+      {
+        schema: {
+          operationId: operationId('get', resource.path).replace(/s$/, ''),
+          tags: ['transparency'],
+          summary: `One ${resource.label} with all its relations`,
+          security: [],
+          params: Type.Object({
+            id: Type.String({ format: 'uuid', description: `The ${resource.label}'s UUID` }),
+          }),
+          response: {
+            200: Success(detailSchema(resource), `The ${resource.label}`),
+            400: failure('`Identificador inválido.`: the id is not a UUID'),
+            404: failure('`Registro não encontrado.`'),
+            429: TOO_MANY,
+          },
+        },
+      },
+      async (request, reply) => {
+        const data = await store.detail(resource.path, request.params.id.toLowerCase())
+        if (data === undefined) throw new NotFoundError('record')
+        return sendJson(reply, `${SUCCESS_PREFIX}${data}}`)
+      },
+    )
+
+    const parameters = listingParameters(resource)
+    app.get(
+      `/transparency/${resource.path}`,
+      {
+        config: { accepts: parameters.accepts },
+        schema: {
+          operationId: operationId('list', resource.path),
+          tags: ['transparency'],
+          summary: `List ${resource.label}s: filters, search, sort, pages`,
+          description:
+            `Newest first by default (${resource.defaultSort}), stable across pages. ` +
+            `Relations for with_relations: ${resource.offered.join(', ')}.`,
+          security: [],
+          querystring: parameters.schema,
+          response: {
+            200: Success(Page(itemSchema(resource)), `A page of ${resource.label}s`),
+            404: failure('`Organização não encontrada.`: organization_uuid'),
+            422: failure('An unknown or invalid parameter; the message names it and what it accepts'),
+            429: TOO_MANY,
+          },
+        },
+      },
+      async (request, reply) => {
+        // Same URL, same page until the next import: pages are cached whole, keyed by the URL as sent, and
+        // built once however many ask for one at the same time.
+        const query = request.query as Record<string, unknown>
+        return sendJson(
+          reply,
+          await store.through(`l\u0000${request.url}`, () => listingPage(pool, store, resource, query)),
+        )
+      },
+    )
+  }
+
+  // Its options without the parent's prefix, which the child inherits anyway.
+  await app.register(exportRoute, {
+    pool,
+    store,
+    exportPool: options.exportPool,
+    exportGate: options.exportGate,
+    publicRateLimit,
+  })
+
+  const helpers = [
+    ['bidding-modalities', 'The 20 bidding modalities (spec 2.3)'],
+    ['bidding-statuses', 'Statuses of direct contracts and public calls (status_id)'],
+    ['management-statuses', 'Management statuses of contracts and ARPs (management_status_id)'],
+  ] as const
+  for (const [path, summary] of helpers) {
+    app.get(
+      `/transparency/helpers/${path}`,
+      {
+        schema: {
+          operationId: operationId('list', path),
+          tags: ['transparency'],
+          summary,
+          description: 'The ids are the ones the listing filters take.',
+          security: [],
+          response: { 200: Success(Type.Array(Lookup), summary), 429: TOO_MANY },
+        },
+      },
+      async () => ({
+        success: true as const,
+        message: MESSAGES.success,
+        data: await lookup(pool, LOOKUPS[path]),
+      }),
+    )
+  }
+}
+
+export default transparency

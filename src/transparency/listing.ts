@@ -1,0 +1,189 @@
+import { createHash } from 'node:crypto'
+import type { Pool } from '../db/pool.js'
+import { type AnyField, rawSql } from '../resources/fields.js'
+import type { PublicResource } from '../resources/index.js'
+import { from, jsonObject } from '../resources/json.js'
+import { NotFoundError } from './errors.js'
+import { MESSAGES } from './messages.js'
+import { DEFAULT_PER_PAGE, filterValues, parseRelations, sortOf } from './parameters.js'
+
+// A page of a listing, as the API serves it: the page's rows built as JSON by PostgreSQL, the total of
+// the filter, and the page envelope. No HTTP here: the API, the portal and OCDS read pages through it.
+
+/** Where values are kept between requests (the read path's cache, dropped on every import). */
+export interface Through {
+  through<T extends string | undefined>(key: string, build: () => Promise<T>): Promise<T>
+}
+
+export interface ListQuery {
+  page: number
+  perPage: number
+  /** Filter name → value, names already checked against resource.filters. */
+  filters: Readonly<Record<string, string | number>>
+  /** A name of resource.sorts, `-` first for descending. */
+  sort: string
+  /** Names of resource.offered. */
+  relations: readonly string[]
+}
+
+/** A listing item as built by SQL, already in its served shape. */
+export type Json = Record<string, unknown>
+
+export interface ListResult {
+  total: number
+  rows: Json[]
+}
+
+/** What a sort orders by: the stored value, or null where the value is secret (a secret budget). */
+function sortSql(f: AnyField, a: string): string {
+  const raw = rawSql(f, a)
+  return f.secretIf ? `CASE WHEN ${a}.${f.secretIf} THEN NULL ELSE ${raw} END` : raw
+}
+
+/** The WHERE and ORDER BY of a listing, with its parameter values. Values never enter the SQL text. */
+export function listingSql(resource: PublicResource, query: Pick<ListQuery, 'filters' | 'sort'>) {
+  const a = resource.record.alias
+  const values: unknown[] = []
+  const conditions = [resource.where(a)]
+  for (const [name, value] of Object.entries(query.filters)) {
+    const build = resource.filters[name]
+    if (!build) throw new Error(`unknown filter ${name}`)
+    values.push(value)
+    conditions.push(build(a, `$${values.length}`))
+  }
+  const field = resource.sorts[query.sort.replace(/^-/, '')]
+  if (!field) throw new Error(`unknown sort ${query.sort}`)
+  const direction = query.sort.startsWith('-') ? 'DESC' : 'ASC'
+  return {
+    from: from(resource.record, a),
+    where: conditions.join(' AND '),
+    orderBy: `${sortSql(resource.record.fields[field] as AnyField, a)} ${direction} NULLS LAST, ${a}.id ${direction}`,
+    values,
+  }
+}
+
+const statementNames = new Map<string, string>()
+
+/** Prepared per connection under a name of its text, so a listing's SQL is planned once, not per request. */
+function prepared(text: string, values: unknown[]) {
+  let name = statementNames.get(text)
+  if (name === undefined) {
+    name = `listing-${createHash('sha1').update(text).digest('base64url').slice(0, 16)}`
+    statementNames.set(text, name)
+  }
+  return { name, text, values }
+}
+
+/** A listing item's fields: its id and organization, the detail's own fields, the extras, the relations. */
+function itemFields(resource: PublicResource, relations: readonly string[]): string[] {
+  const own = resource.detail.filter((name) => resource.record.fields[name]?.kind !== 'relation')
+  // Relations in the resource's own order, whatever order with_relations named them in.
+  const added = resource.offered.filter((name) => relations.includes(name))
+  return ['id', 'organization_uuid', ...own, ...resource.listingExtra, ...added]
+}
+
+/**
+ * A page of a listing and the total count of its filter. The page's ids come first, off the order's index;
+ * only those rows are built into JSON. Counts are kept through `counts`: a total holds until the next import.
+ */
+export async function list(
+  pool: Pool,
+  resource: PublicResource,
+  query: ListQuery,
+  counts: Through,
+): Promise<ListResult> {
+  const { from: source, where, orderBy, values } = listingSql(resource, query)
+  const a = resource.record.alias
+  const row = jsonObject(resource.record, itemFields(resource, query.relations), a, 'served')
+  const countSql = `SELECT count(*)::int AS total FROM ${source} WHERE ${where}`
+  const [total, page] = await Promise.all([
+    counts.through(`c\u0000${countSql}\u0000${JSON.stringify(values)}`, async () => {
+      const { rows } = await pool.query<{ total: number }>(prepared(countSql, values))
+      return String(rows[0]?.total ?? 0)
+    }),
+    pool.query<{ row: Json }>(
+      prepared(
+        `WITH page AS MATERIALIZED (
+           SELECT ${a}.id FROM ${source} WHERE ${where} ORDER BY ${orderBy}
+           LIMIT $${values.length + 1} OFFSET $${values.length + 2})
+         SELECT ${row} AS row FROM ${source}
+         WHERE ${a}.id IN (SELECT id FROM page) ORDER BY ${orderBy}`,
+        [...values, query.perPage, (query.page - 1) * query.perPage],
+      ),
+    ),
+  ])
+  return { total: Number(total), rows: page.rows.map((r) => r.row) }
+}
+
+export async function organizationExists(pool: Pool, id: string): Promise<boolean> {
+  const { rowCount } = await pool.query({
+    name: 'organization-exists',
+    text: 'SELECT 1 FROM organizations WHERE id = $1',
+    values: [id],
+  })
+  return rowCount === 1
+}
+
+/**
+ * A listing page in the transparency envelope, as JSON text, from a validated query: page, per_page, the
+ * resource's filters, sort and with_relations. An organization filter that names none is NotFoundError.
+ */
+export async function listingPage(
+  pool: Pool,
+  counts: Through,
+  resource: PublicResource,
+  query: Readonly<Record<string, unknown>>,
+): Promise<string> {
+  const page = (query.page as number | undefined) ?? 1
+  const perPage = (query.per_page as number | undefined) ?? DEFAULT_PER_PAGE
+  const relations = parseRelations(resource, query.with_relations as string | undefined)
+  const filters = filterValues(resource, query)
+  const result = await list(
+    pool,
+    resource,
+    { page, perPage, filters, sort: sortOf(resource, query.sort), relations },
+    counts,
+  )
+  // Rows of the organization prove it exists; only an empty answer needs the check (404, not an empty page).
+  if (
+    result.total === 0 &&
+    filters.organization_uuid &&
+    !(await organizationExists(pool, filters.organization_uuid as string))
+  ) {
+    throw new NotFoundError('organization')
+  }
+  const offset = (page - 1) * perPage
+  return JSON.stringify({
+    success: true,
+    message: MESSAGES.success,
+    data: {
+      data: result.rows,
+      current_page: page,
+      per_page: perPage,
+      total: result.total,
+      last_page: Math.max(1, Math.ceil(result.total / perPage)),
+      from: result.rows.length > 0 ? offset + 1 : null,
+      to: result.rows.length > 0 ? offset + result.rows.length : null,
+    },
+  })
+}
+
+export interface LookupRow {
+  id: number
+  name: string
+}
+
+export const LOOKUPS = {
+  'bidding-modalities': 'bidding_modalities',
+  'bidding-statuses': 'bidding_statuses',
+  'management-statuses': 'management_statuses',
+} as const
+
+/** The ids and names of a closed vocabulary, as the filters take them. */
+export async function lookup(
+  pool: Pool,
+  table: (typeof LOOKUPS)[keyof typeof LOOKUPS],
+): Promise<LookupRow[]> {
+  const { rows } = await pool.query<LookupRow>(`SELECT id, name FROM ${table} ORDER BY id`)
+  return rows
+}

@@ -1,0 +1,13 @@
+/** What the transparency answers say, in Portuguese, byte for byte (spec 7.2 and our own). */
+export const MESSAGES = {
+  success: 'Dados recuperados com sucesso',
+  invalidId: 'Identificador inválido.',
+  notFound: 'Registro não encontrado.',
+  organizationNotFound: 'Organização não encontrada.',
+  routeNotFound: 'Rota não encontrada.',
+  internal: 'Erro interno do servidor.',
+  tooManyRequests: 'Muitas requisições deste endereço. Tente novamente em alguns segundos.',
+  exportsBusy: 'Exportações demais em andamento. Tente novamente em alguns instantes.',
+  exportRunning: 'Já há uma exportação deste endereço em andamento. Aguarde o fim dela.',
+  exportTimeout: 'A exportação demorou demais. Tente com filtros mais restritos.',
+} as const
