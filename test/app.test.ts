@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { FastifyInstance } from 'fastify'
-import { buildApp } from '../src/app.js'
-import { loadConfig } from '../src/config.js'
 import { createPool } from '../src/db/pool.js'
+import { buildTestApp } from './helpers/app.js'
 import { createTestDatabase, type TestDatabase } from './helpers/db.js'
 
 describe('app: operations endpoints', () => {
@@ -11,7 +10,7 @@ describe('app: operations endpoints', () => {
   let app: FastifyInstance
   before(async () => {
     db = await createTestDatabase()
-    app = await buildApp(loadConfig({}), { pool: db.pool }, { logger: false })
+    app = await buildTestApp(db)
   })
   after(async () => {
     await app.close()
@@ -32,7 +31,7 @@ describe('app: operations endpoints', () => {
 
   it('GET /ready answers 503 when the database does not', async () => {
     const dead = createPool('postgres://nobody@127.0.0.1:1/none', { max: 1 })
-    const lonely = await buildApp(loadConfig({}), { pool: dead }, { logger: false })
+    const lonely = await buildTestApp({ pool: dead })
     try {
       const response = await lonely.inject({ method: 'GET', url: '/ready' })
       assert.equal(response.statusCode, 503)

@@ -101,17 +101,26 @@ export function Success<T extends TSchema>(data: T, description: string) {
   )
 }
 
-/** Spec 4.1: a page of a listing, inside the envelope's data. */
-export function Page<T extends TSchema>(item: T) {
-  return Type.Object({
-    data: Type.Array(item),
-    current_page: Type.Integer(),
-    per_page: Type.Integer(),
-    total: Type.Integer(),
-    last_page: Type.Integer(),
-    from: Nullable(Type.Integer({ description: '1-based position of the first row; null on an empty page' })),
-    to: Nullable(Type.Integer({ description: '1-based position of the last row; null on an empty page' })),
-  })
+/** Spec 4.1: a page of a listing, inside the envelope's data (ContractPage, BiddingPage, ArpPage). */
+export function pageSchema(resource: PublicResource): TObject {
+  return once(`${resource.record.name}Page`, () => Page(itemSchema(resource), `${resource.record.name}Page`))
+}
+
+function Page<T extends TSchema>(item: T, $id: string) {
+  return Type.Object(
+    {
+      data: Type.Array(item),
+      current_page: Type.Integer(),
+      per_page: Type.Integer(),
+      total: Type.Integer(),
+      last_page: Type.Integer(),
+      from: Nullable(
+        Type.Integer({ description: '1-based position of the first row; null on an empty page' }),
+      ),
+      to: Nullable(Type.Integer({ description: '1-based position of the last row; null on an empty page' })),
+    },
+    { $id },
+  )
 }
 
 /** Spec 7.2: the error envelope. */

@@ -12,7 +12,7 @@ import { MESSAGES } from '../transparency/messages.js'
 import { listingParameters, type ParameterProblem, parameterError } from '../transparency/parameters.js'
 import exportRoute from './export.js'
 import type { TransparencyOptions } from './options.js'
-import { detailSchema, failure, itemSchema, Lookup, Page, Success, TOO_MANY } from './schemas.js'
+import { detailSchema, failure, Lookup, pageSchema, Success, TOO_MANY } from './schemas.js'
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -144,7 +144,7 @@ const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app,
           security: [],
           querystring: parameters.schema,
           response: {
-            200: Success(Page(itemSchema(resource)), `A page of ${resource.label}s`),
+            200: Success(pageSchema(resource), `A page of ${resource.label}s`),
             404: failure('`Organização não encontrada.`: organization_uuid'),
             422: failure('An unknown or invalid parameter; the message names it and what it accepts'),
             429: TOO_MANY,

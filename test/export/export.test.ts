@@ -7,11 +7,10 @@ import { after, before, describe, it } from 'node:test'
 import { parse } from 'csv-parse/sync'
 import ExcelJS from 'exceljs'
 import type { FastifyInstance } from 'fastify'
-import { buildApp } from '../../src/app.js'
-import { loadConfig } from '../../src/config.js'
 import type { DemoRecord } from '../../src/demo/generator.js'
 import { EXPORT_COLUMNS } from '../../src/export/columns.js'
 import { importRecords } from '../../src/import/importer.js'
+import { buildTestApp } from '../helpers/app.js'
 import { runCli } from '../helpers/cli.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
 import { demoRecords, first, ndjson, source } from '../helpers/records.js'
@@ -95,7 +94,7 @@ describe('export', () => {
     db = await createTestDatabase()
     const result = await importRecords(db.pool, [source(ndjson(records))])
     assert.equal(result.ok, true, JSON.stringify(result.problems))
-    app = await buildApp(loadConfig({}), { pool: db.pool }, { logger: false })
+    app = await buildTestApp(db)
   })
   after(async () => {
     await app.close()
@@ -434,7 +433,7 @@ describe('export streaming', () => {
         c.supplier_id, c.contractor_company_name, c.modality_id, c.term_title, c.date_start - (n % 3000), c.date_end,
         c.management_status_id
       FROM contracts c, generate_series(1, 150000) n`)
-    app = await buildApp(loadConfig({}), { pool: db.pool }, { logger: false })
+    app = await buildTestApp(db)
     base = await app.listen({ port: 0, host: '127.0.0.1' })
   })
   after(async () => {

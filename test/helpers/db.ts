@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto'
 import pg from 'pg'
 import { loadMigrations, migrate } from '../../src/db/migrate.js'
 import { createPool, type Pool } from '../../src/db/pool.js'
-import { syncReadModel } from '../../src/readmodel/build.js'
+import { DOCUMENT_VERSIONS, syncReadModel } from '../../src/readmodel/build.js'
 
 /** The server the tests use: set by test/run.ts (embedded) or by the caller (TEST_DATABASE_URL). */
 export function adminUrl(): string {
@@ -27,10 +27,14 @@ async function admin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
-/** A migrated template named after the migrations' contents, so a changed migration gets a new one. */
+/**
+ * A migrated template named after the migrations' contents and the read model's versions, so that a
+ * changed migration or document SQL gets a new one.
+ */
 async function template(): Promise<string> {
   const hash = createHash('sha256')
   for (const migration of await loadMigrations()) hash.update(migration.sql)
+  hash.update(JSON.stringify(DOCUMENT_VERSIONS))
   const name = `compras_template_${hash.digest('hex').slice(0, 12)}`
   await admin(async (client) => {
     await client.query('SELECT pg_advisory_lock(7310999)')

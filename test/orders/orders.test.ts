@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { FastifyInstance } from 'fastify'
-import { buildApp } from '../../src/app.js'
 import { MemoryLimiter } from '../../src/auth/rate-limit.js'
 import { issueToken, revokeToken } from '../../src/auth/tokens.js'
-import { loadConfig } from '../../src/config.js'
 import type { DemoRecord } from '../../src/demo/generator.js'
 import { importRecords } from '../../src/import/importer.js'
+import { buildTestApp } from '../helpers/app.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
 import { demoRecords, ndjson, source } from '../helpers/records.js'
 
@@ -100,11 +99,7 @@ describe('GET /external/orders', () => {
     assert.equal(result.ok, true, JSON.stringify(result.problems))
     ;({ token: tokenA, id: tokenAId } = await issueToken(db.pool, orgA.uuid as string, 'A'))
     ;({ token: tokenB } = await issueToken(db.pool, orgB.uuid as string, null))
-    app = await buildApp(
-      loadConfig({}),
-      { pool: db.pool, limiter: new MemoryLimiter(clock.now) },
-      { logger: false },
-    )
+    app = await buildTestApp(db, { limiter: new MemoryLimiter(clock.now) })
   })
   after(async () => {
     await app.close()
@@ -304,11 +299,10 @@ describe('GET /external/orders', () => {
   })
 
   it('limits failed authentications per client address, and lets a valid token through', async () => {
-    const strict = await buildApp(
-      loadConfig({ AUTH_FAILURE_LIMIT: '3' }),
-      { pool: db.pool, limiter: new MemoryLimiter(clock.now) },
-      { logger: false },
-    )
+    const strict = await buildTestApp(db, {
+      limiter: new MemoryLimiter(clock.now),
+      env: { AUTH_FAILURE_LIMIT: '3' },
+    })
     try {
       const ask = (authorization: string, remoteAddress = '203.0.113.9') =>
         strict.inject({
@@ -338,7 +332,7 @@ describe('GET /external/orders', () => {
     clock.advance(1000)
     await get(orderUrl('NAO-EXISTE/1900'), tokenA)
     await get(orderUrl(orderA.number as string), tokenA)
-    const fresh = await buildApp(loadConfig({}), { pool: db.pool }, { logger: false })
+    const fresh = await buildTestApp(db)
     await fresh.inject({
       method: 'GET',
       url: orderUrl(orderA.number as string),
@@ -367,7 +361,7 @@ describe('GET /external/orders', () => {
     const { createPool } = await import('../../src/db/pool.js')
     const broken = createPool(db.url, { max: 1 })
     await broken.end()
-    const lonely = await buildApp(loadConfig({}), { pool: broken }, { logger: false })
+    const lonely = await buildTestApp({ pool: broken })
     try {
       const response = await lonely.inject({
         method: 'GET',

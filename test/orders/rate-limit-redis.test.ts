@@ -3,11 +3,10 @@ import type { ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { after, before, describe, it } from 'node:test'
 import type { FastifyInstance } from 'fastify'
-import { buildApp } from '../../src/app.js'
 import { RedisLimiter } from '../../src/auth/rate-limit.js'
 import { issueToken } from '../../src/auth/tokens.js'
-import { loadConfig } from '../../src/config.js'
 import { importRecords } from '../../src/import/importer.js'
+import { buildTestApp } from '../helpers/app.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
 import { demoRecords, first, ndjson, source } from '../helpers/records.js'
 import {
@@ -60,9 +59,7 @@ describe('order query rate limit with Redis', () => {
     const clock = manualClock()
     const prefix = `compras-test:${Math.random()}:`
     const limiters = [0, 1].map(() => new RedisLimiter(redisUrl, { now: clock.now, prefix }))
-    const apps = await Promise.all(
-      limiters.map((limiter) => buildApp(loadConfig({}), { pool: db.pool, limiter }, { logger: false })),
-    )
+    const apps = await Promise.all(limiters.map((limiter) => buildTestApp(db, { limiter })))
     try {
       await until(() =>
         limiters.every((l) => (l as unknown as { redis: { status: string } }).redis.status === 'ready'),
@@ -87,7 +84,7 @@ describe('order query rate limit with Redis', () => {
       now: clock.now,
       onFault: (error) => faults.push(error),
     })
-    const app = await buildApp(loadConfig({}), { pool: db.pool, limiter }, { logger: false })
+    const app = await buildTestApp(db, { limiter })
     try {
       clock.advance(1000 - (clock.now() % 1000))
       for (let i = 0; i < 60; i++) assert.equal((await ask(app)).statusCode, 200)

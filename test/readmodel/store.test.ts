@@ -2,14 +2,13 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { FastifyInstance } from 'fastify'
-import { buildApp } from '../../src/app.js'
 import { issueToken } from '../../src/auth/tokens.js'
-import { loadConfig } from '../../src/config.js'
 import { migrate } from '../../src/db/migrate.js'
 import type { DemoRecord } from '../../src/demo/generator.js'
 import { importRecords } from '../../src/import/importer.js'
-import { syncReadModel } from '../../src/readmodel/build.js'
+import { DOCUMENT_VERSIONS, syncReadModel } from '../../src/readmodel/build.js'
 import { DocumentStore, LruCache } from '../../src/readmodel/store.js'
+import { buildTestApp } from '../helpers/app.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
 import { demoRecords, ndjson, source } from '../helpers/records.js'
 
@@ -87,7 +86,7 @@ describe('read model', () => {
     const result = await importRecords(db.pool, [source(ndjson(records))])
     assert.equal(result.ok, true, JSON.stringify(result.problems))
     ;({ token: tokenA } = await issueToken(db.pool, orgA.uuid as string, null))
-    app = await buildApp(loadConfig({}), { pool: db.pool }, { logger: false })
+    app = await buildTestApp(db)
   })
   after(async () => {
     await app.close()
@@ -156,7 +155,7 @@ describe('read model', () => {
     const numbers = records
       .filter((r) => r.type === 'order' && r.organization_uuid === orgA.uuid)
       .map((r) => r.number)
-    const fresh = await buildApp(loadConfig({ CACHE_MB: '0' }), { pool: db.pool }, { logger: false })
+    const fresh = await buildTestApp(db, { env: { CACHE_MB: '0' } })
     try {
       const responses = await Promise.all(
         numbers.map((number) =>
@@ -232,6 +231,36 @@ describe('read model', () => {
     } finally {
       await store.close()
     }
+  })
+
+  it('rebuilds the documents of a kind built by another version of the code, and only those', async () => {
+    const contract = records.find((r) => r.type === 'contract') as DemoRecord
+    const url = `/v1/transparency/contracts/${contract.id}`
+    assert.equal((await app.inject(url)).json().data.contract_number, contract.contract_number)
+    // As after an upgrade that changed the contracts' document SQL: the stored documents were built by
+    // another version (here, stale text), and the order documents by this one.
+    await db.pool.query("UPDATE read_model_versions SET version = 'older' WHERE kind = 'contracts'")
+    await db.pool.query(`UPDATE detail_documents SET body = '{"stale":true}' WHERE resource = 'contracts'`)
+    const order = await db.pool.query('SELECT organization_id, number, body FROM order_documents LIMIT 1')
+    assert.deepEqual(await syncReadModel(db.pool), ['contracts'])
+    const { rows } = await db.pool.query<{ stale: number; version: string }>(
+      `SELECT (SELECT count(*)::int FROM detail_documents WHERE resource = 'contracts' AND body LIKE '%stale%') AS stale,
+         (SELECT version FROM read_model_versions WHERE kind = 'contracts') AS version`,
+    )
+    assert.deepEqual(rows[0], { stale: 0, version: DOCUMENT_VERSIONS.contracts })
+    const again = await db.pool.query(
+      'SELECT body FROM order_documents WHERE organization_id = $1 AND number = $2',
+      [order.rows[0].organization_id, order.rows[0].number],
+    )
+    assert.equal(again.rows[0].body, order.rows[0].body)
+    // Every instance drops what it cached: the detail is served from the rebuilt document.
+    await eventually(async () =>
+      assert.equal((await app.inject(url)).json().data.contract_number, contract.contract_number),
+    )
+    // A new version of the code (its SQL hashed to another version) has its kind rebuilt once, then nothing.
+    assert.deepEqual(await syncReadModel(db.pool, { ...DOCUMENT_VERSIONS, order: 'next' }), ['order'])
+    assert.deepEqual(await syncReadModel(db.pool, { ...DOCUMENT_VERSIONS, order: 'next' }), [])
+    assert.deepEqual(await syncReadModel(db.pool), ['order'])
   })
 
   it('is built by migrate for data stored before the read model existed', async () => {

@@ -2,11 +2,10 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { gunzipSync } from 'node:zlib'
 import type { FastifyInstance } from 'fastify'
-import { buildApp } from '../../src/app.js'
-import { loadConfig } from '../../src/config.js'
 import type { DemoRecord } from '../../src/demo/generator.js'
 import { BIDDING_MODALITIES, BIDDING_STATUSES, MANAGEMENT_STATUSES } from '../../src/domain.js'
 import { importRecords } from '../../src/import/importer.js'
+import { buildTestApp } from '../helpers/app.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
 import { demoRecords, first, ndjson, source } from '../helpers/records.js'
 
@@ -160,7 +159,7 @@ describe('transparency queries', () => {
     db = await createTestDatabase()
     const result = await importRecords(db.pool, [source(ndjson(records))])
     assert.equal(result.ok, true, JSON.stringify(result.problems))
-    app = await buildApp(loadConfig({}), { pool: db.pool }, { logger: false })
+    app = await buildTestApp(db)
   })
   after(async () => {
     await app.close()

@@ -1,0 +1,194 @@
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import autocannon from 'autocannon'
+import { ORDER_RATE_LIMIT } from '../../src/routes/orders.js'
+import type { Entry } from './dataset.js'
+import { log, options, program } from './options.js'
+import { run } from './processes.js'
+
+// The load generators: wrk (C, cheap per request) when installed, autocannon otherwise. Both pick each
+// request at random from a scenario's entries, a share of them from a hot subset, and never send more on
+// one token than its limit allows.
+
+/** How a scenario picks its requests: hotShare of them from a hot subset of hotFraction of the entries. */
+export interface Mix {
+  hotShare: number
+  hotFraction: number
+}
+
+export const UNIFORM: Mix = { hotShare: 0, hotFraction: 0 }
+
+/**
+ * No token may go over its limit. The service holds 60 in any one-second span (a sliding window); the
+ * generators count per calendar second (wrk's Lua has no finer clock), and two calendar seconds can share
+ * one span, so each token sends at most half the limit per calendar second. The dataset spreads the
+ * orders over several tokens per organization to keep the capacity (src: bench/lib/dataset.ts).
+ */
+const TOKEN_BUDGET = Math.floor(ORDER_RATE_LIMIT / 2)
+
+export interface ScenarioResult {
+  name: string
+  /** CPU time the virtual machine's host took for others while the scenario ran: how noisy the run was. */
+  stealPercent?: number
+  requestsPerSecond: number
+  p50: number
+  p99: number
+  requests: number
+  errors: number
+  ratio?: number
+}
+
+/** The machine's CPU time so far, from /proc/stat: all of it, and what the hypervisor gave to others. */
+export function cpuTimes(): { total: number; steal: number } {
+  try {
+    const fields = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '')
+      .trim()
+      .split(/\s+/)
+      .slice(1)
+      .map(Number)
+    return { total: fields.reduce((a, b) => a + b, 0), steal: fields[7] ?? 0 }
+  } catch {
+    return { total: 0, steal: 0 }
+  }
+}
+
+/** Share of the CPU time between two readings that a virtual machine's host took for others. */
+export function stealPercent(
+  before: { total: number; steal: number },
+  after: { total: number; steal: number },
+) {
+  const total = after.total - before.total
+  return total > 0 ? Math.round(((after.steal - before.steal) / total) * 100) : 0
+}
+
+const INSTALLED_WRK = ['/usr/bin/wrk', '/usr/local/bin/wrk'].find((file) => existsSync(file))
+if (options.generator === 'wrk' && !INSTALLED_WRK) program.error('wrk is not installed (apt install wrk)')
+export const WRK = options.generator === 'autocannon' ? undefined : INSTALLED_WRK
+
+const random = (n: number) => Math.floor(Math.random() * n)
+
+/** Warms up, then measures one scenario: its requests a second, latency and errors, and the CPU stolen. */
+export async function drive(
+  name: string,
+  base: string,
+  entries: Entry[],
+  mix: Mix = UNIFORM,
+): Promise<ScenarioResult> {
+  if (options.only && !name.startsWith('baseline') && !name.includes(options.only))
+    return { name, requestsPerSecond: 0, p50: 0, p99: 0, requests: 0, errors: 0 }
+  const once = WRK
+    ? (seconds: number) => driveWrk(base, entries, mix, seconds)
+    : (seconds: number) => driveAutocannon(base, entries, mix, seconds)
+  if (options.warmup > 0) await once(options.warmup)
+  const before = cpuTimes()
+  const result = { name, ...(await once(options.duration)), stealPercent: 0 }
+  result.stealPercent = stealPercent(before, cpuTimes())
+  log(
+    `${name}: ${result.requestsPerSecond} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, ${result.errors} errors, ` +
+      `${result.stealPercent}% CPU stolen`,
+  )
+  return result
+}
+
+let entriesFile: { entries: Entry[]; file: string } | undefined
+
+/** Removes the temporary file of entries wrk reads. */
+export function cleanUpDrivers() {
+  if (entriesFile) rmSync(entriesFile.file, { force: true })
+}
+
+async function driveWrk(base: string, entries: Entry[], mix: Mix, seconds: number) {
+  if (entriesFile?.entries !== entries) {
+    const file = path.join(os.tmpdir(), `compras-bench-${process.pid}.tsv`)
+    writeFileSync(file, entries.map((e) => `${e.path}\t${e.authorization}\t${e.token}\n`).join(''))
+    entriesFile = { entries, file }
+  }
+  const out = await run(
+    WRK as string,
+    [
+      '-t1',
+      `-c${options.connections}`,
+      `-d${seconds}s`,
+      '--timeout',
+      '10s',
+      '-s',
+      'bench/wrk-requests.lua',
+      base,
+      '--',
+      entriesFile.file,
+      String(mix.hotShare),
+      String(mix.hotFraction),
+      String(TOKEN_BUDGET),
+    ],
+    {},
+    'pipe',
+  )
+  const line = out.trim().split('\n').at(-1) as string
+  const figures = JSON.parse(line) as {
+    requests: number
+    durationUs: number
+    errors: number
+    non2xx: number
+    p50Us: number
+    p99Us: number
+  }
+  return {
+    requestsPerSecond: Math.round(figures.requests / (figures.durationUs / 1e6)),
+    p50: Number((figures.p50Us / 1000).toFixed(1)),
+    p99: Number((figures.p99Us / 1000).toFixed(1)),
+    requests: figures.requests,
+    errors: figures.errors + figures.non2xx,
+  }
+}
+
+async function driveAutocannon(base: string, entries: Entry[], mix: Mix, seconds: number) {
+  const hot = Array.from({ length: Math.max(1, Math.round(entries.length * mix.hotFraction)) }, () =>
+    random(entries.length),
+  )
+  const second = new Float64Array(TOKEN_BUDGET > 0 ? 1 + Math.max(...entries.map((e) => e.token)) : 0)
+  const used = new Uint16Array(second.length)
+  const pick = (): Entry => {
+    let entry = entries[0] as Entry
+    for (let attempt = 0; attempt < 50; attempt++) {
+      entry = entries[
+        Math.random() < mix.hotShare ? (hot[random(hot.length)] as number) : random(entries.length)
+      ] as Entry
+      if (entry.token < 0) return entry
+      const now = Math.floor(Date.now() / 1000)
+      if (second[entry.token] !== now) {
+        second[entry.token] = now
+        used[entry.token] = 0
+      }
+      if ((used[entry.token] as number) < TOKEN_BUDGET) {
+        used[entry.token] = (used[entry.token] as number) + 1
+        break
+      }
+    }
+    return entry
+  }
+  const result = await autocannon({
+    url: base,
+    connections: options.connections,
+    duration: seconds,
+    requests: [
+      {
+        setupRequest: (request) => {
+          const entry = pick()
+          return {
+            ...request,
+            path: entry.path,
+            headers: entry.authorization ? { authorization: entry.authorization } : {},
+          }
+        },
+      },
+    ],
+  })
+  return {
+    requestsPerSecond: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    requests: result.requests.total,
+    errors: result.errors + result.timeouts + result.non2xx,
+  }
+}

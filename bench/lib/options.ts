@@ -1,0 +1,44 @@
+import { Command, InvalidArgumentError, Option } from 'commander'
+import { SCALES, type Scale } from '../../src/demo/generator.js'
+
+function positive(value: string): number {
+  const n = Number(value)
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('must be a positive number')
+  return n
+}
+
+export const program = new Command('bench')
+  .description('benchmark the service against a bare node:http server on this machine')
+  .addOption(
+    new Option('--scale <scale>', 'demo dataset scale').choices(Object.keys(SCALES)).default('large'),
+  )
+  .option('--connections <n>', 'concurrent connections of the load generator', positive, 32)
+  .option('--duration <seconds>', 'measured seconds per scenario', positive, 10)
+  .option('--warmup <seconds>', 'warm-up seconds before each scenario (0: none)', Number, 3)
+  .option('--reload', 'load the dataset again even when the database already holds it')
+  .option('--out <dir>', 'where the results go', 'bench/results')
+  .addOption(
+    new Option('--generator <name>', 'load generator (default: wrk when installed, else autocannon)').choices(
+      ['wrk', 'autocannon'],
+    ),
+  )
+  .option('--only <text>', 'run only the scenarios whose name contains this (a quick look; no export)')
+  .parse()
+
+export const options = program.opts<{
+  scale: Scale
+  connections: number
+  duration: number
+  warmup: number
+  reload?: boolean
+  out: string
+  only?: string
+  generator?: 'wrk' | 'autocannon'
+}>()
+
+export const counts = SCALES[options.scale]
+
+/** Items of every order of the benchmark's dataset. */
+export const ITEMS_PER_ORDER = 5
+
+export const log = (line: string) => process.stdout.write(`${line}\n`)

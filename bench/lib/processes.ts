@@ -1,0 +1,132 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { createWriteStream, readFileSync } from 'node:fs'
+import { get } from 'node:http'
+import { createServer } from 'node:net'
+import path from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
+
+// The processes a run starts (the service, the baseline, the CLI), and the plumbing to talk to them.
+
+export const BIN = path.resolve('bin/compras.js')
+
+const children = new Set<ChildProcess>()
+process.on('exit', () => {
+  for (const child of children) child.kill('SIGKILL')
+})
+
+/** Runs a command to completion; its standard output when piped. */
+export function run(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  stdout: 'inherit' | 'pipe' = 'inherit',
+) {
+  return new Promise<string>((resolve, reject) => {
+    const child = spawn(command, args, {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', stdout, 'inherit'],
+    })
+    let out = ''
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString()
+    })
+    child.on('error', reject)
+    child.on('exit', (code) =>
+      code === 0 ? resolve(out) : reject(new Error(`${command} ${args.join(' ')} exited with ${code}`)),
+    )
+  })
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address()
+      const port = typeof address === 'object' && address ? address.port : 0
+      server.close(() => resolve(port))
+    })
+    server.on('error', reject)
+  })
+}
+
+export function fetchText(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    get(url, { headers }, (response) => {
+      let body = ''
+      response.setEncoding('utf8')
+      response.on('data', (chunk: string) => {
+        body += chunk
+      })
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }))
+      response.on('error', reject)
+    }).on('error', reject)
+  })
+}
+
+export function residentBytes(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+  const kb = /VmRSS:\s+(\d+) kB/.exec(status)?.[1]
+  return kb ? Number(kb) * 1024 : 0
+}
+
+export function withDatabase(url: string, name: string): string {
+  const parsed = new URL(url)
+  parsed.pathname = `/${name}`
+  return parsed.toString()
+}
+
+/** `compras serve` on DATABASE_URL url, its output in logFile; resolves once /ready answers. */
+export async function startService(url: string, logFile: string) {
+  const port = await freePort()
+  // BENCH_SERVE_NODE_ARGS: options for the service's node, e.g. --cpu-prof to see where its time goes.
+  const nodeArgs = process.env.BENCH_SERVE_NODE_ARGS?.split(' ').filter(Boolean) ?? []
+  const child = spawn(process.execPath, [...nodeArgs, BIN, 'serve'], {
+    env: {
+      ...process.env,
+      DATABASE_URL: url,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      REDIS_URL: '',
+      // One address sends all the load: the per-address limit on the public routes would measure itself.
+      PUBLIC_RATE_LIMIT: '0',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  children.add(child)
+  const sink = createWriteStream(logFile)
+  child.stdout.pipe(sink)
+  child.stderr.pipe(sink)
+  const base = `http://127.0.0.1:${port}`
+  for (let attempt = 0; attempt < 600; attempt++) {
+    if (child.exitCode !== null)
+      throw new Error(`compras serve exited with ${child.exitCode}; see ${logFile}`)
+    const ready = await fetchText(`${base}/ready`).catch(() => undefined)
+    if (ready?.status === 200) return { child, base }
+    await sleep(100)
+  }
+  throw new Error(`compras serve did not become ready; see ${logFile}`)
+}
+
+/** The ceiling: bench/baseline-server.mjs answering every request with a body of `bytes`. */
+export async function startBaseline(bytes: number) {
+  const child = spawn(process.execPath, ['bench/baseline-server.mjs', String(bytes)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  children.add(child)
+  const port = await new Promise<string>((resolve, reject) => {
+    child.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString().trim()))
+    child.on('exit', (code) => reject(new Error(`baseline server exited with ${code}`)))
+  })
+  return { child, base: `http://127.0.0.1:${port}` }
+}
+
+export async function stop(child: ChildProcess) {
+  if (child.exitCode !== null) return
+  const exited = new Promise((resolve) => child.once('exit', resolve))
+  child.kill('SIGTERM')
+  await Promise.race([exited, sleep(15_000).then(() => child.kill('SIGKILL'))])
+  children.delete(child)
+}

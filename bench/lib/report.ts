@@ -1,0 +1,74 @@
+import type { Scale } from '../../src/demo/generator.js'
+import type { LoadFigures } from './dataset.js'
+import type { ScenarioResult } from './drivers.js'
+import type { ExportFigures } from './exports.js'
+import { type counts, ITEMS_PER_ORDER } from './options.js'
+import type { Target } from './scenarios.js'
+
+// What a run reports: bench/results/SCALE.json (every figure) and SCALE.md (the same, for people).
+
+export interface Report {
+  scale: Scale
+  date: string
+  command: string
+  machine: {
+    cpu: string
+    cpus: number
+    memoryGB: number
+    os: string
+    node: string
+    postgres: string
+    database: string
+  }
+  loadGenerator: string
+  connections: number
+  warmup: number
+  duration: number
+  counts: typeof counts
+  load: LoadFigures
+  scenarios: ScenarioResult[]
+  /** The service's resident memory when the load scenarios ended. */
+  rssAfterLoadMB: number
+  exports: ExportFigures[]
+  targets: Target[]
+}
+
+export function markdown(report: Report): string {
+  const lines = [
+    `# Benchmark: ${report.scale} dataset`,
+    '',
+    `Run ${report.date} on ${report.machine.cpus} × ${report.machine.cpu}, ${report.machine.memoryGB} GB, ` +
+      `${report.machine.os}, Node.js ${report.machine.node}, PostgreSQL ${report.machine.postgres} (${report.machine.database}).`,
+    `Command: \`${report.command}\`. Load generator ${report.loadGenerator}, ${report.connections} connections, ${report.warmup} s warm-up, ` +
+      `${report.duration} s measured per scenario.`,
+    '',
+    `Dataset: ${Object.entries(report.counts)
+      .map(([k, v]) => `${v.toLocaleString('en')} ${k}`)
+      .join(', ')}, ${ITEMS_PER_ORDER} items per order. ` +
+      `Import: ${report.load.seconds.toFixed(1)} s, ${Math.round(report.load.ordersPerSecond).toLocaleString('en')} orders/s` +
+      `${report.load.reused ? ' (from the run that loaded it)' : ''}; goal 20,000 orders/s.`,
+    '',
+    '| Scenario | req/s | × baseline | p50 ms | p99 ms | errors | CPU stolen |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+    ...report.scenarios.map(
+      (s) =>
+        `| ${s.name} | ${s.requestsPerSecond.toLocaleString('en')} | ${s.ratio === undefined ? '' : `${Math.round(s.ratio * 100)}%`} | ${s.p50} | ${s.p99} | ${s.errors} | ${s.stealPercent ?? 0}% |`,
+    ),
+    '',
+    `The service's resident memory after the load scenarios: ${report.rssAfterLoadMB} MB. Each export below ran ` +
+      'on a freshly started service.',
+    '',
+    '| Export | rows | rows/s | peak RSS MB |',
+    '|---|---:|---:|---:|',
+    ...report.exports.map(
+      (e) =>
+        `| ${e.name} | ${e.rows.toLocaleString('en')} | ${e.rowsPerSecond.toLocaleString('en')} | ${e.peakRssMB} |`,
+    ),
+    '',
+    '| Target | goal | seen | met |',
+    '|---|---|---|---|',
+    ...report.targets.map((t) => `| ${t.scenario} | ${t.goal} | ${t.seen} | ${t.met ? 'yes' : '**no**'} |`),
+    '',
+  ]
+  return lines.join('\n')
+}

@@ -1,0 +1,90 @@
+import { type Entry, open, type Samples } from './dataset.js'
+import type { Mix, ScenarioResult } from './drivers.js'
+import type { ExportFigures } from './exports.js'
+
+// The load scenarios and their goals. A goal is reported as met or not, with the figure seen; it never
+// fails the run: these machines are shared and their capacity drifts.
+
+export interface Goal {
+  /** Requests a second, as a share of the bare node:http baseline. */
+  ratio?: number
+  /** 99th-percentile latency, in milliseconds. */
+  p99?: number
+}
+
+export interface Scenario {
+  name: string
+  entries: (samples: Samples) => Entry[]
+  mix?: Mix
+  goal?: Goal
+}
+
+export const SCENARIOS: readonly Scenario[] = [
+  { name: 'order query, random', entries: (s) => s.orders, goal: { ratio: 0.3, p99: 25 } },
+  {
+    name: 'order query, skewed',
+    entries: (s) => s.orders,
+    mix: { hotShare: 0.9, hotFraction: 0.01 },
+    goal: { ratio: 0.7 },
+  },
+  { name: 'contract detail', entries: (s) => s.contracts, goal: { ratio: 0.3 } },
+  { name: 'contracts page 1, organization + modality', entries: (s) => s.filtered, goal: { p99: 30 } },
+  {
+    name: 'contracts page 500',
+    entries: () => [open('/v1/transparency/contracts?page=500')],
+    goal: { p99: 60 },
+  },
+  { name: 'contracts q search', entries: (s) => s.search, goal: { p99: 60 } },
+]
+
+export interface Target {
+  scenario: string
+  goal: string
+  met: boolean
+  seen: string
+}
+
+/** Each goal, met or not, with what was seen. */
+export function targets(results: Map<string, ScenarioResult>, exports: Map<string, ExportFigures>): Target[] {
+  const list: Target[] = []
+  for (const scenario of SCENARIOS) {
+    const result = results.get(scenario.name)
+    const goal = scenario.goal
+    if (!result || !goal || result.requests === 0) continue
+    const ratioMet = goal.ratio === undefined || (result.ratio ?? 0) >= goal.ratio
+    const p99Met = goal.p99 === undefined || result.p99 < goal.p99
+    const wanted = [
+      ...(goal.ratio === undefined ? [] : [`≥ ${goal.ratio * 100}% of baseline`]),
+      ...(goal.p99 === undefined ? [] : [`p99 < ${goal.p99} ms`]),
+    ]
+    const seen = [
+      ...(goal.ratio === undefined ? [] : [`${Math.round((result.ratio ?? 0) * 100)}%`]),
+      `p99 ${result.p99} ms`,
+      `${result.errors} errors`,
+    ]
+    list.push({
+      scenario: scenario.name,
+      goal: wanted.join(', '),
+      met: ratioMet && p99Met && result.errors === 0,
+      seen: seen.join(', '),
+    })
+  }
+  const xlsx = exports.get('xlsx')
+  const exceljs = exports.get('exceljs')
+  const csv = exports.get('csv')
+  if (xlsx && exceljs)
+    list.push({
+      scenario: 'export XLSX',
+      goal: '≥ 2× exceljs rows/s, peak RSS < 300 MB',
+      met: xlsx.rowsPerSecond >= 2 * exceljs.rowsPerSecond && xlsx.peakRssMB < 300,
+      seen: `${(xlsx.rowsPerSecond / exceljs.rowsPerSecond).toFixed(1)}× exceljs, ${xlsx.peakRssMB} MB`,
+    })
+  if (csv)
+    list.push({
+      scenario: 'export CSV',
+      goal: 'peak RSS < 300 MB',
+      met: csv.peakRssMB < 300,
+      seen: `${csv.peakRssMB} MB`,
+    })
+  return list
+}

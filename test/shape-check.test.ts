@@ -1,0 +1,107 @@
+import assert from 'node:assert/strict'
+import { readFileSync } from 'node:fs'
+import { after, before, describe, it } from 'node:test'
+import { Ajv, type ValidateFunction } from 'ajv'
+import type { FastifyInstance } from 'fastify'
+import { issueToken } from '../src/auth/tokens.js'
+import { isCalendarDate, isDateTime, isUuid } from '../src/checks.js'
+import { type DemoRecord, generateDemo, SCALES } from '../src/demo/generator.js'
+import { importRecords } from '../src/import/importer.js'
+import { PUBLIC_RESOURCES } from '../src/resources/index.js'
+import { buildTestApp } from './helpers/app.js'
+import { createTestDatabase, type TestDatabase } from './helpers/db.js'
+import { ndjson, source } from './helpers/records.js'
+
+// Every record of the demo dataset, served by every detail, every listing page (with every relation)
+// and the order query, validated against the response schema the published OpenAPI document gives it:
+// what clients generate their code from must be what they get.
+
+const document = JSON.parse(readFileSync(new URL('../docs/openapi.json', import.meta.url), 'utf8'))
+const ajv = new Ajv({ strict: false, allErrors: true })
+ajv.addFormat('uuid', isUuid)
+ajv.addFormat('date', isCalendarDate)
+ajv.addFormat('date-time', isDateTime)
+ajv.addFormat('uri', (value: string) => URL.canParse(value))
+ajv.addSchema(document, 'openapi')
+
+/** The published 200 schema of GET path, as the document writes it (refs into its components). */
+function answerSchema(path: string): ValidateFunction {
+  const pointer = `/paths/${path.replaceAll('~', '~0').replaceAll('/', '~1')}/get/responses/200/content/application~1json/schema`
+  return ajv.compile({ $ref: `openapi#${pointer}` })
+}
+
+describe('every served body matches its published schema', () => {
+  let db: TestDatabase
+  let app: FastifyInstance
+  const records: DemoRecord[] = [...generateDemo(SCALES.small, 2025)]
+  const check = (validate: ValidateFunction, url: string, body: unknown) =>
+    assert.ok(validate(body), `${url}: ${ajv.errorsText(validate.errors, { separator: '\n' })}`)
+  const get = async (url: string, headers: Record<string, string> = {}) => {
+    const response = await app.inject({ method: 'GET', url, headers })
+    assert.equal(response.statusCode, 200, `${url}: ${response.body}`)
+    return response.json()
+  }
+
+  before(async () => {
+    db = await createTestDatabase()
+    const result = await importRecords(db.pool, [source(ndjson(records))])
+    assert.equal(result.ok, true, JSON.stringify(result.problems))
+    app = await buildTestApp(db, { env: { PUBLIC_RATE_LIMIT: '0' } })
+  })
+  after(async () => {
+    await app.close()
+    await db.drop()
+  })
+
+  for (const resource of PUBLIC_RESOURCES) {
+    it(`${resource.path}: every detail, and every listing page with every relation`, async () => {
+      const detail = answerSchema(`/v1/transparency/${resource.path}/{id}`)
+      const ofType = records.filter((r) => r.type === resource.type)
+      assert.ok(ofType.length > 0)
+      for (const record of ofType) {
+        const url = `/v1/transparency/${resource.path}/${record.id}`
+        check(detail, url, await get(url))
+      }
+      const listing = answerSchema(`/v1/transparency/${resource.path}`)
+      let seen = 0
+      for (let page = 1; ; page++) {
+        const url = `/v1/transparency/${resource.path}?per_page=7&page=${page}&with_relations=${resource.offered.join(',')}`
+        const body = await get(url)
+        check(listing, url, body)
+        seen += body.data.data.length
+        if (page >= body.data.last_page) break
+      }
+      assert.equal(seen, ofType.length)
+      // Without relations too: the relation arrays are optional, the rest is not.
+      check(listing, resource.path, await get(`/v1/transparency/${resource.path}?per_page=100`))
+    })
+  }
+
+  it('orders: every order through the order query', async () => {
+    const validate = answerSchema('/external/orders')
+    const tokens = new Map<string, string>()
+    for (const organization of records.filter((r) => r.type === 'organization'))
+      tokens.set(
+        organization.uuid as string,
+        (await issueToken(db.pool, organization.uuid as string, null)).token,
+      )
+    const orders = records.filter((r) => r.type === 'order')
+    // Under the order limit: 60 a second per token.
+    for (const [i, order] of orders.entries()) {
+      if (i % 50 === 49) await new Promise((resolve) => setTimeout(resolve, 1000))
+      const url = `/external/orders?order_number=${encodeURIComponent(order.number as string)}`
+      check(
+        validate,
+        url,
+        await get(url, { authorization: tokens.get(order.organization_uuid as string) as string }),
+      )
+    }
+  })
+
+  it('helpers: every list of ids', async () => {
+    for (const path of ['bidding-modalities', 'bidding-statuses', 'management-statuses']) {
+      const url = `/v1/transparency/helpers/${path}`
+      check(answerSchema(url), url, await get(url))
+    }
+  })
+})
