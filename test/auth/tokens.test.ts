@@ -1,0 +1,117 @@
+import assert from 'node:assert/strict'
+import { createHash } from 'node:crypto'
+import { after, before, describe, it } from 'node:test'
+import {
+  findToken,
+  hashToken,
+  issueToken,
+  isWellFormedToken,
+  listTokens,
+  revokeToken,
+  TokenCache,
+  TokenError,
+} from '../../src/auth/tokens.js'
+import { importRecords } from '../../src/import/importer.js'
+import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
+import { demoRecords, first, ndjson, source } from '../helpers/records.js'
+
+describe('access tokens', () => {
+  let db: TestDatabase
+  const records = demoRecords()
+  const organization = first(records, 'organization').uuid as string
+
+  before(async () => {
+    db = await createTestDatabase()
+    assert.equal((await importRecords(db.pool, [source(ndjson(records))])).ok, true)
+  })
+  after(() => db.drop())
+
+  it('issues 256 random bits in base64url, and stores only their SHA-256', async () => {
+    const a = await issueToken(db.pool, organization, 'ERP')
+    const b = await issueToken(db.pool, organization, null)
+    assert.match(a.token, /^[A-Za-z0-9_-]{43}$/)
+    assert.notEqual(a.token, b.token)
+    assert.equal(b.id, a.id + 1)
+    const { rows } = await db.pool.query('SELECT token_hash, label FROM access_tokens WHERE id = $1', [a.id])
+    assert.deepEqual(rows[0].token_hash, createHash('sha256').update(a.token).digest())
+    assert.deepEqual(hashToken(a.token), rows[0].token_hash)
+    assert.equal(rows[0].label, 'ERP')
+    const stored = await db.pool.query(
+      'SELECT count(*)::int AS n FROM access_tokens WHERE token_hash::text LIKE $1',
+      [`%${a.token}%`],
+    )
+    assert.equal(stored.rows[0].n, 0)
+  })
+
+  it('refuses a token for an organization that does not exist', async () => {
+    await assert.rejects(
+      issueToken(db.pool, '00000000-0000-4000-8000-000000000000', null),
+      (error: Error) =>
+        error instanceof TokenError &&
+        error.message === 'no organization with uuid 00000000-0000-4000-8000-000000000000',
+    )
+  })
+
+  it('finds a live token, never a revoked or unknown one, and revokes once', async () => {
+    const { id, token } = await issueToken(db.pool, organization, null)
+    assert.deepEqual(await findToken(db.pool, token), { tokenId: id, organizationId: organization })
+    assert.equal(await findToken(db.pool, 'A'.repeat(43)), undefined)
+    assert.equal(await revokeToken(db.pool, id), true)
+    assert.equal(await revokeToken(db.pool, id), false)
+    assert.equal(await revokeToken(db.pool, 999_999), false)
+    assert.equal(await findToken(db.pool, token), undefined)
+  })
+
+  it('lists tokens with their organization, label, dates and last use, never the token', async () => {
+    const { id, token } = await issueToken(db.pool, organization, 'listado')
+    await db.pool.query(
+      `INSERT INTO access_log (at, token_id, organization_id, order_number, status)
+       VALUES ('2030-05-06T07:08:09Z', $1, $2, 'x', 200), ('2030-05-06T07:08:01Z', $1, $2, 'y', 200)`,
+      [id, organization],
+    )
+    await revokeToken(db.pool, id)
+    const listed = (await listTokens(db.pool)).find((t) => t.id === id)
+    assert.ok(listed)
+    assert.equal(listed.organization_id, organization)
+    assert.equal(listed.organization_name, first(records, 'organization').name)
+    assert.equal(listed.label, 'listado')
+    assert.match(listed.created_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/)
+    assert.equal(listed.last_used_at, '2030-05-06T07:08:09Z')
+    assert.match(listed.revoked_at as string, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/)
+    assert.ok(!JSON.stringify(await listTokens(db.pool)).includes(token))
+    const ids = (await listTokens(db.pool)).map((t) => t.id)
+    assert.deepEqual(
+      ids,
+      [...ids].sort((x, y) => x - y),
+    )
+  })
+
+  it('tells a well-formed token by its form alone', () => {
+    assert.equal(isWellFormedToken('a'.repeat(43)), true)
+    assert.equal(isWellFormedToken('a'.repeat(42)), false)
+    assert.equal(isWellFormedToken('a'.repeat(44)), false)
+    assert.equal(isWellFormedToken(`${'a'.repeat(42)}=`), false)
+    assert.equal(isWellFormedToken(`Bearer ${'a'.repeat(36)}`), false)
+  })
+
+  it('caches lookups, unknown tokens too, for at most its time to live', async () => {
+    const cache = new TokenCache(db.pool, 300, 2)
+    const { id, token } = await issueToken(db.pool, organization, null)
+    assert.deepEqual(await cache.verify(token), { tokenId: id, organizationId: organization })
+    await revokeToken(db.pool, id)
+    // Within the time to live the answer is the cached one...
+    assert.deepEqual(await cache.verify(token), { tokenId: id, organizationId: organization })
+    await new Promise((resolve) => setTimeout(resolve, 350))
+    // ...and after it, the database's.
+    assert.equal(await cache.verify(token), undefined)
+    // A malformed token is refused without a lookup (the pool is never asked).
+    const closed = new TokenCache({ query: () => Promise.reject(new Error('asked')) } as never)
+    assert.equal(await closed.verify('not-a-token'), undefined)
+    // The cache holds at most its size, and starts again when full.
+    const second = await issueToken(db.pool, organization, null)
+    const third = await issueToken(db.pool, organization, null)
+    await cache.verify(second.token)
+    await cache.verify(third.token)
+    assert.equal((cache as unknown as { entries: Map<string, unknown> }).entries.size, 1)
+  })
+})
