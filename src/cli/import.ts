@@ -1,9 +1,10 @@
 import { createReadStream } from 'node:fs'
-import { access } from 'node:fs/promises'
+import { access, stat } from 'node:fs/promises'
 import { migrate } from '../db/migrate.js'
 import { type ImportSource, importRecords, MAX_REPORTED_PROBLEMS } from '../import/importer.js'
 import { syncReadModel } from '../readmodel/build.js'
 import { UsageError, withDatabase } from './common.js'
+import { ProgressLine } from './progress.js'
 
 export async function importCommand(files: string[]): Promise<void> {
   await withDatabase(async (db) => {
@@ -13,17 +14,27 @@ export async function importCommand(files: string[]): Promise<void> {
         throw new UsageError(`cannot read ${file}`)
       })
     }
-    const sources: ImportSource[] = files.map((file) => ({
-      name: file,
-      stream: file === '-' ? process.stdin : createReadStream(file),
-    }))
+    const sources: ImportSource[] = await Promise.all(
+      files.map(async (file) =>
+        file === '-'
+          ? { name: file, stream: process.stdin }
+          : { name: file, stream: createReadStream(file), size: (await stat(file)).size },
+      ),
+    )
     await migrate(db.pool)
     await syncReadModel(db.pool)
-    const progress = process.stderr.isTTY
-      ? (records: number) => process.stderr.write(`\rread ${records.toLocaleString('en')} records`)
-      : undefined
-    const result = await importRecords(db.pool, sources, { onProgress: progress })
-    if (progress) process.stderr.write('\n')
+    const line = new ProgressLine(process.stderr, 'records')
+    const PHASES = {
+      reading: undefined,
+      checking: 'checking links',
+      writing: 'writing',
+      documents: 'building documents',
+    }
+    const result = await importRecords(db.pool, sources, {
+      onProgress: ({ phase, records, bytes, totalBytes }) =>
+        line.update(records, totalBytes ? bytes / totalBytes : undefined, PHASES[phase]),
+    })
+    line.end()
     if (!result.ok) {
       for (const p of result.problems) process.stderr.write(`${p.file}:${p.line}: ${p.field}: ${p.reason}\n`)
       const more = result.problemCount - result.problems.length
@@ -35,13 +46,17 @@ export async function importCommand(files: string[]): Promise<void> {
       process.exitCode = 1
       return
     }
-    const summary = Object.entries(result.counts)
-      .filter(([, n]) => n > 0)
-      .map(([type, n]) => `${n} ${type}`)
-      .join(', ')
+    const list = (counts: Record<string, number>) =>
+      Object.entries(counts)
+        .filter(([, n]) => n > 0)
+        .map(([type, n]) => `${n} ${type}`)
+        .join(', ')
+    const written = list(result.counts)
+    const withdrawn = list(result.withdrawn)
+    const summary = [written && `imported ${written}`, withdrawn && `withdrew ${withdrawn}`].filter(Boolean)
     const rate = Math.round(result.lines / result.seconds)
     process.stdout.write(
-      `imported ${summary || 'nothing'} (${result.lines} records in ${result.seconds.toFixed(1)} s, ${rate}/s)\n`,
+      `${summary.join('; ') || 'imported nothing'} (${result.lines} records in ${result.seconds.toFixed(1)} s, ${rate}/s)\n`,
     )
   })
 }

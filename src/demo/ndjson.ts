@@ -1,15 +1,29 @@
 import { Readable } from 'node:stream'
 import { type DemoCounts, generateDemo } from './generator.js'
 
-/** The demo records as an NDJSON byte stream, ready for the importer or a file. */
-export function demoStream(counts: DemoCounts, seed: number): Readable {
+/** How many records the counts give (items come inside their orders). */
+export function demoTotal(counts: DemoCounts): number {
+  return (
+    counts.organizations +
+    counts.orders +
+    counts.contracts +
+    counts.arps +
+    counts.directContracts +
+    counts.publicCalls
+  )
+}
+
+/** The demo records as an NDJSON byte stream, ready for the importer or a file; onRecord hears of each. */
+export function demoStream(counts: DemoCounts, seed: number, onRecord?: (records: number) => void): Readable {
   const records = generateDemo(counts, seed)
   return Readable.from(
     (function* () {
       // Batch lines into chunks: one stream chunk per record would dominate the cost.
       let chunk = ''
+      let written = 0
       for (const record of records) {
         chunk += `${JSON.stringify(record)}\n`
+        onRecord?.(++written)
         if (chunk.length >= 64 * 1024) {
           yield chunk
           chunk = ''

@@ -9,7 +9,7 @@ import { object } from '../resources/sql.js'
 // built from its kind's definition (src/resources), field by field, as the import takes it.
 
 /** For a record kind and one of its types: (key, record) of the rows after a key, in key order. */
-function query(kind: RecordKind, type: RecordType): string {
+function query(kind: RecordKind, type: RecordType, scoped = false): string {
   const a = kind.alias
   const names = Object.keys(kind.fields).filter((name) => inRecord(kind.fields[name]))
   const typeColumn = kind.placement.typeColumn
@@ -20,6 +20,7 @@ function query(kind: RecordKind, type: RecordType): string {
     SELECT ${key}::text AS key, ${object([['type', `'${type}'`], ...jsonFields(kind, names, a, 'record')])} AS record
     FROM ${from(kind, a)}
     WHERE ${typeColumn ? `${a}.${typeColumn} = '${type}' AND ` : ''}($1::text IS NULL OR ${key} > $1::${cast})
+      ${scoped ? `AND ${a}.organization_id = $3::uuid` : ''}
     ORDER BY ${key} LIMIT $2`
 }
 
@@ -41,4 +42,20 @@ export async function* dumpRecords(pool: Pool, batch = 1000): AsyncGenerator<Rec
       after = (rows[rows.length - 1] as { key: string }).key
     }
   }
+}
+
+/** Up to `limit` stored records of one type in one organization, in the import format, in key order. */
+export async function recordsOf(
+  pool: Pool,
+  type: Exclude<RecordType, 'organization'>,
+  organizationId: string,
+  limit: number,
+): Promise<Record<string, unknown>[]> {
+  const kind = RECORD_KINDS.find((k) => k.types.includes(type)) as RecordKind
+  const { rows } = await pool.query<{ record: Record<string, unknown> }>(query(kind, type, true), [
+    null,
+    limit,
+    organizationId,
+  ])
+  return rows.map((row) => row.record)
 }

@@ -9,9 +9,9 @@ const decoder = new TextDecoder('utf-8', { fatal: true })
 /**
  * Splits a byte stream into numbered lines without holding more than one line in memory.
  * A line over MAX_LINE_BYTES or with invalid UTF-8 comes out as an error for that line.
- * Blank lines are skipped; a UTF-8 byte-order mark at the start is dropped.
+ * Blank lines are skipped; a UTF-8 byte-order mark at the start is dropped. onBytes hears of each chunk read.
  */
-export async function* readLines(input: Readable): AsyncGenerator<Line> {
+export async function* readLines(input: Readable, onBytes?: (bytes: number) => void): AsyncGenerator<Line> {
   let pending: Buffer[] = []
   let pendingBytes = 0
   let tooLong = false
@@ -36,6 +36,7 @@ export async function* readLines(input: Readable): AsyncGenerator<Line> {
 
   for await (const chunk of input as AsyncIterable<Buffer | string>) {
     const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk
+    onBytes?.(buffer.length)
     let start = 0
     for (;;) {
       const end = buffer.indexOf(0x0a, start)

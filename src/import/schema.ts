@@ -1,6 +1,6 @@
 import type { RecordType } from '../domain.js'
 import { type AnyField, type Fields, importSchema, isRelation, type JsonSchema } from '../resources/fields.js'
-import { RECORD_KINDS } from '../resources/index.js'
+import { RECORD_KINDS, type RecordKind } from '../resources/index.js'
 import { inRecord } from '../resources/json.js'
 
 // The NDJSON import format as JSON Schema (draft 2020-12), derived from the resources' definitions
@@ -36,12 +36,52 @@ function objectSchema(
   }
 }
 
-/** Each record type's schema. */
-export const recordSchemas: Readonly<Record<RecordType, JsonSchema>> = Object.fromEntries(
-  RECORD_KINDS.flatMap((kind) =>
-    kind.types.map((type) => [type, objectSchema(kind.fields, { type: { const: type } }, kind.about(type))]),
+/**
+ * A withdrawal: a line that removes a stored record by its key, atomically with the rest of the file. An
+ * order is named by organization_uuid and number, every other record by organization_uuid and id.
+ * Organizations cannot be withdrawn: tokens and the access log point to them.
+ */
+function withdrawSchema(): JsonSchema {
+  const kinds = RECORD_KINDS.filter((kind) => kind.placement.group !== 'organization')
+  const byNumber = kinds.filter((kind) => kind.placement.group === 'order')
+  const fieldOf = (kind: RecordKind, name: string) => importSchema(kind.fields[name] as AnyField)
+  const order = byNumber[0] as RecordKind
+  const other = kinds.find((kind) => kind.placement.group !== 'order') as RecordKind
+  return {
+    type: 'object',
+    description:
+      'Withdraws a stored record, which then disappears from every answer, listing, export and dump. ' +
+      'An order is named by organization_uuid and number, any other record by organization_uuid and id. ' +
+      'Refused when it names no stored record of that type, or when stored records still link to it and ' +
+      'the same file neither withdraws nor relinks them.',
+    properties: {
+      type: { const: 'withdraw' },
+      record: { type: 'string', enum: kinds.flatMap((kind) => kind.types) },
+      organization_uuid: fieldOf(order, 'organization_uuid'),
+      number: fieldOf(order, order.placement.key),
+      id: fieldOf(other, other.placement.key),
+    },
+    required: ['type', 'record', 'organization_uuid'],
+    additionalProperties: false,
+    if: { properties: { record: { enum: byNumber.flatMap((kind) => kind.types) } } },
+    // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then/else keyword; never awaited
+    then: { required: ['number'], properties: { number: true, id: false } },
+    else: { required: ['id'], properties: { id: true, number: false } },
+  }
+}
+
+/** Each line type's schema: a record of each type, and a withdrawal. */
+export const recordSchemas: Readonly<Record<RecordType | 'withdraw', JsonSchema>> = {
+  ...Object.fromEntries(
+    RECORD_KINDS.flatMap((kind) =>
+      kind.types.map((type) => [
+        type,
+        objectSchema(kind.fields, { type: { const: type } }, kind.about(type)),
+      ]),
+    ),
   ),
-) as Record<RecordType, JsonSchema>
+  withdraw: withdrawSchema(),
+} as Record<RecordType | 'withdraw', JsonSchema>
 
 /** The whole format as one published JSON Schema document. */
 export function importSchemaDocument(): JsonSchema {

@@ -48,7 +48,8 @@ export const STAGE_COLUMNS: readonly StagedColumn[] = [
   ['arp_number', 'text'], // links
   ['contract_number', 'text'],
   ['bidding_uuid', 'uuid'],
-  ['doc', 'jsonb'], // the record, except for orders (typed in import_orders)
+  ['doc', 'jsonb'], // the record, except for orders (typed in import_orders); null for a withdrawal
+  ['withdraw', 'boolean NOT NULL'], // a withdrawal of the record with this key, not the record itself
 ]
 const ORDER_STAGE: readonly StagedColumn[] = [['seq', 'bigint NOT NULL'], ...ORDER_COLUMNS]
 const ITEM_STAGE: readonly StagedColumn[] = [
@@ -77,32 +78,42 @@ CREATE INDEX ON import_stage (grp, org, number);
 CREATE INDEX ON import_orders (seq);
 ANALYZE import_stage, import_orders`
 
-/** Every broken link or key clash, as (file, line, field, reason). */
+/** Rows of the table that this run withdraws (by the key column `key` of alias `a`), as a condition. */
+const withdrawn = (grp: string, a: string, key = 'id') =>
+  `EXISTS (SELECT 1 FROM import_stage w WHERE w.withdraw AND w.grp = '${grp}' AND w.key = ${a}.${key}::text)`
+
+/** Every broken link or key clash, as (file, line, field, reason). Withdrawn records do not exist. */
 export const LINK_PROBLEMS = `
 SELECT file, line, field, reason FROM (
   SELECT s.file, s.line, 'organization_uuid' AS field, 'names no organization' AS reason
   FROM import_stage s
-  WHERE s.grp <> 'organization'
+  WHERE s.grp <> 'organization' AND NOT s.withdraw
     AND NOT EXISTS (SELECT 1 FROM organizations o WHERE o.id = s.org)
     AND NOT EXISTS (SELECT 1 FROM import_stage t WHERE t.grp = 'organization' AND t.org = s.org)
   UNION ALL
   SELECT s.file, s.line, 'bidding_uuid', 'names no direct contract or public call of this organization'
   FROM import_stage s
-  WHERE s.bidding_uuid IS NOT NULL
-    AND NOT EXISTS (SELECT 1 FROM biddings b WHERE b.id = s.bidding_uuid AND b.organization_id = s.org)
-    AND NOT EXISTS (SELECT 1 FROM import_stage t WHERE t.grp = 'bidding' AND t.org = s.org AND t.key = s.bidding_uuid::text)
+  WHERE s.bidding_uuid IS NOT NULL AND NOT s.withdraw
+    AND NOT EXISTS (SELECT 1 FROM biddings b WHERE b.id = s.bidding_uuid AND b.organization_id = s.org
+      AND NOT ${withdrawn('bidding', 'b')})
+    AND NOT EXISTS (SELECT 1 FROM import_stage t WHERE t.grp = 'bidding' AND NOT t.withdraw AND t.org = s.org
+      AND t.key = s.bidding_uuid::text)
   UNION ALL
   SELECT s.file, s.line, 'arp_number', 'names no ARP of this organization'
   FROM import_stage s
-  WHERE s.arp_number IS NOT NULL
-    AND NOT EXISTS (SELECT 1 FROM arps a WHERE a.organization_id = s.org AND a.number = s.arp_number)
-    AND NOT EXISTS (SELECT 1 FROM import_stage t WHERE t.grp = 'arp' AND t.org = s.org AND t.number = s.arp_number)
+  WHERE s.arp_number IS NOT NULL AND NOT s.withdraw
+    AND NOT EXISTS (SELECT 1 FROM arps a WHERE a.organization_id = s.org AND a.number = s.arp_number
+      AND NOT EXISTS (SELECT 1 FROM import_stage t WHERE t.grp = 'arp' AND t.key = a.id::text))
+    AND NOT EXISTS (SELECT 1 FROM import_stage t WHERE t.grp = 'arp' AND NOT t.withdraw AND t.org = s.org
+      AND t.number = s.arp_number)
   UNION ALL
   SELECT s.file, s.line, 'contract_number', 'names no contract of this organization'
   FROM import_stage s
-  WHERE s.contract_number IS NOT NULL
-    AND NOT EXISTS (SELECT 1 FROM contracts c WHERE c.organization_id = s.org AND c.contract_number = s.contract_number)
-    AND NOT EXISTS (SELECT 1 FROM import_stage t WHERE t.grp = 'contract' AND t.org = s.org AND t.number = s.contract_number)
+  WHERE s.contract_number IS NOT NULL AND NOT s.withdraw
+    AND NOT EXISTS (SELECT 1 FROM contracts c WHERE c.organization_id = s.org AND c.contract_number = s.contract_number
+      AND NOT EXISTS (SELECT 1 FROM import_stage t WHERE t.grp = 'contract' AND t.key = c.id::text))
+    AND NOT EXISTS (SELECT 1 FROM import_stage t WHERE t.grp = 'contract' AND NOT t.withdraw AND t.org = s.org
+      AND t.number = s.contract_number)
   UNION ALL
   SELECT s.file, s.line, CASE s.grp WHEN 'contract' THEN 'contract_number' ELSE 'number' END,
     'is used by another ' || CASE s.grp WHEN 'contract' THEN 'contract' ELSE 'ARP' END ||
@@ -110,14 +121,14 @@ SELECT file, line, field, reason FROM (
   FROM import_stage s
   LEFT JOIN contracts c ON s.grp = 'contract' AND c.organization_id = s.org AND c.contract_number = s.number
   LEFT JOIN arps a ON s.grp = 'arp' AND a.organization_id = s.org AND a.number = s.number
-  WHERE s.grp IN ('contract', 'arp') AND coalesce(c.id, a.id)::text <> s.key
+  WHERE s.grp IN ('contract', 'arp') AND NOT s.withdraw AND coalesce(c.id, a.id)::text <> s.key
     AND NOT EXISTS (SELECT 1 FROM import_stage t WHERE t.grp = s.grp AND t.key = coalesce(c.id, a.id)::text)
   UNION ALL
   SELECT s.file, s.line, CASE s.grp WHEN 'contract' THEN 'contract_number' ELSE 'number' END,
     'is used by another ' || CASE s.grp WHEN 'contract' THEN 'contract' ELSE 'ARP' END ||
     ' of this organization (line ' || t.line || ')'
   FROM import_stage s
-  JOIN import_stage t ON t.grp = s.grp AND t.org = s.org AND t.number = s.number AND t.seq < s.seq
-  WHERE s.grp IN ('contract', 'arp')
+  JOIN import_stage t ON t.grp = s.grp AND t.org = s.org AND t.number = s.number AND t.seq < s.seq AND NOT t.withdraw
+  WHERE s.grp IN ('contract', 'arp') AND NOT s.withdraw
 ) problems
 ORDER BY file, line`

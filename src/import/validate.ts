@@ -27,6 +27,10 @@ function fieldPath(instancePath: string, property?: string): string {
   )
 }
 
+/** Why a withdrawal's key field is refused: the only `false` subschemas are its number/id choice. */
+const WITHDRAWAL_KEY =
+  'is not a field of this withdrawal: an order is named by number, any other record by id'
+
 function describe(error: ErrorObject): RecordProblem {
   const params = error.params as Record<string, unknown>
   switch (error.keyword) {
@@ -42,6 +46,8 @@ function describe(error: ErrorObject): RecordProblem {
         field: fieldPath(error.instancePath),
         reason: `must be one of: ${(params.allowedValues as string[]).join('; ')}`,
       }
+    case 'false schema':
+      return { field: fieldPath(error.instancePath), reason: WITHDRAWAL_KEY }
     case 'format':
       return { field: fieldPath(error.instancePath), reason: `must be a valid ${String(params.format)}` }
     case 'pattern':
@@ -89,7 +95,8 @@ export function checkRecord(value: unknown, rawLine: string): RecordProblem | un
   const type = (value as { type?: unknown }).type
   if (type === undefined) return { field: 'type', reason: 'is required' }
   const validate = typeof type === 'string' ? validators.get(type) : undefined
-  if (!validate) return { field: 'type', reason: `must be one of: ${RECORD_TYPES.join(', ')}` }
+  if (!validate)
+    return { field: 'type', reason: `must be one of: ${[...RECORD_TYPES, 'withdraw'].join(', ')}` }
   normalize(value as Record<string, unknown>)
   if (!validate(value)) return describe((validate.errors as ErrorObject[])[0] as ErrorObject)
   // PostgreSQL cannot store NUL or unpaired surrogates; both can only come in as \u escapes.

@@ -118,7 +118,7 @@ INSERT INTO ${kind.table} (${[...columns, 'updated_at'].join(', ')})
 SELECT ${[...values, 'now()'].join(', ')}
 FROM import_stage s ${sourceFrom}
 ${joins.join('\n')}
-WHERE s.grp = '${kind.placement.group}'
+WHERE s.grp = '${kind.placement.group}' AND NOT s.withdraw
 ON CONFLICT (${conflict.join(', ')}) DO UPDATE SET ${updates.map((c) => `${c} = excluded.${c}`).join(', ')}`
 }
 
@@ -156,7 +156,7 @@ function childValues(relation: Relation, element: string) {
 /** Replaces the owned children of the staged records of a kind (their own children go with them). */
 function children(kind: RecordKind): string[] {
   const group = kind.placement.group
-  const staged = `SELECT key::uuid FROM import_stage WHERE grp = '${group}'`
+  const staged = `SELECT key::uuid FROM import_stage WHERE grp = '${group}' AND NOT withdraw`
   return owned(kind.fields).flatMap(([name, relation]) => {
     const { shape, owner } = relation
     if (!owner) return []
@@ -170,7 +170,7 @@ function children(kind: RecordKind): string[] {
        SELECT s.key::uuid, ${own.values.join(', ')}
        FROM import_stage s CROSS JOIN LATERAL jsonb_array_elements(s.doc->'${name}') WITH ORDINALITY e(value, ord)
        ${own.joins.join(' ')}
-       WHERE s.grp = '${group}'`,
+       WHERE s.grp = '${group}' AND NOT s.withdraw`,
     ]
     // Children of the children (a term's documents), joined to their owner row by its position.
     for (const [inner, nested] of owned(shape.fields)) {
@@ -182,7 +182,7 @@ function children(kind: RecordKind): string[] {
        JOIN ${shape.table} c ON c.${owner.column} = s.key::uuid AND c.position = e.ord${fixed.replaceAll(' AND ', ' AND c.')}
        CROSS JOIN LATERAL jsonb_array_elements(e.value->'${inner}') WITH ORDINALITY n(value, ord)
        ${values.joins.join(' ')}
-       WHERE s.grp = '${group}'`)
+       WHERE s.grp = '${group}' AND NOT s.withdraw`)
     }
     return statements
   })
@@ -222,7 +222,7 @@ function supplierMentions(): string {
           ? `SELECT s.seq, 0 AS sub, d.${document} AS document, d.${name} AS name
              FROM import_stage s JOIN import_orders d ON d.seq = s.seq WHERE s.grp = '${group}'`
           : `SELECT s.seq, 0 AS sub, s.doc->>'${document}' AS document, s.doc->>'${name}' AS name
-             FROM import_stage s WHERE s.grp = '${group}'`,
+             FROM import_stage s WHERE s.grp = '${group}' AND NOT s.withdraw`,
       )
     }
     for (const [relationName, relation] of owned(kind.fields)) {
@@ -231,7 +231,7 @@ function supplierMentions(): string {
       if (!d || !n) continue
       parts.push(`SELECT s.seq, e.ord AS sub, e.value->>'${d}' AS document, e.value->>'${n}' AS name
         FROM import_stage s CROSS JOIN LATERAL jsonb_array_elements(s.doc->'${relationName}') WITH ORDINALITY e(value, ord)
-        WHERE s.grp = '${group}'`)
+        WHERE s.grp = '${group}' AND NOT s.withdraw`)
     }
   }
   return parts.join('\n  UNION ALL\n  ')
@@ -252,29 +252,6 @@ CREATE TEMP TABLE import_suppliers_before ON COMMIT DROP AS
 SELECT id, name FROM suppliers WHERE document IN (SELECT document FROM (
   ${supplierMentions()}
 ) found)`
-
-/**
- * The organizations whose documents (src/readmodel/build.ts) this run changed: those it wrote, and those
- * with a record (or an owned child) of a supplier whose name it changed.
- */
-export const AFFECTED_ORGANIZATIONS = (() => {
-  const named: string[] = []
-  for (const kind of RECORD_KINDS) {
-    if (Object.values(kind.fields).some((f) => !isRelation(f) && 'supplier' in f.store))
-      named.push(`SELECT organization_id FROM ${kind.table} WHERE supplier_id IN (SELECT id FROM changed)`)
-    for (const [, relation] of owned(kind.fields)) {
-      if (!Object.values(relation.shape.fields).some((f) => !isRelation(f) && 'supplier' in f.store)) continue
-      named.push(`SELECT r.organization_id FROM ${kind.table} r JOIN ${relation.shape.table} c
-        ON c.${relation.owner?.column} = r.id WHERE c.supplier_id IN (SELECT id FROM changed)`)
-    }
-  }
-  return `
-CREATE TEMP TABLE rebuild_organizations ON COMMIT DROP AS
-WITH changed AS (
-  SELECT b.id FROM import_suppliers_before b JOIN suppliers s ON s.id = b.id WHERE s.name IS DISTINCT FROM b.name)
-SELECT org AS id FROM import_stage
-${named.map((sql) => `UNION ${sql}`).join('\n')}`
-})()
 
 /** The units the run's orders name, per organization. */
 function upsertUnits(): string {
@@ -301,30 +278,65 @@ function searchUpdate(kind: RecordKind): string | undefined {
   return `
 UPDATE ${kind.table} t SET search = v.search FROM (
   SELECT ${a}.id, to_tsvector('compras_pt', concat_ws(' ', ${parts.join(', ')})) AS search
-  FROM ${from(kind)} JOIN import_stage st ON st.grp = '${kind.placement.group}' AND ${a}.id = st.key::uuid
+  FROM ${from(kind)} JOIN import_stage st ON st.grp = '${kind.placement.group}' AND NOT st.withdraw
+    AND ${a}.id = st.key::uuid
 ) v WHERE t.id = v.id`
 }
 
 const byGroup = (group: string) => RECORD_KINDS.find((k) => k.placement.group === group) as RecordKind
 
+/** The records the run withdraws, deleted (with their owned children), what points to them first. */
+const WITHDRAWALS: readonly string[] = [...RECORD_KINDS]
+  .reverse()
+  .filter((kind) => kind.placement.group !== 'organization')
+  .map((kind) =>
+    kind === (Order as RecordKind)
+      ? `DELETE FROM orders o USING import_stage s
+         WHERE s.withdraw AND s.grp = 'order' AND o.organization_id = s.org AND o.number = s.number`
+      : `DELETE FROM ${kind.table} WHERE id IN (
+           SELECT key::uuid FROM import_stage WHERE withdraw AND grp = '${kind.placement.group}')`,
+  )
+
+/**
+ * Tables to analyze at that point when the run changes a large share of them: fresh statistics, or the
+ * planner joins the stage to a table it believes empty and multiplies rows (src/import/importer.ts).
+ */
+export interface Analyze {
+  analyze: readonly string[]
+}
+
 /** In dependency order: what a statement joins to is written before it. */
-export const WRITE_STEPS: readonly string[] = [
+export const WRITE_STEPS: readonly (string | Analyze)[] = [
+  ...WITHDRAWALS,
   upsert(byGroup('organization')),
   UPSERT_SUPPLIERS,
   upsertUnits(),
-  // Fresh statistics, or the planner joins the stage to a table it believes empty and multiplies rows.
-  'ANALYZE units, suppliers',
+  { analyze: ['units', 'suppliers'] },
   upsert(byGroup('bidding')),
   ...children(byGroup('bidding')),
   upsert(byGroup('arp')),
   ...children(byGroup('arp')),
   upsert(byGroup('contract')),
   ...children(byGroup('contract')),
-  'ANALYZE biddings, arps, contracts',
+  { analyze: ['biddings', 'arps', 'contracts'] },
   upsert(byGroup('order')),
   ...orderItems(),
   ...RECORD_KINDS.map(searchUpdate).filter((sql): sql is string => sql !== undefined),
 ]
 
-export const ANALYZE_TABLES = `ANALYZE organizations, units, suppliers, biddings, bidding_providers, arps, contracts,
-  contract_people, contract_commitments, additive_terms, documents, orders, order_items`
+/** Every table an import writes, for the statistics after a large run. */
+export const WRITTEN_TABLES: readonly string[] = [
+  'organizations',
+  'units',
+  'suppliers',
+  'biddings',
+  'bidding_providers',
+  'arps',
+  'contracts',
+  'contract_people',
+  'contract_commitments',
+  'additive_terms',
+  'documents',
+  'orders',
+  'order_items',
+]

@@ -8,9 +8,12 @@ import { from, jsonObject } from '../resources/json.js'
 // (2.7-2.9) as the JSON text PostgreSQL builds for it, in the served field order, from the resources'
 // definitions (src/resources). Each kind of document carries the version of the SQL that built it.
 
-/** Which documents to build: all of them, or those of the organizations listed in a temporary table
- * `rebuild_organizations (id uuid)` that the caller filled in the same transaction. */
-export type RebuildScope = 'all' | 'listed'
+/**
+ * Which documents to build: all of them, or those an import listed in the temporary tables
+ * `touched_orders (organization_id, number)` and `touched_records (tbl, id)` (src/import/changes.ts), in
+ * the same transaction. A listed record that no longer exists (withdrawn) loses its document.
+ */
+export type RebuildScope = 'all' | 'touched'
 
 interface DocumentKind {
   /** The kind's name in read_model_versions: `order`, or the path of a public resource. */
@@ -24,8 +27,15 @@ interface DocumentKind {
   insert(scope: RebuildScope): string
 }
 
-const inScope = (scope: RebuildScope, column: string) =>
-  scope === 'all' ? 'true' : `${column} IN (SELECT id FROM rebuild_organizations)`
+/** An order document in scope, by its organization and number columns. */
+const orderInScope = (scope: RebuildScope, organization: string, number: string) =>
+  scope === 'all'
+    ? 'true'
+    : `(${organization}, ${number}) IN (SELECT organization_id, number FROM touched_orders)`
+
+/** A detail document in scope, by its record's table and id column. */
+const recordInScope = (scope: RebuildScope, table: string, id: string) =>
+  scope === 'all' ? 'true' : `${id} IN (SELECT id FROM touched_records WHERE tbl = '${table}')`
 
 const ORDER_BODY = `${jsonObject(Order, ORDER_DOCUMENT, 'o', 'served')}::text`
 
@@ -34,10 +44,11 @@ const KINDS: readonly DocumentKind[] = [
     kind: 'order',
     table: 'order_documents',
     missing: 'SELECT EXISTS (SELECT 1 FROM orders) AND NOT EXISTS (SELECT 1 FROM order_documents) AS missing',
-    remove: (scope) => `DELETE FROM order_documents WHERE ${inScope(scope, 'organization_id')}`,
+    remove: (scope) =>
+      `DELETE FROM order_documents WHERE ${orderInScope(scope, 'organization_id', 'number')}`,
     insert: (scope) => `INSERT INTO order_documents (organization_id, number, body)
       SELECT o.organization_id, o.number, ${ORDER_BODY} FROM ${from(Order, 'o')}
-      WHERE ${inScope(scope, 'o.organization_id')}`,
+      WHERE ${orderInScope(scope, 'o.organization_id', 'o.number')}`,
   },
   ...PUBLIC_RESOURCES.map((resource): DocumentKind => {
     const { record } = resource
@@ -49,10 +60,10 @@ const KINDS: readonly DocumentKind[] = [
       missing: `SELECT EXISTS (SELECT 1 FROM ${record.table} ${a} WHERE ${resource.where(a)})
         AND NOT EXISTS (SELECT 1 FROM detail_documents WHERE resource = '${resource.path}') AS missing`,
       remove: (scope) =>
-        `DELETE FROM detail_documents WHERE resource = '${resource.path}' AND ${inScope(scope, 'organization_id')}`,
+        `DELETE FROM detail_documents WHERE resource = '${resource.path}' AND ${recordInScope(scope, record.table, 'id')}`,
       insert: (scope) => `INSERT INTO detail_documents (resource, id, organization_id, body)
         SELECT '${resource.path}', ${a}.id, ${a}.organization_id, ${body} FROM ${from(record, a)}
-        WHERE ${resource.where(a)} AND ${inScope(scope, `${a}.organization_id`)}`,
+        WHERE ${resource.where(a)} AND ${recordInScope(scope, record.table, `${a}.id`)}`,
     }
   }),
 ]
@@ -62,13 +73,15 @@ export const DOCUMENT_VERSIONS: Readonly<Record<string, string>> = Object.fromEn
   KINDS.map((k) => [k.kind, createHash('sha256').update(k.insert('all')).digest('hex').slice(0, 16)]),
 )
 
-/** Rebuilds the documents in scope; run inside the transaction that wrote the data. */
-export async function rebuildDocuments(client: PoolClient, scope: RebuildScope): Promise<void> {
+/** Rebuilds the documents in scope; run inside the transaction that wrote the data. Returns how many. */
+export async function rebuildDocuments(client: PoolClient, scope: RebuildScope): Promise<number> {
+  let built = 0
   for (const kind of KINDS) {
     await client.query(kind.remove(scope))
-    await client.query(kind.insert(scope))
+    built += (await client.query(kind.insert(scope))).rowCount ?? 0
   }
   await markChanged(client)
+  return built
 }
 
 /** Bumps the data version and tells every instance (at commit) to drop what it cached. */

@@ -53,6 +53,11 @@ export class LruCache {
   get size(): number {
     return this.entries.size
   }
+
+  /** Bytes held, as entrySize counts them. */
+  get usedBytes(): number {
+    return this.bytes
+  }
 }
 
 /**
@@ -198,6 +203,15 @@ export class DocumentStore {
     this.retry.unref()
   }
 
+  /** Lookups answered from the cache, and lookups that were not, since start (for the metrics). */
+  hits = 0
+  misses = 0
+
+  /** What the cache holds now. */
+  get cacheStats(): { entries: number; bytes: number } {
+    return { entries: this.cache.size, bytes: this.cache.usedBytes }
+  }
+
   /** A cached string, when the cache is trusted. */
   cached(key: string): string | undefined {
     return this.listening ? this.cache.get(key) : undefined
@@ -209,7 +223,11 @@ export class DocumentStore {
    */
   through<T extends string | undefined>(key: string, build: () => Promise<T>): Promise<T> {
     const hit = this.cached(key)
-    if (hit !== undefined) return Promise.resolve(hit as T)
+    if (hit !== undefined) {
+      this.hits++
+      return Promise.resolve(hit as T)
+    }
+    this.misses++
     let value = this.building.get(key) as Promise<T> | undefined
     if (!value) {
       const generation = this.cache.generation

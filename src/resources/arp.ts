@@ -32,9 +32,7 @@ const fields = {
     store: { lookup: 'management_statuses', column: 'management_status_id' },
   }),
   documents: attachments('arp_id'),
-  contracts: linkedContracts(
-    (a) => `cs.organization_id = ${a}.organization_id AND cs.arp_number = ${a}.number`,
-  ),
+  contracts: linkedContracts('arp_number', 'number'),
   terms: terms('arp_id'),
   orders: linkedOrders('arp_number', 'number'),
 }
@@ -147,8 +145,11 @@ export const ArpSummary = pick(
   },
 )
 
-export const linkedArps = (where: (a: string) => string) =>
-  linked('Atas de registro de preços', ArpSummary, (a) => ({
-    where: where(a),
-    orderBy: 'ars.date_signature DESC, ars.id',
-  }))
+/** The ARPs of a bidding. */
+export const linkedArps = () =>
+  linked(
+    'Atas de registro de preços',
+    ArpSummary,
+    { table: 'arps', column: 'bidding_id', ownerColumn: 'id', sameOrganization: false },
+    'ars.date_signature DESC, ars.id',
+  )

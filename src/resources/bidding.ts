@@ -42,8 +42,8 @@ const fields = {
   sum_amount_total_finish: field('money', 'Valor homologado', { nullable: true }),
   documents: attachments('bidding_id'),
   providers: owned('Participantes', Provider, { column: 'bidding_id' }),
-  arps: linkedArps((a) => `ars.bidding_id = ${a}.id`),
-  contracts: linkedContracts((a) => `cs.bidding_id = ${a}.id`),
+  arps: linkedArps(),
+  contracts: linkedContracts('bidding_id', 'id'),
 }
 
 /**

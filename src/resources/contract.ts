@@ -159,5 +159,11 @@ export const ContractSummary = pick(
   },
 )
 
-export const linkedContracts = (where: (a: string) => string) =>
-  linked('Contratos', ContractSummary, (a) => ({ where: where(a), orderBy: 'cs.date_start DESC, cs.id' }))
+/** The contracts that name a record: by its ARP number, or its bidding's id. */
+export const linkedContracts = (column: 'arp_number' | 'bidding_id', ownerColumn: string) =>
+  linked(
+    'Contratos',
+    ContractSummary,
+    { table: 'contracts', column, ownerColumn, sameOrganization: column === 'arp_number' },
+    'cs.date_start DESC, cs.id',
+  )

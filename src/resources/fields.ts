@@ -27,6 +27,23 @@ export type Kind =
 /** The lookup tables of the closed vocabularies (ids are public: the filters take them). */
 export type LookupTable = 'bidding_modalities' | 'bidding_statuses' | 'management_statuses' | 'order_statuses'
 
+/**
+ * How a record reaches others: the rows of `table` whose `column` holds the record's `ownerColumn`, in the
+ * same organization when `sameOrganization`. Links are data, not SQL text, so that an import can tell which
+ * documents show what it changed.
+ */
+export interface Link {
+  readonly table: string
+  readonly column: string
+  readonly ownerColumn: string
+  readonly sameOrganization: boolean
+}
+
+/** A link's condition, for rows `r` of its table and an owner row `a`. */
+export const linkCondition = (link: Link, r: string, a: string) =>
+  `${r}.${link.column} = ${a}.${link.ownerColumn}` +
+  (link.sameOrganization ? ` AND ${r}.organization_id = ${a}.organization_id` : '')
+
 /** Where a field's value lives, seen from its record's table (alias `a`). */
 export type Store =
   /** A column of the record's table. */
@@ -37,8 +54,8 @@ export type Store =
   | { readonly supplier: 'name' | 'document' | 'representative_name' }
   /** An attribute of the order's unit (units, through unit_id). */
   | { readonly unit: 'name' | 'name_short' }
-  /** Read from other records (a link's value), never written: an API-only field. */
-  | { readonly join: (a: string) => string; readonly sql: (a: string) => string }
+  /** A column of the record another links to (an order's ARP's total), never written: an API-only field. */
+  | { readonly link: Link; readonly column: string }
 
 export interface Field<
   K extends Kind = Kind,
@@ -86,6 +103,8 @@ export interface Relation<S extends Shape = Shape, E extends boolean = boolean> 
   readonly embedded: E
   /** For owned children: how they point to their owner (written by the import, in `position` order). */
   readonly owner?: Owner
+  /** For linked records: the link. */
+  readonly link?: Link
   readonly maxItems?: number
   readonly minItems?: number
 }
@@ -139,14 +158,15 @@ export function field<
   }
 }
 
-/** A value read from other records: served, never imported. */
+/** A column of a linked record (an order's ARP's total): served, never imported. */
 export function derived<const K extends Kind, const N extends boolean = false>(
   kind: K,
   label: string,
-  store: { join: (a: string) => string; sql: (a: string) => string },
+  link: Link,
+  column: string,
   options: Omit<FieldOptions<N, never>, 'store' | 'column'> = {},
 ): Field<NoInfer<K>, NoInfer<N>, never> & { readonly derived: true } {
-  return { ...field<K, N, never>(kind, label, { ...options, store }), derived: true }
+  return { ...field<K, N, never>(kind, label, { ...options, store: { link, column } }), derived: true }
 }
 
 /** Owned children: imported inside the owner's record, kept in the order given (a `position` column). */
@@ -173,13 +193,21 @@ export function owned<const S extends Shape>(
   }
 }
 
-/** Records linked to this one (by number or id): served, never imported. */
+/** Records linked to this one (by number or id), newest first by `orderBy`: served, never imported. */
 export function linked<const S extends Shape>(
   label: string,
   shape: S,
-  rows: Relation['rows'],
+  link: Link,
+  orderBy: string,
 ): Relation<S, false> {
-  return { kind: 'relation', label, shape, rows, embedded: false }
+  return {
+    kind: 'relation',
+    label,
+    shape,
+    link,
+    embedded: false,
+    rows: (a) => ({ where: linkCondition(link, shape.alias, a), orderBy }),
+  }
 }
 
 /** Declares a shape; a field's default column is its own name. */
@@ -199,7 +227,15 @@ export const isRelation = (f: AnyField | Relation): f is Relation => f.kind === 
 // --- Reading: the SQL of a field's value in a row of alias `a` -------------------------------------------
 
 const joinAlias = (a: string, store: Store) =>
-  'lookup' in store ? `${a}_${store.column}` : 'supplier' in store ? `${a}_s` : 'unit' in store ? `${a}_u` : a
+  'lookup' in store
+    ? `${a}_${store.column}`
+    : 'supplier' in store
+      ? `${a}_s`
+      : 'unit' in store
+        ? `${a}_u`
+        : 'link' in store
+          ? `${a}_${store.link.table}`
+          : a
 
 /** The stored value's SQL, before any served form. */
 export function rawSql(f: AnyField, a: string): string {
@@ -207,7 +243,7 @@ export function rawSql(f: AnyField, a: string): string {
   if ('lookup' in store) return `${joinAlias(a, store)}.name`
   if ('supplier' in store) return `${joinAlias(a, store)}.${store.supplier}`
   if ('unit' in store) return `${joinAlias(a, store)}.${store.unit}`
-  if ('join' in store) return store.sql(a)
+  if ('link' in store) return `${joinAlias(a, store)}.${store.column}`
   if (!store.column) throw new Error('a field read before shape() gave it its column')
   return `${a}.${store.column}`
 }
@@ -222,7 +258,8 @@ export function joins(fields: Fields, a: string): string {
     if ('lookup' in store) clauses.add(`LEFT JOIN ${store.lookup} ${j} ON ${j}.id = ${a}.${store.column}`)
     else if ('supplier' in store) clauses.add(`LEFT JOIN suppliers ${j} ON ${j}.id = ${a}.supplier_id`)
     else if ('unit' in store) clauses.add(`LEFT JOIN units ${j} ON ${j}.id = ${a}.unit_id`)
-    else if ('join' in store) clauses.add(store.join(a))
+    else if ('link' in store)
+      clauses.add(`LEFT JOIN ${store.link.table} ${j} ON ${linkCondition(store.link, j, a)}`)
   }
   return [...clauses].join(' ')
 }

@@ -58,11 +58,8 @@ const fields = {
   arp_amount_total: derived(
     'amount',
     'Valor total da ata',
-    {
-      join: (a) =>
-        `LEFT JOIN arps ${a}_arp ON ${a}_arp.organization_id = ${a}.organization_id AND ${a}_arp.number = ${a}.arp_number`,
-      sql: (a) => `${a}_arp.amount_total`,
-    },
+    { table: 'arps', column: 'number', ownerColumn: 'arp_number', sameOrganization: true },
+    'amount_total',
     { nullable: true, description: 'Total value of the ARP, when applicable' },
   ),
   contract_number: field('number', 'Número do contrato', {
@@ -72,12 +69,8 @@ const fields = {
   contract_amount_total: derived(
     'amount',
     'Valor total do contrato',
-    {
-      join: (a) =>
-        `LEFT JOIN contracts ${a}_contract ON ${a}_contract.organization_id = ${a}.organization_id ` +
-        `AND ${a}_contract.contract_number = ${a}.contract_number`,
-      sql: (a) => `${a}_contract.amount_total`,
-    },
+    { table: 'contracts', column: 'contract_number', ownerColumn: 'contract_number', sameOrganization: true },
+    'amount_total',
     { nullable: true, description: 'Total value of the contract, when applicable' },
   ),
   expense_classification_title: field('codeTitle', 'Classificação da despesa', {
@@ -184,8 +177,10 @@ export const OrderSummary = pick(
 )
 
 /** The orders linked to a record by number: `column` is orders.contract_number or orders.arp_number. */
-export const linkedOrders = (column: 'contract_number' | 'arp_number', number: string) =>
-  linked('Ordens de fornecimento', OrderSummary, (a) => ({
-    where: `os.organization_id = ${a}.organization_id AND os.${column} = ${a}.${number}`,
-    orderBy: 'os.deadline_delivery DESC, os.id',
-  }))
+export const linkedOrders = (column: 'contract_number' | 'arp_number', ownerColumn: string) =>
+  linked(
+    'Ordens de fornecimento',
+    OrderSummary,
+    { table: 'orders', column, ownerColumn, sameOrganization: true },
+    'os.deadline_delivery DESC, os.id',
+  )

@@ -1,0 +1,37 @@
+import assert from 'node:assert/strict'
+import type { Pool } from '../../src/db/pool.js'
+import { rebuildDocuments } from '../../src/readmodel/build.js'
+
+/** Every stored document, by key: `order ORG NUMBER` and `RESOURCE ID`. */
+export async function documents(pool: Pool): Promise<Map<string, string>> {
+  const { rows } = await pool.query<{ key: string; body: string }>(
+    `SELECT 'order ' || organization_id || ' ' || number AS key, body FROM order_documents
+     UNION ALL SELECT resource || ' ' || id, body FROM detail_documents`,
+  )
+  return new Map(rows.map((row) => [row.key, row.body]))
+}
+
+/** The keys whose documents differ between two readings (added, removed or changed). */
+export function changed(before: Map<string, string>, after: Map<string, string>): string[] {
+  const keys = new Set([...before.keys(), ...after.keys()])
+  return [...keys].filter((key) => before.get(key) !== after.get(key)).sort()
+}
+
+/** Fails unless the stored documents are exactly what a full rebuild builds now (none stale, none missing). */
+export async function assertFresh(pool: Pool): Promise<void> {
+  const stored = await documents(pool)
+  const client = await pool.connect()
+  try {
+    await client.query('BEGIN')
+    await rebuildDocuments(client, 'all')
+    const { rows } = await client.query<{ key: string; body: string }>(
+      `SELECT 'order ' || organization_id || ' ' || number AS key, body FROM order_documents
+       UNION ALL SELECT resource || ' ' || id, body FROM detail_documents`,
+    )
+    const rebuilt = new Map(rows.map((row) => [row.key, row.body]))
+    assert.deepEqual(changed(stored, rebuilt), [], 'documents that a full rebuild builds otherwise')
+  } finally {
+    await client.query('ROLLBACK')
+    client.release()
+  }
+}

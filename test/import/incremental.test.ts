@@ -1,0 +1,175 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, it } from 'node:test'
+import type { DemoRecord } from '../../src/demo/generator.js'
+import { importRecords } from '../../src/import/importer.js'
+import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
+import { assertFresh, changed, documents } from '../helpers/readmodel.js'
+import { demoRecords, first, ndjson, recordKey, source, TINY } from '../helpers/records.js'
+
+// An import rebuilds the documents its records changed, and the documents that show them, and no other:
+// every other document stays byte for byte as it was, and the read model stays what a full rebuild gives.
+
+describe('incremental imports', () => {
+  let db: TestDatabase
+  const records = demoRecords(
+    { organizations: 3, orders: 90, contracts: 24, arps: 12, directContracts: 6, publicCalls: 9 },
+    23,
+  )
+  const byId = (id: unknown) => records.find((r) => r.id === id) as DemoRecord
+  const contractOf = (order: DemoRecord) =>
+    records.find(
+      (r) =>
+        r.type === 'contract' &&
+        r.organization_uuid === order.organization_uuid &&
+        r.contract_number === order.contract_number,
+    ) as DemoRecord
+  const arpOf = (record: DemoRecord) =>
+    records.find(
+      (r) =>
+        r.type === 'arp' &&
+        r.organization_uuid === record.organization_uuid &&
+        r.number === record.arp_number,
+    ) as DemoRecord
+  const biddingPath = (bidding: DemoRecord) =>
+    bidding.type === 'direct_contract' ? 'direct-contracts' : 'public-calls'
+  const orderKey = (order: DemoRecord) => `order ${order.organization_uuid} ${order.number}`
+  const run = async (lines: unknown[]) => {
+    const before = await documents(db.pool)
+    const result = await importRecords(db.pool, [source(ndjson(lines))])
+    assert.equal(result.ok, true, JSON.stringify(result.problems))
+    // Later tests start from what this one left: the fixture follows the database.
+    for (const line of lines as DemoRecord[]) {
+      records[records.findIndex((r) => recordKey(r) === recordKey(line))] = line
+    }
+    await assertFresh(db.pool)
+    return changed(before, await documents(db.pool))
+  }
+
+  before(async () => {
+    db = await createTestDatabase()
+    assert.equal((await importRecords(db.pool, [source(ndjson(records))])).ok, true)
+    await assertFresh(db.pool)
+  })
+  after(() => db.drop())
+
+  it("rebuilds a changed order, its contract's and its ARP's documents, and nothing else", async () => {
+    const order = first(records, 'order', (o) => o.contract_number !== null && o.arp_number !== null)
+    const status = order.status_title === 'Emitida' ? 'Recebido total' : 'Emitida'
+    const touched = await run([{ ...order, status_title: status }])
+    assert.deepEqual(
+      touched,
+      [`arps ${arpOf(order).id}`, `contracts ${contractOf(order).id}`, orderKey(order)].sort(),
+    )
+  })
+
+  it('rebuilds nothing when a record comes again unchanged', async () => {
+    const order = first(records, 'order', (o) => o.contract_number !== null)
+    const contract = contractOf(order)
+    assert.deepEqual(
+      await run([order, contract, byId(contract.bidding_uuid ?? first(records, 'public_call').id)]),
+      [],
+    )
+  })
+
+  it("rebuilds the orders that show a contract's total, and the bidding and ARP that list it", async () => {
+    const contract = first(
+      records,
+      'contract',
+      (c) =>
+        c.bidding_uuid !== null &&
+        c.arp_number !== null &&
+        records.some(
+          (o) =>
+            o.type === 'order' &&
+            o.organization_uuid === c.organization_uuid &&
+            o.contract_number === c.contract_number,
+        ),
+    )
+    const orders = records.filter(
+      (o) =>
+        o.type === 'order' &&
+        o.organization_uuid === contract.organization_uuid &&
+        o.contract_number === contract.contract_number,
+    )
+    const bidding = byId(contract.bidding_uuid)
+    const touched = await run([{ ...contract, amount_total: '999999.99' }])
+    assert.deepEqual(
+      touched,
+      [
+        `contracts ${contract.id}`,
+        `arps ${arpOf(contract).id}`,
+        `${biddingPath(bidding)} ${bidding.id}`,
+        ...orders.map(orderKey),
+      ].sort(),
+    )
+  })
+
+  it('rebuilds both contracts when an order moves from one to another', async () => {
+    const order = first(records, 'order', (o) => o.contract_number !== null && o.arp_number === null)
+    const from = contractOf(order)
+    const to = first(
+      records,
+      'contract',
+      (c) => c.organization_uuid === order.organization_uuid && c.id !== from.id && c.arp_number === null,
+    )
+    const touched = await run([{ ...order, contract_number: to.contract_number }])
+    assert.deepEqual(touched, [`contracts ${from.id}`, `contracts ${to.id}`, orderKey(order)].sort())
+  })
+
+  it('rebuilds every document that shows a supplier whose name an import changes, in every organization', async () => {
+    const order = first(records, 'order')
+    const renamed = { ...order, provider_name: 'Fornecedor Renomeado S.A.' }
+    const showing = await db.pool.query<{ key: string }>(
+      `SELECT 'order ' || organization_id || ' ' || number AS key FROM order_documents WHERE body LIKE $1
+       UNION SELECT resource || ' ' || id FROM detail_documents WHERE body LIKE $1`,
+      [`%${JSON.stringify(order.provider_name).slice(1, -1)}%`],
+    )
+    const organizations = new Set(
+      records.filter((r) => r.provider_document === order.provider_document).map((r) => r.organization_uuid),
+    )
+    const touched = await run([renamed])
+    // The order itself changes, and every document that showed the old name now shows the new one.
+    assert.ok(touched.includes(orderKey(order)))
+    for (const { key } of showing.rows) assert.ok(touched.includes(key), `${key} still shows the old name`)
+    assert.ok(organizations.size >= 1)
+    const stale = await db.pool.query(
+      `SELECT count(*)::int AS n FROM (SELECT body FROM order_documents UNION ALL SELECT body FROM detail_documents) d
+       WHERE body LIKE $1`,
+      [`%${JSON.stringify(order.provider_name).slice(1, -1)}%`],
+    )
+    assert.equal(stale.rows[0].n, 0)
+  })
+
+  it('analyzes after a bulk load, and runs no ANALYZE on a small import', async () => {
+    const own = await createTestDatabase()
+    try {
+      const analyzed = async () =>
+        Number(
+          (
+            await own.pool.query<{ n: string }>(
+              "SELECT coalesce(sum(analyze_count), 0) AS n FROM pg_stat_user_tables WHERE relname = 'orders'",
+            )
+          ).rows[0]?.n,
+        )
+      const settle = () => new Promise((resolve) => setTimeout(resolve, 600)) // pg_stat lags a little
+      const bulk = demoRecords({ ...TINY, orders: 1200 }, 29)
+      assert.equal((await importRecords(own.pool, [source(ndjson(bulk))])).ok, true)
+      await settle()
+      const afterBulk = await analyzed()
+      assert.ok(afterBulk >= 1, 'a bulk load into an empty table analyzes it')
+      const order = first(bulk, 'order')
+      assert.equal(
+        (
+          await importRecords(own.pool, [
+            source(ndjson([{ ...order, object: 'Objeto de uma pequena importação' }])),
+          ])
+        ).ok,
+        true,
+      )
+      await settle()
+      assert.equal(await analyzed(), afterBulk)
+    } finally {
+      await own.drop()
+    }
+  })
+})
