@@ -8,9 +8,11 @@ import { TokenCache } from './auth/tokens.js'
 import type { Config } from './config.js'
 import { derivePool, type Pool } from './db/pool.js'
 import { ExportGate } from './export/gate.js'
+import { Metrics, serveMetrics } from './metrics.js'
 import { clientErrorHandler, frameworkErrors } from './plugins/client-errors.js'
 import openapi from './plugins/openapi.js'
 import { DocumentStore } from './readmodel/store.js'
+import { requestId } from './request-id.js'
 import health from './routes/health.js'
 import orders from './routes/orders.js'
 import transparency from './routes/transparency.js'
@@ -68,15 +70,24 @@ export async function buildApp(
     // access_log anyway; failures are logged by the error handlers; LOG_REQUESTS=true adds one line each.
     logController: new LogController({ disableRequestLogging: true }),
     forceCloseConnections: 'idle',
+    // X-Request-Id: the client's or the proxy's when sane, else a new one; logged as reqId, sent back.
+    requestIdHeader: false,
+    genReqId: (request) => requestId(request.headers['x-request-id']),
   }).withTypeProvider<TypeBoxTypeProvider>()
 
+  let redisUp: boolean | undefined = config.redisUrl && !deps.limiter ? true : undefined
   const limiter =
     deps.limiter ??
     (config.redisUrl
       ? new RedisLimiter(config.redisUrl, {
-          onFault: (error) =>
-            app.log.error({ err: error }, 'Redis unreachable: rate limits are per process until it returns'),
-          onRecover: () => app.log.warn('Redis is back: rate limits are shared again'),
+          onFault: (error) => {
+            redisUp = false
+            app.log.error({ err: error }, 'Redis unreachable: rate limits are per process until it returns')
+          },
+          onRecover: () => {
+            redisUp = true
+            app.log.warn('Redis is back: rate limits are shared again')
+          },
         })
       : new MemoryLimiter())
   const accessLog = new AccessLog(deps.pool, (error) =>
@@ -96,6 +107,18 @@ export async function buildApp(
     applicationName: 'compras-export',
     statementTimeoutMs: config.exportTimeoutSeconds * 1000,
   })
+  let exportRows: ((rows: number) => void) | undefined
+  if (config.metricsPort !== undefined) {
+    const metrics = new Metrics({ pool: deps.pool, exportPool, store, redisUp: () => redisUp })
+    metrics.instrument(app)
+    exportRows = (rows) => metrics.exportRows.inc(rows)
+    const server = await serveMetrics(metrics, config.metricsPort, config.host)
+    app.decorate('metricsServer', server)
+    app.addHook('onClose', (_, done) => {
+      server.close(() => done())
+      server.closeAllConnections()
+    })
+  }
   app.addHook('onClose', async () => {
     if (!deps.store) await store.close()
     await accessLog.close()
@@ -111,6 +134,10 @@ export async function buildApp(
       headers['transfer-encoding']
     )
       response.shouldKeepAlive = false
+  })
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header('x-request-id', request.id)
+    done()
   })
   // Query strings are validated without Ajv's coercion (src/validation.ts).
   app.setValidatorCompiler(requestValidator)
@@ -145,6 +172,7 @@ export async function buildApp(
     exportPool,
     exportGate: new ExportGate(config.exportConcurrency),
     publicRateLimit: config.publicRateLimit,
+    onExportRows: exportRows,
   })
   return app as unknown as FastifyInstance
 }

@@ -33,6 +33,8 @@ export interface Config {
   readonly keepAliveTimeoutSeconds: number
   /** Seconds without traffic either way before a connection is dropped (a reader that stopped reading). */
   readonly idleTimeoutSeconds: number
+  /** Port of the Prometheus metrics endpoint (on HOST, apart from the API); undefined: no metrics. */
+  readonly metricsPort: number | undefined
 }
 
 export class ConfigError extends Error {
@@ -48,10 +50,10 @@ function text(env: Env, key: string): string | undefined {
   return value === undefined || value === '' ? undefined : value
 }
 
-function parsePort(raw: string | undefined): number {
-  if (raw === undefined) return 3000
+function parsePort(raw: string | undefined, key = 'PORT', fallback = 3000): number {
+  if (raw === undefined) return fallback
   if (!/^\d+$/.test(raw) || Number(raw) > 65535) {
-    throw new ConfigError(`PORT must be an integer from 0 to 65535, got "${raw}"`)
+    throw new ConfigError(`${key} must be an integer from 0 to 65535, got "${raw}"`)
   }
   return Number(raw)
 }
@@ -133,5 +135,9 @@ export function loadConfig(env: Env = process.env): Config {
     requestTimeoutSeconds: parseWhole('REQUEST_TIMEOUT', text(env, 'REQUEST_TIMEOUT'), 10, 1, 600),
     keepAliveTimeoutSeconds: parseWhole('KEEP_ALIVE_TIMEOUT', text(env, 'KEEP_ALIVE_TIMEOUT'), 10, 1, 600),
     idleTimeoutSeconds: parseWhole('IDLE_TIMEOUT', text(env, 'IDLE_TIMEOUT'), 30, 1, 3600),
+    metricsPort:
+      text(env, 'METRICS_PORT') === undefined
+        ? undefined
+        : parsePort(text(env, 'METRICS_PORT'), 'METRICS_PORT'),
   })
 }

@@ -38,12 +38,27 @@ async function hints(app: FastifyInstance, db: Database, url: string): Promise<s
 
 /** `compras serve`: migrate, load the demo data into an empty embedded database, listen. */
 export async function startServer(config: Config): Promise<RunningServer> {
-  const db = await openDatabase(config, { role: 'serve' })
+  // The app's logger exists only once the database is open: until then, health events go to stderr.
+  let health: (message: string, error?: Error) => void = (message, error) =>
+    process.stderr.write(`${message}${error ? `: ${error.message}` : ''}\n`)
+  const db = await openDatabase(config, {
+    role: 'serve',
+    onHealth: (event, error) =>
+      health(
+        {
+          died: 'the embedded PostgreSQL stopped: restarting it',
+          restarted: 'the embedded PostgreSQL runs again',
+          'restart failed': 'the embedded PostgreSQL could not be restarted',
+        }[event],
+        error,
+      ),
+  })
   try {
     await migrate(db.pool)
     await syncReadModel(db.pool)
     const app = await buildApp(config, { pool: db.pool })
     db.pool.on('error', (error) => app.log.error({ err: error }, 'idle database connection failed'))
+    health = (message, error) => (error ? app.log.error({ err: error }, message) : app.log.warn(message))
     if (db.embedded && config.demoOnEmpty && (await isEmpty(db))) {
       app.log.info('empty database: loading the small demo dataset')
       const result = await importRecords(db.pool, [

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict'
+import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -6,7 +7,7 @@ import { after, before, describe, it } from 'node:test'
 import { generateDemo, SCALES } from '../src/demo/generator.js'
 import { runCli } from './helpers/cli.js'
 import { createTestDatabase, type TestDatabase } from './helpers/db.js'
-import { byKey, demoRecords, ndjson } from './helpers/records.js'
+import { byKey, demoRecords, ndjson, TINY } from './helpers/records.js'
 
 describe('compras CLI', () => {
   let db: TestDatabase
@@ -51,6 +52,7 @@ describe('compras CLI', () => {
   it('import loads a file and reports what it wrote', async () => {
     const result = await runCli(['import', good], env)
     assert.equal(result.code, 0, result.stderr)
+    assert.equal(result.stderr, '', 'no progress line when standard error is not a terminal')
     assert.match(
       result.stdout,
       /^imported 2 organization, 12 order, 6 contract, 3 direct_contract, 3 public_call, 4 arp/,
@@ -71,6 +73,57 @@ describe('compras CLI', () => {
       .split('\n')
       .map((line) => JSON.parse(line))
     assert.deepEqual(byKey(dumped), byKey(records))
+  })
+
+  it('import withdraws records and says how many of each', async () => {
+    const order = records.find((r) => r.type === 'order') as Record<string, unknown>
+    const file = path.join(dir, 'withdraw.ndjson')
+    writeFileSync(
+      file,
+      ndjson([
+        {
+          type: 'withdraw',
+          record: 'order',
+          organization_uuid: order.organization_uuid,
+          number: order.number,
+        },
+      ]),
+    )
+    const result = await runCli(['import', file], env)
+    assert.equal(result.code, 0, result.stderr)
+    assert.match(result.stdout, /^withdrew 1 order \(1 records in /)
+    const back = await runCli(['import', '-'], env, ndjson([order]))
+    assert.match(back.stdout, /^imported 1 order \(/)
+  })
+
+  it('import shows its progress on a terminal: records, rate, percent, time left and phase', async () => {
+    const file = path.join(dir, 'progress.ndjson')
+    writeFileSync(file, ndjson(demoRecords({ ...TINY, orders: 3000 }, 11)))
+    // script(1) gives the command a terminal, as an operator's shell would.
+    const main = new URL('../src/cli/main.ts', import.meta.url).pathname
+    const command = `${process.execPath} --import tsx ${main} import ${file}`
+    const result = await new Promise<{ code: number | null; out: string }>((resolve, reject) => {
+      const child = spawn('script', ['-q', '-e', '-c', command, '/dev/null'], {
+        env: { ...process.env, ...env, LOG_LEVEL: 'warn' },
+      })
+      let out = ''
+      child.stdout.on('data', (chunk) => {
+        out += chunk
+      })
+      child.on('error', reject)
+      child.on('close', (code) => resolve({ code, out }))
+    })
+    assert.equal(result.code, 0, result.out)
+    const updates = result.out.split(/\r/).map((part) => part.replaceAll('\x1b[K', ''))
+    assert.ok(
+      updates.some((u) => /^[\d,]+ records\s+(?:[\d,]+\/s\s+)?\d+%\s+\d+s left/.test(u)),
+      result.out,
+    )
+    assert.ok(
+      updates.some((u) => u.includes('building documents')),
+      result.out,
+    )
+    assert.match(result.out, /\n(\r)?imported \d+ organization, 3000 order/)
   })
 
   it('demo writes deterministic NDJSON for a seed', async () => {

@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict'
 import type { ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
-import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { after, describe, it } from 'node:test'
 import { SCALES } from '../src/demo/generator.js'
 import { runCli, spawnCli } from './helpers/cli.js'
+import { freePort } from './helpers/redis.js'
 
 // The flow of `npm install && npm start` on a fresh machine: no DATABASE_URL, an empty data folder.
 describe('first run on the embedded database', () => {
@@ -44,6 +45,8 @@ describe('first run on the embedded database', () => {
   }
 
   let url = ''
+  let token = ''
+  let orderNumber = ''
 
   it('creates the database, loads the demo data and prints where it listens', async () => {
     const started = await start()
@@ -86,7 +89,8 @@ describe('first run on the embedded database', () => {
       .find((r) => r.type === 'order')
     const issued = await runCli(['token', 'issue', '--organization', order.organization_uuid], env)
     assert.equal(issued.code, 0, issued.stderr)
-    const token = issued.stdout.trimEnd().split('\n').at(-1) as string
+    token = issued.stdout.trimEnd().split('\n').at(-1) as string
+    orderNumber = order.number
     const response = await fetch(`${url}/external/orders?order_number=${encodeURIComponent(order.number)}`, {
       headers: { authorization: token },
     })
@@ -101,6 +105,31 @@ describe('first run on the embedded database', () => {
     assert.equal(result.code, 1)
     assert.match(result.stderr, /compras serve \(pid \d+\) is already running on the data folder/)
     assert.equal((await fetch(`${url}/ready`)).status, 200)
+  })
+
+  it('heals: after a kill -9 of the embedded PostgreSQL it serves again within 10 s, nothing lost', async () => {
+    const pidFile = path.join(dataDir, 'pg', 'postmaster.pid')
+    const killed = Number(readFileSync(pidFile, 'utf8').split('\n')[0])
+    process.kill(killed, 'SIGKILL')
+    const started = performance.now()
+    let seen = ''
+    for (;;) {
+      const answer = await fetch(`${url}/external/orders?order_number=${encodeURIComponent(orderNumber)}`, {
+        headers: { authorization: token },
+        signal: AbortSignal.timeout(2000),
+      }).catch((error: Error) => error)
+      seen = answer instanceof Error ? answer.message : String(answer.status)
+      const restarted = Number(readFileSync(pidFile, 'utf8').split('\n')[0] || 0)
+      if (seen === '200' && restarted !== killed) break
+      assert.ok(performance.now() - started < 10_000, `not serving 10 s after the kill (last: ${seen})`)
+      await new Promise((resolve) => setTimeout(resolve, 200))
+    }
+    assert.equal((await fetch(`${url}/ready`)).status, 200)
+    const result = await runCli(['dump'], env)
+    assert.equal(
+      result.stdout.split('\n').filter((l) => l.includes('"type":"order"')).length,
+      SCALES.small.orders,
+    )
   })
 
   it('shuts down cleanly on SIGTERM: the embedded server stops and the lock is released', async () => {
@@ -127,5 +156,28 @@ describe('first run on the embedded database', () => {
     started.child.kill('SIGINT')
     assert.equal((await exited)[0], 0)
     server = undefined
+  })
+
+  it('outlives a reader of its output that leaves, and still stops the embedded server on SIGTERM', async () => {
+    // As `npm start | head` does: the pipe closes before the hints are written.
+    const port = await freePort()
+    const child = spawnCli(['serve'], { ...env, PORT: String(port) })
+    server = child
+    child.stdout?.destroy()
+    child.stderr?.destroy()
+    const started = performance.now()
+    for (;;) {
+      const ready = await fetch(`http://127.0.0.1:${port}/ready`).catch(() => undefined)
+      if (ready?.status === 200) break
+      assert.equal(child.exitCode, null, 'serve ended when its output pipe closed')
+      assert.ok(performance.now() - started < 60_000, 'serve never became ready')
+      await new Promise((resolve) => setTimeout(resolve, 200))
+    }
+    const exited = once(child, 'exit')
+    child.kill('SIGTERM')
+    assert.equal((await exited)[0], 0)
+    server = undefined
+    assert.ok(!existsSync(path.join(dataDir, 'pg', 'postmaster.pid')), 'the embedded server was left running')
+    assert.ok(!existsSync(path.join(dataDir, 'embedded.lock')))
   })
 })

@@ -8,10 +8,12 @@ export interface AccessRecord {
   /** As the client sent it; made storable (no NUL or control characters, at most 200 characters) here. */
   orderNumber: string | null
   status: number
+  /** The request's id (src/request-id.ts: already sane). */
+  requestId: string
 }
 
-const INSERT = `INSERT INTO access_log (at, token_id, organization_id, order_number, status)
-  SELECT * FROM unnest($1::timestamptz[], $2::bigint[], $3::uuid[], $4::text[], $5::smallint[])`
+const INSERT = `INSERT INTO access_log (at, token_id, organization_id, order_number, status, request_id)
+  SELECT * FROM unnest($1::timestamptz[], $2::bigint[], $3::uuid[], $4::text[], $5::smallint[], $6::text[])`
 
 /** PostgreSQL refused the values themselves (SQLSTATE class 22, data exception), not the connection. */
 const isDataError = (error: unknown) => String((error as { code?: unknown }).code ?? '').startsWith('22')
@@ -63,6 +65,7 @@ export class AccessLog {
       batch.map((r) => r.organizationId),
       batch.map((r) => r.orderNumber),
       batch.map((r) => r.status),
+      batch.map((r) => r.requestId),
     ])
   }
 

@@ -2,8 +2,9 @@ import { createWriteStream } from 'node:fs'
 import type { Writable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { type DemoCounts, SCALES, type Scale } from '../demo/generator.js'
-import { demoStream } from '../demo/ndjson.js'
+import { demoStream, demoTotal } from '../demo/ndjson.js'
 import { fail, UsageError } from './common.js'
+import { ProgressLine } from './progress.js'
 
 export interface DemoOptions {
   scale: string
@@ -38,7 +39,18 @@ export function demoCounts(options: DemoOptions): DemoCounts {
 export async function demoCommand(options: DemoOptions): Promise<void> {
   try {
     const out: Writable = options.out ? createWriteStream(options.out) : process.stdout
-    await pipeline(demoStream(demoCounts(options), options.seed), out)
+    const counts = demoCounts(options)
+    const total = demoTotal(counts)
+    // On standard output the records themselves go to the terminal: no progress line over them.
+    const line = new ProgressLine(
+      options.out ? process.stderr : ({ isTTY: false } as NodeJS.WriteStream),
+      'records',
+    )
+    await pipeline(
+      demoStream(counts, options.seed, (records) => line.update(records, records / total)),
+      out,
+    )
+    line.end()
   } catch (error) {
     // A closed pipe (demo | head) is the reader's choice, not a failure.
     if ((error as NodeJS.ErrnoException).code === 'EPIPE') return

@@ -4,6 +4,7 @@ import { pipeline } from 'node:stream/promises'
 import { openExport } from '../export/export.js'
 import { checkExportParameters, EXPORT_PARAMETERS, exportRequest } from '../export/request.js'
 import { withDatabase } from './common.js'
+import { ProgressLine } from './progress.js'
 
 /** CLI option (camelCase, as commander gives it) → query parameter of GET /v1/transparency/export. */
 export const EXPORT_OPTIONS: Readonly<Record<string, string>> = Object.fromEntries(
@@ -23,20 +24,15 @@ export async function exportCommand(
     }
     checkExportParameters(query)
     const request = await exportRequest(db.pool, query)
-    const tty = process.stderr.isTTY
-    const file = await openExport(db.pool, {
-      ...request,
-      onProgress: tty
-        ? (rows) => process.stderr.write(`\rwrote ${rows.toLocaleString('en')} rows`)
-        : undefined,
-    })
+    const line = new ProgressLine(process.stderr, 'rows')
+    const file = await openExport(db.pool, { ...request, onProgress: (rows) => line.update(rows) })
     try {
       await pipeline(file.stream, createWriteStream(options.out))
     } catch (error) {
       await rm(options.out, { force: true }) // never leave a truncated file that looks complete
       throw error
     } finally {
-      if (tty) process.stderr.write('\n')
+      line.end()
     }
     process.stdout.write(`wrote ${options.out}\n`)
   })

@@ -3,6 +3,9 @@ import { startServer } from '../server.js'
 import { fail } from './common.js'
 
 export async function serveCommand(): Promise<void> {
+  // A server outlives whoever reads its output: when that reader leaves (a closed pipe), writes fail with
+  // EPIPE, which would otherwise end the process without stopping the embedded database.
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {})
   let server: Awaited<ReturnType<typeof startServer>>
   try {
     server = await startServer(loadConfig())
@@ -22,4 +25,5 @@ export async function serveCommand(): Promise<void> {
   }
   process.once('SIGTERM', stop)
   process.once('SIGINT', stop)
+  process.once('SIGHUP', stop) // the terminal or the parent went away
 }

@@ -1,6 +1,6 @@
 import type { Config } from '../config.js'
-import { type EmbeddedRole, openEmbedded } from './embedded.js'
-import { createPool, type Pool } from './pool.js'
+import { type EmbeddedOptions, type EmbeddedRole, openEmbedded } from './embedded.js'
+import { CONNECT_TIMEOUT_MS, createPool, type Pool } from './pool.js'
 
 export interface Database {
   readonly pool: Pool
@@ -14,12 +14,20 @@ export interface OpenDatabaseOptions {
   role: EmbeddedRole
   poolSize?: number
   onPoolError?: (error: Error) => void
+  /** The embedded server's deaths and restarts (serve only; see EmbeddedOptions). */
+  onHealth?: EmbeddedOptions['onHealth']
 }
 
 /** DATABASE_URL when set; otherwise the embedded server under DATA_DIR, started or attached to. */
 export async function openDatabase(config: Config, options: OpenDatabaseOptions): Promise<Database> {
+  // Serving fails fast when the database does not answer; a command (an import, a dump) waits for it.
+  const poolOptions = {
+    max: options.poolSize,
+    onError: options.onPoolError,
+    connectTimeoutMs: options.role === 'serve' ? CONNECT_TIMEOUT_MS : 0,
+  }
   if (config.databaseUrl !== undefined) {
-    const pool = createPool(config.databaseUrl, { max: options.poolSize, onError: options.onPoolError })
+    const pool = createPool(config.databaseUrl, poolOptions)
     const url = new URL(config.databaseUrl)
     return {
       pool,
@@ -28,8 +36,8 @@ export async function openDatabase(config: Config, options: OpenDatabaseOptions)
       close: () => pool.end(),
     }
   }
-  const embedded = await openEmbedded(config.dataDir, options.role)
-  const pool = createPool(embedded.url, { max: options.poolSize, onError: options.onPoolError })
+  const embedded = await openEmbedded(config.dataDir, options.role, { onHealth: options.onHealth })
+  const pool = createPool(embedded.url, poolOptions)
   return {
     pool,
     description: `embedded PostgreSQL in ${config.dataDir}`,

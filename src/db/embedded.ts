@@ -1,4 +1,4 @@
-import { execFile as execFileCb } from 'node:child_process'
+import { execFile as execFileCb, execFileSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import {
   chownSync,
@@ -32,6 +32,14 @@ export class EmbeddedError extends Error {
 }
 
 export type EmbeddedRole = 'serve' | 'command'
+
+export interface EmbeddedOptions {
+  /**
+   * For the owner in `serve`: told when the server died and when it runs again. The owner watches it every
+   * second and restarts it on the same port, so the pool's connections find it again.
+   */
+  onHealth?: (event: 'died' | 'restarted' | 'restart failed', error?: Error) => void
+}
 
 export interface EmbeddedHandle {
   /** Connection string for the `compras` database. */
@@ -220,8 +228,13 @@ async function initCluster(bin: Binaries, clusterDir: string, ids: { uid: number
   if (ids) chownSync(passwordFile, process.getuid?.() ?? 0, process.getgid?.() ?? 0)
 }
 
-async function startServer(bin: Binaries, clusterDir: string, ids: { uid: number; gid: number } | undefined) {
-  const port = await freePort()
+async function startServer(
+  bin: Binaries,
+  clusterDir: string,
+  ids: { uid: number; gid: number } | undefined,
+  port?: number,
+) {
+  port ??= await freePort()
   const options = [
     `-p ${port}`,
     '-h 127.0.0.1',
@@ -263,7 +276,11 @@ async function ensureDatabase(adminUrl: string): Promise<void> {
  * One process owns the server (lock file `dataDir/embedded.lock`); others attach through the port in
  * postmaster.pid. A second `serve` refuses to run while an owner is alive; commands attach.
  */
-export async function openEmbedded(dataDir: string, role: EmbeddedRole): Promise<EmbeddedHandle> {
+export async function openEmbedded(
+  dataDir: string,
+  role: EmbeddedRole,
+  options: EmbeddedOptions = {},
+): Promise<EmbeddedHandle> {
   const bin = await binaries()
   const ids = await osUserIds()
   mkdirSync(dataDir, { recursive: true })
@@ -304,6 +321,55 @@ export async function openEmbedded(dataDir: string, role: EmbeddedRole): Promise
     const adminUrl = `${base}/postgres`
     if (owner) await ensureDatabase(adminUrl)
     let released = false
+    // Whatever ends this process short of SIGKILL (an uncaught error, a closed output pipe) still stops the
+    // server it owns: 'exit' handlers run synchronously, and so does this pg_ctl.
+    const stopAtExit = () => {
+      if (released) return
+      released = true
+      try {
+        execFileSync(bin.pg_ctl, ['stop', '-w', '-t', '30', '-m', 'fast', '-D', clusterDir], {
+          uid: ids?.uid,
+          gid: ids?.gid,
+          stdio: 'ignore',
+        })
+      } catch {
+        // Already stopped, or cannot be: nothing more to do on the way out.
+      }
+      rmSync(lockFile, { force: true })
+    }
+    if (owner) process.on('exit', stopAtExit)
+    const watchdog = owner && role === 'serve' && options.onHealth ? watch(options.onHealth) : undefined
+    function watch(onHealth: NonNullable<EmbeddedOptions['onHealth']>): NodeJS.Timeout {
+      let healing = false
+      const timer = setInterval(() => {
+        if (healing || released || readPostmaster(clusterDir)) return
+        healing = true
+        onHealth('died')
+        void (async () => {
+          // Its children leave the shared memory a moment after it dies: retry until a start takes.
+          const deadline = Date.now() + 60_000
+          for (;;) {
+            try {
+              await startServer(bin, clusterDir, ids, port)
+              await waitReady(clusterDir, 10_000)
+              onHealth('restarted')
+              return
+            } catch (error) {
+              if (released) return
+              if (Date.now() > deadline) {
+                onHealth('restart failed', error as Error)
+                return
+              }
+              await sleep(500)
+            }
+          }
+        })().finally(() => {
+          healing = false
+        })
+      }, 1000)
+      timer.unref()
+      return timer
+    }
     return {
       url: `${base}/compras`,
       adminUrl,
@@ -311,6 +377,8 @@ export async function openEmbedded(dataDir: string, role: EmbeddedRole): Promise
       async release() {
         if (released || !owner) return
         released = true
+        clearInterval(watchdog)
+        process.off('exit', stopAtExit)
         try {
           await stopServer(bin, clusterDir, ids)
         } finally {

@@ -19,13 +19,52 @@ export interface PoolOptions {
   applicationName?: string
   /** An idle client losing its connection (server restart) is reported here instead of crashing the process. */
   onError?: (error: Error) => void
+  /** Fail a checkout after this long (CONNECT_TIMEOUT_MS for serving); 0, the default: wait (commands). */
+  connectTimeoutMs?: number
 }
+
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+])
+
+/**
+ * Whether an error says the database cannot be reached or is going away (the network, a restart), rather
+ * than that a query is wrong: SQLSTATE class 08 and 57P01-57P03, socket errors, pg's own connection errors.
+ */
+export function isUnavailable(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown }
+  if (
+    typeof code === 'string' &&
+    (UNAVAILABLE_CODES.has(code) || code.startsWith('08') || /^57P0[123]$/.test(code))
+  )
+    return true
+  return (
+    typeof message === 'string' &&
+    /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended)/.test(
+      message,
+    )
+  )
+}
+
+/**
+ * How long a request waits for a connection, a free one or a new one, before it fails: so that a database
+ * that does not answer turns into errors within seconds, never into requests that hang.
+ */
+export const CONNECT_TIMEOUT_MS = 1500
 
 export function createPool(connectionString: string, options: PoolOptions = {}): pg.Pool {
   const pool = new pg.Pool({
     connectionString,
     max: options.max ?? 10,
     application_name: options.applicationName ?? 'compras',
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 0,
+    // A peer that vanished without closing (a cut cable, a dead host) is noticed by the kernel's probes.
+    keepAlive: true,
   })
   pool.on('error', options.onError ?? (() => {}))
   return pool

@@ -15,14 +15,15 @@ const EXCEL_EPOCH = `DATE '1899-12-30'`
 
 /**
  * The column's SQL for one file type. XLSX gets what goes into a cell's <v>: numbers as text, dates as
- * Excel serial days (UTC); CSV gets the API's text forms. Either way the row is already formatted when it
+ * Excel serial days (UTC); CSV gets the API's text forms, money with a decimal comma when `decimalComma`. Either way the row is already formatted when it
  * leaves PostgreSQL, so the writers only escape and concatenate.
  */
-export function columnSql(column: Column, format: 'xlsx' | 'csv'): string {
+export function columnSql(column: Column, format: 'xlsx' | 'csv', decimalComma = false): string {
   const { sql } = column
   switch (column.kind) {
     case 'money':
-      return `round(${sql}, 2)::text`
+      // With `;` as the separator (Brazilian spreadsheets), money takes the decimal comma they read as a number.
+      return decimalComma ? `replace(round(${sql}, 2)::text, '.', ',')` : `round(${sql}, 2)::text`
     case 'integer':
       return `${sql}::text`
     case 'boolean':

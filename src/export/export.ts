@@ -46,7 +46,8 @@ export async function openExport(pool: Pool, request: ExportRequest, now = new D
   const { resource, format } = request
   const columns = exportColumns(resource)
   const { from, where, orderBy, values } = listingSql(resource, request)
-  const select = columns.map((column) => columnSql(column, format)).join(', ')
+  const decimalComma = format === 'csv' && request.separator === ';'
+  const select = columns.map((column) => columnSql(column, format, decimalComma)).join(', ')
   const client = await pool.connect()
   let released = false
   const release = (error?: Error) => {
@@ -86,7 +87,7 @@ export async function openExport(pool: Pool, request: ExportRequest, now = new D
     try {
       for (let next = first; !next.done; next = await cursor.next()) {
         yield next.value
-        if (++count % 50_000 === 0) request.onProgress?.(count)
+        if (++count % 1000 === 0) request.onProgress?.(count)
       }
       completed = true
       request.onProgress?.(count)

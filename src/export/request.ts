@@ -29,7 +29,11 @@ export const EXPORT_PARAMETERS = parameters(
     ],
     format: [Type.String({ enum: ['xlsx', 'csv'], description: 'The file type' }), 'xlsx ou csv'],
     separator: [
-      Type.String({ enum: [',', ';'], description: 'CSV field separator; ; for Brazilian Excel. Default ,' }),
+      Type.String({
+        enum: [',', ';'],
+        description:
+          'CSV field separator. Default `,`, with money as `1234.56`. `;` suits spreadsheets in Portuguese (Brazil): money then has the decimal comma, `1234,56`, which they read as a number.',
+      }),
       'vírgula (,) ou ponto e vírgula (;)',
     ],
     ...FILTERS,

@@ -9,6 +9,10 @@ const DESCRIPTION = `Public-procurement data of the platform's public bodies (or
 - **Transparency queries** (\`/v1/transparency\`): contracts, direct contracts, public calls and price-registration
   records (ARPs), public and without a token.
 
+Every answer carries an \`X-Request-Id\` header: the request's own when it sent a sane one (1 to 128 of
+\`A-Z a-z 0-9 . _ : @ / + = -\`), else a new UUID. Quote it when reporting a problem: the instance's log lines about
+the request, and an order query's access record, carry it too.
+
 The document is generated from the same schemas that validate requests and serialize responses.`
 
 /** The OpenAPI document (from the route schemas) at /openapi.json and an API reference page at /docs. */

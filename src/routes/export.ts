@@ -9,7 +9,7 @@ import { failure } from './schemas.js'
 /** Every record of a listing's filter as a file: GET /v1/transparency/export. */
 const exportRoute: FastifyPluginAsyncTypebox<TransparencyOptions> = async (
   app,
-  { pool, exportPool, exportGate },
+  { pool, exportPool, exportGate, onExportRows },
 ) => {
   app.get(
     '/transparency/export',
@@ -56,7 +56,14 @@ const exportRoute: FastifyPluginAsyncTypebox<TransparencyOptions> = async (
       if (typeof release === 'string') throw new ExportRefused(release)
       let file: Awaited<ReturnType<typeof openExport>>
       try {
-        file = await openExport(exportPool, what)
+        let counted = 0
+        file = await openExport(exportPool, {
+          ...what,
+          onProgress: (rows) => {
+            onExportRows?.(rows - counted)
+            counted = rows
+          },
+        })
       } catch (error) {
         release()
         if ((error as { code?: string }).code === '57014') throw new ExportRefused('timeout')

@@ -11,4 +11,6 @@ export interface TransparencyOptions {
   exportGate: ExportGate
   /** Requests per client address per minute; 0: no limit. */
   publicRateLimit: number
+  /** Told how many rows each export wrote, as it goes (the metrics' export row counter). */
+  onExportRows?: (rows: number) => void
 }

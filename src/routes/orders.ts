@@ -125,6 +125,7 @@ const orders: FastifyPluginAsyncTypebox<OrdersOptions> = async (app, options) =>
           organizationId: request.identity?.organizationId ?? null,
           orderNumber: typeof query?.order_number === 'string' ? query.order_number : null,
           status: reply.statusCode,
+          requestId: request.id,
         })
       },
       schema: {

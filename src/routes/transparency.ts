@@ -5,6 +5,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyError, FastifyReply } from 'fastify'
 import { Type } from 'typebox'
 import { MemoryLimiter } from '../auth/rate-limit.js'
+import { isUnavailable } from '../db/pool.js'
 import { PUBLIC_RESOURCES } from '../resources/index.js'
 import { ExportRefused, NotFoundError, ParameterError } from '../transparency/errors.js'
 import { LOOKUPS, listingPage, lookup } from '../transparency/listing.js'
@@ -71,6 +72,10 @@ const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app,
     }
     const code = error.statusCode ?? 500
     if (code < 500) return reply.code(code).send({ success: false, message: error.message })
+    if (isUnavailable(error)) {
+      request.log.error({ err: error }, 'transparency query failed: the database is unreachable')
+      return reply.code(503).header('Retry-After', 5).send({ success: false, message: MESSAGES.unavailable })
+    }
     request.log.error({ err: error }, 'transparency query failed')
     return reply.code(500).send({ success: false, message: MESSAGES.internal })
   })
@@ -170,6 +175,7 @@ const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app,
     exportPool: options.exportPool,
     exportGate: options.exportGate,
     publicRateLimit,
+    onExportRows: options.onExportRows,
   })
 
   const helpers = [

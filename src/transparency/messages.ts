@@ -10,4 +10,5 @@ export const MESSAGES = {
   exportsBusy: 'Exportações demais em andamento. Tente novamente em alguns instantes.',
   exportRunning: 'Já há uma exportação deste endereço em andamento. Aguarde o fim dela.',
   exportTimeout: 'A exportação demorou demais. Tente com filtros mais restritos.',
+  unavailable: 'Serviço temporariamente indisponível. Tente novamente em alguns instantes.',
 } as const

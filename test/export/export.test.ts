@@ -167,7 +167,22 @@ describe('export', () => {
       )
       const zeros = rows.find((r) => r[0] === leadingZeros.id) as string[]
       assert.equal(zeros[3], leadingZeros.object_details)
-      assert.equal(zeros[4], Number(leadingZeros.amount_total).toFixed(2))
+      // With ; money has the decimal comma, which a spreadsheet in pt-BR reads as a number.
+      const decimal = separator === ';' ? ',' : '.'
+      assert.equal(zeros[4], Number(leadingZeros.amount_total).toFixed(2).replace('.', decimal))
+      const moneyColumns = EXPORT_COLUMNS.contracts.flatMap((c, i) => (c.kind === 'money' ? [i] : []))
+      assert.ok(moneyColumns.length > 0)
+      const byId = new Map(expected.map((item) => [item.id, item]))
+      for (const row of rows.slice(1)) {
+        for (const i of moneyColumns) {
+          const cell = row[i] as string
+          if (cell === '') continue
+          assert.match(cell, separator === ';' ? /^-?\d+,\d\d$/ : /^-?\d+\.\d\d$/)
+        }
+        // Read back as a pt-BR reader does: thousands without separator, the comma as the decimal point.
+        const readBack = Number((row[4] as string).replace(',', '.'))
+        assert.equal(readBack, Number(byId.get(row[0] as string)?.amount_total))
+      }
       assert.equal(zeros[6], '00123456000195')
       assert.equal(zeros[12], leadingZeros.date_start)
     }

@@ -87,10 +87,31 @@ describe('order query under hostile input', () => {
     const faults: Error[] = []
     const log = new AccessLog(db.pool, (error) => faults.push(error), 60_000)
     const at = new Date('2030-01-01T00:00:00Z')
-    log.record({ at, tokenId: null, organizationId: null, orderNumber: 'lote-1', status: 401 })
+    log.record({
+      at,
+      tokenId: null,
+      organizationId: null,
+      orderNumber: 'lote-1',
+      status: 401,
+      requestId: 'r',
+    })
     // Not a UUID: PostgreSQL refuses the whole INSERT ... unnest at once.
-    log.record({ at, tokenId: null, organizationId: 'not-a-uuid', orderNumber: 'lote-2', status: 401 })
-    log.record({ at, tokenId: null, organizationId: null, orderNumber: 'lote-3', status: 401 })
+    log.record({
+      at,
+      tokenId: null,
+      organizationId: 'not-a-uuid',
+      orderNumber: 'lote-2',
+      status: 401,
+      requestId: 'r',
+    })
+    log.record({
+      at,
+      tokenId: null,
+      organizationId: null,
+      orderNumber: 'lote-3',
+      status: 401,
+      requestId: 'r',
+    })
     await log.close()
     const { rows } = await db.pool.query(
       `SELECT order_number FROM access_log WHERE at = $1 ORDER BY order_number`,
