@@ -17,10 +17,12 @@ import { createPool } from '../src/db/pool.js'
 import { type Entry, loadSamples, prepareDataset } from './lib/dataset.js'
 import { cleanUpDrivers, drive, type ScenarioResult, WRK } from './lib/drivers.js'
 import { type ExportFigures, exportThroughService, exportWithExceljs } from './lib/exports.js'
+import { measureIncremental } from './lib/imports.js'
 import { counts, log, options } from './lib/options.js'
 import { fetchText, residentBytes, startBaseline, startService, stop } from './lib/processes.js'
 import { markdown, type Report } from './lib/report.js'
 import { SCENARIOS, targets } from './lib/scenarios.js'
+import { type SoakFigures, soak } from './lib/soak.js'
 
 async function database(): Promise<{ adminUrl: string; description: string; release?: () => Promise<void> }> {
   if (process.env.BENCH_DATABASE_URL)
@@ -45,6 +47,11 @@ async function main() {
     const { url, load } = await prepareDataset(adminUrl)
     const pool = createPool(url, { max: 2 })
     const samples = await loadSamples(pool)
+    // Small imports on the loaded data, before the service starts: nothing else competes for the machine.
+    const incremental =
+      options.only && !'incremental import'.includes(options.only)
+        ? undefined
+        : await measureIncremental(pool)
     const postgres = (await pool.query<{ server_version: string }>('SHOW server_version')).rows[0]
       ?.server_version
     await pool.end()
@@ -54,6 +61,7 @@ async function main() {
     const results: ScenarioResult[] = []
     const exports = new Map<string, ExportFigures>()
     let rssAfterLoadMB = 0
+    let soaked: SoakFigures | undefined
     try {
       const first = samples.orders[0] as Entry
       const sample = await fetchText(`${service.base}${first.path}`, { authorization: first.authorization })
@@ -80,6 +88,8 @@ async function main() {
 
       rssAfterLoadMB = Math.round(residentBytes(service.child.pid as number) / 1e6)
       log(`service resident memory after the load scenarios: ${rssAfterLoadMB} MB`)
+      if (options.soak > 0 && (!options.only || 'soak'.includes(options.only)))
+        soaked = await soak(service.base, service.child.pid as number, samples, options.soak)
     } finally {
       await stop(service.child)
     }
@@ -121,7 +131,9 @@ async function main() {
       scenarios: results,
       rssAfterLoadMB,
       exports: [...exports.values()],
-      targets: targets(new Map(results.map((r) => [r.name, r])), exports),
+      incremental,
+      soak: soaked,
+      targets: targets(new Map(results.map((r) => [r.name, r])), exports, load, incremental, soaked),
     }
     const base = path.join(options.out, options.scale)
     writeFileSync(`${base}.json`, `${JSON.stringify(report, null, 2)}\n`)

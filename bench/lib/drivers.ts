@@ -91,6 +91,11 @@ export async function drive(
   return result
 }
 
+/** One measured run of `seconds`, no warm-up, with the chosen generator (the soak's building block). */
+export function measure(base: string, entries: Entry[], seconds: number, mix: Mix = UNIFORM) {
+  return WRK ? driveWrk(base, entries, mix, seconds) : driveAutocannon(base, entries, mix, seconds)
+}
+
 let entriesFile: { entries: Entry[]; file: string } | undefined
 
 /** Removes the temporary file of entries wrk reads. */
@@ -146,7 +151,9 @@ async function driveAutocannon(base: string, entries: Entry[], mix: Mix, seconds
   const hot = Array.from({ length: Math.max(1, Math.round(entries.length * mix.hotFraction)) }, () =>
     random(entries.length),
   )
-  const second = new Float64Array(TOKEN_BUDGET > 0 ? 1 + Math.max(...entries.map((e) => e.token)) : 0)
+  // A loop, not Math.max(...): a scenario may hold more entries than the call stack takes arguments.
+  const highest = entries.reduce((max, e) => (e.token > max ? e.token : max), -1)
+  const second = new Float64Array(TOKEN_BUDGET > 0 ? 1 + highest : 0)
   const used = new Uint16Array(second.length)
   const pick = (): Entry => {
     let entry = entries[0] as Entry

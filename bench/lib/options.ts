@@ -22,6 +22,12 @@ export const program = new Command('bench')
       ['wrk', 'autocannon'],
     ),
   )
+  .option(
+    '--soak <minutes>',
+    'minutes of mixed load on every route, resident memory sampled (0: none)',
+    Number,
+    5,
+  )
   .option('--only <text>', 'run only the scenarios whose name contains this (a quick look; no export)')
   .parse()
 
@@ -33,6 +39,7 @@ export const options = program.opts<{
   reload?: boolean
   out: string
   only?: string
+  soak: number
   generator?: 'wrk' | 'autocannon'
 }>()
 

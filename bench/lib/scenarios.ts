@@ -1,6 +1,9 @@
+import type { LoadFigures } from './dataset.js'
 import { type Entry, open, type Samples } from './dataset.js'
 import type { Mix, ScenarioResult } from './drivers.js'
 import type { ExportFigures } from './exports.js'
+import type { IncrementalFigures } from './imports.js'
+import type { SoakFigures } from './soak.js'
 
 // The load scenarios and their goals. A goal is reported as met or not, with the figure seen; it never
 // fails the run: these machines are shared and their capacity drifts.
@@ -45,8 +48,46 @@ export interface Target {
 }
 
 /** Each goal, met or not, with what was seen. */
-export function targets(results: Map<string, ScenarioResult>, exports: Map<string, ExportFigures>): Target[] {
+export function targets(
+  results: Map<string, ScenarioResult>,
+  exports: Map<string, ExportFigures>,
+  load?: LoadFigures,
+  incremental?: IncrementalFigures,
+  soak?: SoakFigures,
+): Target[] {
   const list: Target[] = []
+  if (soak)
+    list.push({
+      scenario: `soak, ${soak.minutes} min mixed`,
+      goal: 'resident memory growth after the first minute < 10%, no errors',
+      met: soak.growthPercent < 10 && soak.errors === 0,
+      seen: `${soak.growthPercent}% (${soak.samples.map((s) => s.rssMB).join(' → ')} MB), ${soak.errors} errors`,
+    })
+  if (load && !load.reused)
+    list.push({
+      scenario: 'bulk load',
+      goal: '≥ 10,000 orders/s',
+      met: load.ordersPerSecond >= 10_000,
+      seen: `${Math.round(load.ordersPerSecond).toLocaleString('en')} orders/s`,
+    })
+  if (incremental) {
+    const { largest, smallest, batch } = incremental
+    const ratio = largest.medianMs / Math.max(smallest.medianMs, 1)
+    list.push(
+      {
+        scenario: 'incremental import, one order',
+        goal: 'largest ÷ one-order organization ≤ 2, each < 250 ms',
+        met: ratio <= 2 && largest.medianMs < 250 && smallest.medianMs < 250,
+        seen: `${largest.medianMs} ms ÷ ${smallest.medianMs} ms = ${ratio.toFixed(2)}`,
+      },
+      {
+        scenario: `incremental import, ${batch.records} orders`,
+        goal: '< 3 s',
+        met: batch.medianMs < 3000,
+        seen: `${batch.medianMs} ms`,
+      },
+    )
+  }
   for (const scenario of SCENARIOS) {
     const result = results.get(scenario.name)
     const goal = scenario.goal

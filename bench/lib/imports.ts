@@ -1,0 +1,150 @@
+import { Readable } from 'node:stream'
+import type { Pool } from '../../src/db/pool.js'
+import { cnpjFrom } from '../../src/demo/tax-ids.js'
+import { recordsOf } from '../../src/import/dump.js'
+import { importRecords } from '../../src/import/importer.js'
+import { cpuTimes, stealPercent } from './drivers.js'
+import { log } from './options.js'
+
+// What an incremental import costs on the loaded dataset: one changed order into the largest organization
+// and into the smallest, and a batch of changed orders over many organizations. Each runs through
+// importRecords in this process, as `compras import` does after its start-up, a few times; the median
+// counts. Every change toggles an order's status, and the dataset is put back as it was at the end.
+
+export interface IncrementalFigure {
+  name: string
+  records: number
+  /** Each run's wall time. */
+  milliseconds: number[]
+  medianMs: number
+  stealPercent: number
+}
+
+export interface IncrementalFigures {
+  largest: IncrementalFigure & { organizationOrders: number }
+  smallest: IncrementalFigure & { organizationOrders: number }
+  batch: IncrementalFigure & { organizations: number }
+}
+
+const RUNS = 5
+
+/**
+ * The demo gives every organization its share of the orders, so the benchmark adds an organization with one
+ * order for the comparison: an order of the largest one, unlinked, under a number of its own. The order is
+ * withdrawn at the end; the organization stays (organizations cannot be withdrawn) and is reused.
+ */
+const ONE_ORDER_ORGANIZATION = {
+  type: 'organization',
+  uuid: 'b3c00000-0000-4000-8000-000000000001',
+  name: 'Órgão de referência do benchmark (uma ordem)',
+  document: cnpjFrom([9, 9, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1]),
+}
+const BATCH_ORGANIZATIONS = 100
+const BATCH_PER_ORGANIZATION = 10
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.floor(sorted.length / 2)] as number
+}
+
+/** The same orders with another status, so that each run changes what it imports. */
+const toggled = (orders: Record<string, unknown>[], run: number) =>
+  orders.map((order) => ({
+    ...order,
+    status_title: run % 2 === 0 ? 'Recebido parcialmente' : 'Recebido provisoriamente',
+  }))
+
+async function importOnce(pool: Pool, records: Record<string, unknown>[]): Promise<number> {
+  const text = records.map((record) => JSON.stringify(record)).join('\n')
+  const started = performance.now()
+  const result = await importRecords(pool, [
+    { name: 'bench.ndjson', stream: Readable.from([Buffer.from(text)]) },
+  ])
+  const ms = performance.now() - started
+  if (!result.ok) throw new Error(`bench import refused: ${JSON.stringify(result.problems.slice(0, 3))}`)
+  return ms
+}
+
+async function measure(
+  pool: Pool,
+  name: string,
+  orders: Record<string, unknown>[],
+): Promise<IncrementalFigure> {
+  const before = cpuTimes()
+  const milliseconds: number[] = []
+  for (let run = 0; run < RUNS; run++)
+    milliseconds.push(Math.round(await importOnce(pool, toggled(orders, run))))
+  const figure = {
+    name,
+    records: orders.length,
+    milliseconds,
+    medianMs: median(milliseconds),
+    stealPercent: stealPercent(before, cpuTimes()),
+  }
+  log(`${name}: median ${figure.medianMs} ms over ${RUNS} runs (${milliseconds.join(', ')} ms)`)
+  return figure
+}
+
+export async function measureIncremental(pool: Pool): Promise<IncrementalFigures> {
+  const { rows: sizes } = await pool.query<{ organization_id: string; n: number }>(
+    'SELECT organization_id, count(*)::int AS n FROM orders GROUP BY organization_id ORDER BY n DESC, organization_id',
+  )
+  const largest = sizes[0]
+  if (!largest) throw new Error('the dataset has no orders')
+  const [sample] = await recordsOf(pool, 'order', largest.organization_id, 1)
+  const lone = {
+    ...sample,
+    organization_uuid: ONE_ORDER_ORGANIZATION.uuid,
+    number: 'BENCH-1/2026',
+    contract_number: null,
+    arp_number: null,
+  }
+  await importOnce(pool, [ONE_ORDER_ORGANIZATION, lone])
+  const smallest = { organization_id: ONE_ORDER_ORGANIZATION.uuid, n: 1 }
+  const spread = sizes.filter((_, i) => i % Math.max(1, Math.floor(sizes.length / BATCH_ORGANIZATIONS)) === 0)
+  const batchOrganizations = spread.slice(0, BATCH_ORGANIZATIONS)
+
+  const [inLargest] = await recordsOf(pool, 'order', largest.organization_id, 1)
+  const [inSmallest] = await recordsOf(pool, 'order', smallest.organization_id, 1)
+  const batch: Record<string, unknown>[] = []
+  for (const { organization_id } of batchOrganizations)
+    batch.push(...(await recordsOf(pool, 'order', organization_id, BATCH_PER_ORGANIZATION)))
+  const originals = [inLargest, inSmallest, ...batch] as Record<string, unknown>[]
+
+  try {
+    const figures: IncrementalFigures = {
+      largest: {
+        ...(await measure(pool, `one changed order, largest organization (${largest.n} orders)`, [
+          inLargest as Record<string, unknown>,
+        ])),
+        organizationOrders: largest.n,
+      },
+      smallest: {
+        ...(await measure(pool, 'one changed order, organization with one order', [
+          inSmallest as Record<string, unknown>,
+        ])),
+        organizationOrders: smallest.n,
+      },
+      batch: {
+        ...(await measure(
+          pool,
+          `${batch.length} changed orders over ${batchOrganizations.length} organizations`,
+          batch,
+        )),
+        organizations: batchOrganizations.length,
+      },
+    }
+    return figures
+  } finally {
+    await importOnce(pool, [
+      ...originals.slice(0, 1),
+      ...originals.slice(2),
+      {
+        type: 'withdraw',
+        record: 'order',
+        organization_uuid: ONE_ORDER_ORGANIZATION.uuid,
+        number: lone.number,
+      },
+    ])
+  }
+}

@@ -1,0 +1,69 @@
+import { open, type Samples } from './dataset.js'
+import { cpuTimes, measure, stealPercent } from './drivers.js'
+import { log } from './options.js'
+import { residentBytes } from './processes.js'
+
+// The soak: mixed load on every route (order queries, details, filtered pages, searches, a deep page) for
+// some minutes, the service's resident memory sampled every ten seconds. Memory may grow in the first minute
+// (caches fill, V8 sizes its heap); after that it should stay where it is.
+
+export interface SoakFigures {
+  minutes: number
+  requests: number
+  requestsPerSecond: number
+  errors: number
+  /** Resident memory, sampled at the end of each ten-second step. */
+  samples: { second: number; rssMB: number }[]
+  /** Growth from the first sample after the first minute to the last, in percent. */
+  growthPercent: number
+  stealPercent: number
+}
+
+const STEP_SECONDS = 10
+
+export async function soak(
+  base: string,
+  pid: number,
+  samples: Samples,
+  minutes: number,
+): Promise<SoakFigures> {
+  // Every route in one stream of requests, in proportions a busy instance might see.
+  const entries = [
+    ...samples.orders.slice(0, 20_000),
+    ...samples.contracts.slice(0, 10_000),
+    ...samples.filtered.slice(0, 5_000),
+    ...samples.search,
+    open('/v1/transparency/contracts?page=500'),
+    open('/v1/transparency/arps?per_page=50'),
+    open('/v1/transparency/public-calls?per_page=20&with_relations=documents,providers'),
+  ]
+  const before = cpuTimes()
+  const series: { second: number; rssMB: number }[] = []
+  let requests = 0
+  let errors = 0
+  const steps = Math.max(1, Math.round((minutes * 60) / STEP_SECONDS))
+  for (let step = 1; step <= steps; step++) {
+    const result = await measure(base, entries, STEP_SECONDS)
+    requests += result.requests
+    errors += result.errors
+    series.push({ second: step * STEP_SECONDS, rssMB: Math.round(residentBytes(pid) / 1e6) })
+  }
+  const settled = series.find((s) => s.second > 60) ?? series[0]
+  const last = series[series.length - 1]
+  const growthPercent =
+    settled && last ? Math.round(((last.rssMB - settled.rssMB) / Math.max(settled.rssMB, 1)) * 1000) / 10 : 0
+  const figures = {
+    minutes,
+    requests,
+    requestsPerSecond: Math.round(requests / (steps * STEP_SECONDS)),
+    errors,
+    samples: series,
+    growthPercent,
+    stealPercent: stealPercent(before, cpuTimes()),
+  }
+  log(
+    `soak, ${minutes} min mixed: ${figures.requestsPerSecond} req/s, ${errors} errors, RSS ` +
+      `${series.map((s) => s.rssMB).join(' → ')} MB; growth after the first minute ${growthPercent}%`,
+  )
+  return figures
+}
