@@ -133,7 +133,14 @@ async function main() {
       exports: [...exports.values()],
       incremental,
       soak: soaked,
-      targets: targets(new Map(results.map((r) => [r.name, r])), exports, load, incremental, soaked),
+      targets: targets(
+        new Map(results.map((r) => [r.name, r])),
+        exports,
+        load,
+        incremental,
+        soaked,
+        rssAfterLoadMB,
+      ),
     }
     const base = path.join(options.out, options.scale)
     writeFileSync(`${base}.json`, `${JSON.stringify(report, null, 2)}\n`)

@@ -1,24 +1,29 @@
 import { DATA_CHANNEL } from '../channel.js'
 import type { Pool, PoolClient } from '../db/pool.js'
+import { Answer } from './answer.js'
+
+/** What the cache holds: answers as they go on the wire, and strings (counts, kept until the next import). */
+export type Cached = string | Answer
 
 /**
- * What an entry costs: V8 keeps Latin-1 text (Portuguese included) at a byte a character, and a map entry
- * with its two string headers takes about 64 bytes more.
+ * What an entry costs: V8 keeps Latin-1 text (Portuguese included) at a byte a character, an answer what
+ * it charges for its bytes, and a map entry with its two headers takes about 64 bytes more.
  */
-const entrySize = (key: string, value: string) => key.length + value.length + 64
+const entrySize = (key: string, value: Cached) =>
+  key.length + (typeof value === 'string' ? value.length : value.chargedBytes) + 64
 
 /**
- * Strings by key, least recently used first out once their size passes maxBytes. A generation number
+ * Values by key, least recently used first out once their size passes maxBytes. A generation number
  * changes on every clear, so a value read from the database before a clear is not stored after it.
  */
 export class LruCache {
-  private readonly entries = new Map<string, string>()
+  private readonly entries = new Map<string, Cached>()
   private bytes = 0
   generation = 0
 
   constructor(readonly maxBytes: number) {}
 
-  get(key: string): string | undefined {
+  get(key: string): Cached | undefined {
     const value = this.entries.get(key)
     if (value !== undefined) {
       this.entries.delete(key)
@@ -28,7 +33,7 @@ export class LruCache {
   }
 
   /** Stores value unless the cache was cleared since `generation` was read. */
-  set(key: string, value: string, generation: number): void {
+  set(key: string, value: Cached, generation: number): void {
     if (generation !== this.generation || this.maxBytes <= 0) return
     const size = entrySize(key, value)
     if (size > this.maxBytes / 4) return
@@ -122,6 +127,9 @@ class Batcher {
   }
 }
 
+/** Puts a document inside its route's envelope; one route, one envelope, for a kind of document. */
+export type Wrap = (document: string) => string
+
 export interface DocumentStoreOptions {
   /** Memory for cached documents and responses; 0 turns the cache off. */
   cacheBytes: number
@@ -137,7 +145,7 @@ export interface DocumentStoreOptions {
 export class DocumentStore {
   private readonly cache: LruCache
   /** Values being built, by key: who asks meanwhile waits for the same build. */
-  private readonly building = new Map<string, Promise<string | undefined>>()
+  private readonly building = new Map<string, Promise<Cached | undefined>>()
   private listening = false
   private listener: PoolClient | undefined
   private closed = false
@@ -212,8 +220,8 @@ export class DocumentStore {
     return { entries: this.cache.size, bytes: this.cache.usedBytes }
   }
 
-  /** A cached string, when the cache is trusted. */
-  cached(key: string): string | undefined {
+  /** A cached value, when the cache is trusted. */
+  cached(key: string): Cached | undefined {
     return this.listening ? this.cache.get(key) : undefined
   }
 
@@ -221,7 +229,7 @@ export class DocumentStore {
    * The cached value of key, or what build gives: built once however many ask meanwhile, and kept (when
    * defined, and when no import came in between) until the next import.
    */
-  through<T extends string | undefined>(key: string, build: () => Promise<T>): Promise<T> {
+  through<T extends Cached | undefined>(key: string, build: () => Promise<T>): Promise<T> {
     const hit = this.cached(key)
     if (hit !== undefined) {
       this.hits++
@@ -242,12 +250,30 @@ export class DocumentStore {
     return value
   }
 
-  /** A document's served JSON (compact), from the cache or the read model; undefined when there is none. */
-  private document(batcher: Batcher, key: string[]): Promise<string | undefined> {
-    return this.through(`${batcher.name}\u0000${key.join('\u0000')}`, async () => {
-      const body = await batcher.load(key)
-      return body === undefined ? undefined : JSON.stringify(JSON.parse(body))
+  /**
+   * The answer made of what build gives, as `through` keeps values: its bytes, tag and compressed variants
+   * are made once and served from memory until the next import. Undefined when build gives nothing.
+   */
+  answer(key: string, build: () => Promise<string | undefined>): Promise<Answer | undefined> {
+    const hit = this.cached(key)
+    // The fast path: no promise chain, no closure, for the answer already in memory.
+    if (hit instanceof Answer) {
+      this.hits++
+      return Promise.resolve(hit)
+    }
+    return this.through(key, async () => {
+      const text = await build()
+      return text === undefined ? undefined : new Answer(text)
     })
+  }
+
+  /**
+   * A document's served JSON (compact), from the read model; undefined when there is none. The document is
+   * not cached by itself: the answers made of it are.
+   */
+  private async document(batcher: Batcher, key: string[]): Promise<string | undefined> {
+    const body = await batcher.load(key)
+    return body === undefined ? undefined : JSON.stringify(JSON.parse(body))
   }
 
   order(organizationId: string, number: string): Promise<string | undefined> {
@@ -256,6 +282,22 @@ export class DocumentStore {
 
   detail(resource: string, id: string): Promise<string | undefined> {
     return this.document(this.details, [resource, id])
+  }
+
+  /** The order query's answer for an order: its document inside `wrap`'s envelope. */
+  orderAnswer(organizationId: string, number: string, wrap: Wrap): Promise<Answer | undefined> {
+    return this.answer(`o\u0000${organizationId}\u0000${number}`, () =>
+      this.order(organizationId, number).then((document) =>
+        document === undefined ? undefined : wrap(document),
+      ),
+    )
+  }
+
+  /** A detail route's answer for a record: its document inside `wrap`'s envelope. */
+  detailAnswer(resource: string, id: string, wrap: Wrap): Promise<Answer | undefined> {
+    return this.answer(`d\u0000${resource}\u0000${id}`, () =>
+      this.detail(resource, id).then((document) => (document === undefined ? undefined : wrap(document))),
+    )
   }
 
   async close(): Promise<void> {

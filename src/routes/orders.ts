@@ -86,8 +86,9 @@ function singleAuthorization(request: FastifyRequest): string | undefined {
  */
 const orders: FastifyPluginAsyncTypebox<OrdersOptions> = async (app, options) => {
   const { store, tokens, limiter, accessLog, authFailureLimit } = options
-  // The document is served as stored; only the envelope is put around it.
+  // The document is served as stored inside the envelope, and the whole answer is kept as bytes.
   const successPrefix = `{"message":${JSON.stringify(MESSAGES.success)},"data":`
+  const inEnvelope = (document: string) => `${successPrefix}${document}}`
   app.decorateRequest('identity', null)
 
   // The token first: a valid one passes whatever its address did before, so one bad client behind a shared
@@ -173,11 +174,9 @@ const orders: FastifyPluginAsyncTypebox<OrdersOptions> = async (app, options) =>
       const number = normalizeNumber(asked)
       if (!isPossibleNumber(number)) return fail(reply, 500, MESSAGES.notFound)
       const identity = request.identity as TokenIdentity
-      const document = await store.order(identity.organizationId, number)
-      if (document === undefined) return fail(reply, 500, MESSAGES.notFound)
-      return (reply as FastifyReply)
-        .type('application/json; charset=utf-8')
-        .send(`${successPrefix}${document}}`)
+      const answer = await store.orderAnswer(identity.organizationId, number, inEnvelope)
+      if (answer === undefined) return fail(reply, 500, MESSAGES.notFound)
+      return (reply as FastifyReply).type('application/json; charset=utf-8').send(answer.body)
     },
   )
 

@@ -2,10 +2,11 @@ import compress from '@fastify/compress'
 import cors from '@fastify/cors'
 import etag, { fnv1a } from '@fastify/etag'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import type { FastifyError, FastifyReply } from 'fastify'
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import { MemoryLimiter } from '../auth/rate-limit.js'
 import { isUnavailable } from '../db/pool.js'
+import type { Answer } from '../readmodel/answer.js'
 import { PUBLIC_RESOURCES } from '../resources/index.js'
 import { ExportRefused, NotFoundError, ParameterError } from '../transparency/errors.js'
 import { LOOKUPS, listingPage, lookup } from '../transparency/listing.js'
@@ -23,10 +24,24 @@ declare module 'fastify' {
 }
 
 const SUCCESS_PREFIX = `{"success":true,"message":${JSON.stringify(MESSAGES.success)},"data":`
+const inEnvelope = (data: string) => `${SUCCESS_PREFIX}${data}}`
 
-/** Sends JSON already serialized (documents of the read model, cached pages) as it is. */
-const sendJson = (reply: FastifyReply, body: string) =>
-  reply.type('application/json; charset=utf-8').send(body)
+const CACHE_CONTROL = 'public, max-age=60'
+
+/**
+ * Sends an answer as it is kept: its stored tag (304 when If-None-Match names it, without touching the
+ * body), and the bytes of the encoding the client accepts, compressed once per answer. What @fastify/etag,
+ * @fastify/compress and the Cache-Control hook do for the other routes, without hashing, encoding or
+ * compressing on the request's path.
+ */
+function sendAnswer(request: FastifyRequest, reply: FastifyReply, answer: Answer) {
+  reply.header('ETag', answer.etag).header('Cache-Control', CACHE_CONTROL)
+  if (answer.matches(request.headers['if-none-match'])) return reply.code(304).send()
+  const encoding = answer.encodingFor(request.headers)
+  reply.type('application/json; charset=utf-8')
+  if (encoding !== undefined) reply.header('Vary', 'accept-encoding').header('Content-Encoding', encoding)
+  return reply.send(answer.bytesFor(encoding))
+}
 
 type ValidationError = FastifyError & {
   validation?: ParameterProblem[]
@@ -96,15 +111,29 @@ const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app,
     })
   }
   await app.register(cors, { origin: '*', methods: ['GET', 'HEAD'] })
-  // Before compress: the tag is of the uncompressed body. FNV-1a: a validator, not a secret, at a fraction
-  // of SHA-1's cost on every response.
-  await app.register(etag, { hashFn: fnv1a })
-  await app.register(compress, { encodings: ['br', 'gzip'], threshold: 1024 })
-  app.addHook('onSend', async (_request, reply, payload) => {
-    if ((reply.statusCode === 200 || reply.statusCode === 304) && !reply.hasHeader('Cache-Control')) {
-      reply.header('Cache-Control', 'public, max-age=60')
-    }
-    return payload
+  // The details, listings and helpers send answers kept whole (sendAnswer); the export and the answers
+  // built for one request (errors) get their tag, compression and Cache-Control from the plugins, in a
+  // scope of their own so that the answers' path does not run their hooks.
+  await app.register(async (scope) => {
+    // Before compress: the tag is of the uncompressed body. FNV-1a: a validator, not a secret, at a
+    // fraction of SHA-1's cost.
+    await scope.register(etag, { hashFn: fnv1a })
+    await scope.register(compress, { encodings: ['br', 'gzip'], threshold: 1024 })
+    scope.addHook('onSend', async (_request, reply, payload) => {
+      if ((reply.statusCode === 200 || reply.statusCode === 304) && !reply.hasHeader('Cache-Control')) {
+        reply.header('Cache-Control', CACHE_CONTROL)
+      }
+      return payload
+    })
+    // Its options without the parent's prefix, which the child inherits anyway.
+    await scope.register(exportRoute, {
+      pool,
+      store,
+      exportPool: options.exportPool,
+      exportGate: options.exportGate,
+      publicRateLimit,
+      onExportRows: options.onExportRows,
+    })
   })
 
   for (const resource of PUBLIC_RESOURCES) {
@@ -128,9 +157,9 @@ const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app,
         },
       },
       async (request, reply) => {
-        const data = await store.detail(resource.path, request.params.id.toLowerCase())
-        if (data === undefined) throw new NotFoundError('record')
-        return sendJson(reply, `${SUCCESS_PREFIX}${data}}`)
+        const answer = await store.detailAnswer(resource.path, request.params.id.toLowerCase(), inEnvelope)
+        if (answer === undefined) throw new NotFoundError('record')
+        return sendAnswer(request, reply, answer)
       },
     )
 
@@ -160,23 +189,13 @@ const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app,
         // Same URL, same page until the next import: pages are cached whole, keyed by the URL as sent, and
         // built once however many ask for one at the same time.
         const query = request.query as Record<string, unknown>
-        return sendJson(
-          reply,
-          await store.through(`l\u0000${request.url}`, () => listingPage(pool, store, resource, query)),
+        const answer = await store.answer(`l\u0000${request.url}`, () =>
+          listingPage(pool, store, resource, query),
         )
+        return sendAnswer(request, reply, answer as Answer)
       },
     )
   }
-
-  // Its options without the parent's prefix, which the child inherits anyway.
-  await app.register(exportRoute, {
-    pool,
-    store,
-    exportPool: options.exportPool,
-    exportGate: options.exportGate,
-    publicRateLimit,
-    onExportRows: options.onExportRows,
-  })
 
   const helpers = [
     ['bidding-modalities', 'The 20 bidding modalities (spec 2.3)'],
@@ -196,11 +215,16 @@ const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app,
           response: { 200: Success(Type.Array(Lookup), summary), 429: TOO_MANY },
         },
       },
-      async () => ({
-        success: true as const,
-        message: MESSAGES.success,
-        data: await lookup(pool, LOOKUPS[path]),
-      }),
+      async (request, reply) => {
+        const answer = await store.answer(`h\u0000${path}`, async () =>
+          JSON.stringify({
+            success: true,
+            message: MESSAGES.success,
+            data: await lookup(pool, LOOKUPS[path]),
+          }),
+        )
+        return sendAnswer(request, reply, answer as Answer)
+      },
     )
   }
 }

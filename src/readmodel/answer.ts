@@ -1,0 +1,84 @@
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
+import { negotiate } from '@fastify/accept-negotiator'
+import { fnv1a } from '@fastify/etag'
+
+/** Bodies smaller than this go out uncompressed (as @fastify/compress's default threshold). */
+export const COMPRESS_THRESHOLD = 1024
+
+export type Encoding = 'br' | 'gzip'
+const ENCODINGS: Encoding[] = ['br', 'gzip']
+/** Brotli's quality 4, as @fastify/compress: most of the size gain at a small share of quality 11's time. */
+const BROTLI = {
+  params: { [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT, [constants.BROTLI_PARAM_QUALITY]: 4 },
+}
+
+/** Accept-Encoding values seen, and what they choose: clients send a handful of distinct ones. */
+const chosen = new Map<string, Encoding | undefined>()
+
+function choose(acceptEncoding: string): Encoding | undefined {
+  let encoding = chosen.get(acceptEncoding)
+  if (encoding === undefined && !chosen.has(acceptEncoding)) {
+    const found = negotiate(acceptEncoding.toLowerCase().replace(/x-gzip/g, 'gzip'), ENCODINGS)
+    encoding = found === 'br' || found === 'gzip' ? found : undefined
+    // Bounded: a client inventing a new header on every request cannot grow it.
+    if (chosen.size >= 256) chosen.clear()
+    chosen.set(acceptEncoding, encoding)
+  }
+  return encoding
+}
+
+/**
+ * A response body as it goes on the wire: its bytes, its entity tag, and its compressed variants, each
+ * made the first time a client asks for it and kept. A cached answer is served without hashing, encoding
+ * or compressing anything on the request's path.
+ */
+export class Answer {
+  readonly body: Buffer
+  /** The same tag @fastify/etag with FNV-1a gives the body, so that a cached answer validates as a fresh one. */
+  readonly etag: string
+  private br: Buffer | undefined
+  private gzip: Buffer | undefined
+
+  constructor(text: string) {
+    this.body = Buffer.from(text)
+    this.etag = `"${fnv1a(text)}"`
+  }
+
+  /**
+   * Memory the cache charges for the answer: the body, and half as much again for the compressed variants
+   * it may make later (JSON compresses to a fifth or less with either), so that the charge never changes
+   * while the answer is cached.
+   */
+  get chargedBytes(): number {
+    return this.body.length + (this.body.length >> 1) + 160
+  }
+
+  /** The bytes for an encoding the client accepts (Accept-Encoding), or the body as it is. */
+  bytesFor(encoding: Encoding | undefined): Buffer {
+    if (encoding === 'br') {
+      this.br ??= brotliCompressSync(this.body, BROTLI)
+      return this.br
+    }
+    if (encoding === 'gzip') {
+      this.gzip ??= gzipSync(this.body)
+      return this.gzip
+    }
+    return this.body
+  }
+
+  /**
+   * The encoding to send: br, then gzip, as the client's Accept-Encoding allows (q-values, `*`, x-gzip
+   * included); none for small bodies, or when the client sent x-no-compression.
+   */
+  encodingFor(headers: Readonly<Record<string, string | string[] | undefined>>): Encoding | undefined {
+    if (this.body.length < COMPRESS_THRESHOLD || headers['x-no-compression'] !== undefined) return undefined
+    const accepted = headers['accept-encoding']
+    return typeof accepted === 'string' ? choose(accepted) : undefined
+  }
+
+  /** Whether If-None-Match names this answer (strong or weak comparison, as @fastify/etag). */
+  matches(ifNoneMatch: string | undefined): boolean {
+    if (ifNoneMatch === undefined) return false
+    return ifNoneMatch === this.etag || ifNoneMatch === `W/${this.etag}` || `W/${ifNoneMatch}` === this.etag
+  }
+}
