@@ -16,7 +16,12 @@ import { openEmbedded } from '../src/db/embedded.js'
 import { createPool } from '../src/db/pool.js'
 import { type Entry, loadSamples, prepareDataset } from './lib/dataset.js'
 import { cleanUpDrivers, drive, type ScenarioResult, WRK } from './lib/drivers.js'
-import { type ExportFigures, exportThroughService, exportWithExceljs } from './lib/exports.js'
+import {
+  type ExportFigures,
+  exportThroughService,
+  exportWithExceljs,
+  ocdsThroughService,
+} from './lib/exports.js'
 import { measureIncremental } from './lib/imports.js'
 import { counts, log, options } from './lib/options.js'
 import { fetchText, residentBytes, startBaseline, startService, stop } from './lib/processes.js'
@@ -104,6 +109,12 @@ async function main() {
       } finally {
         await stop(fresh.child)
       }
+    }
+    const fresh = await startService(url, path.join(options.out, `serve-${options.scale}-ocds.log`))
+    try {
+      exports.set('ocds', await ocdsThroughService(fresh.base, fresh.child.pid as number))
+    } finally {
+      await stop(fresh.child)
     }
     exports.set('exceljs', await exportWithExceljs(url))
 

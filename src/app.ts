@@ -173,6 +173,7 @@ export async function buildApp(
     exportGate: new ExportGate(config.exportConcurrency),
     publicRateLimit: config.publicRateLimit,
     onExportRows: exportRows,
+    publication: { config: config.ocds, publicUrl: config.publicUrl },
   })
   return app as unknown as FastifyInstance
 }

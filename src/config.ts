@@ -35,7 +35,23 @@ export interface Config {
   readonly idleTimeoutSeconds: number
   /** Port of the Prometheus metrics endpoint (on HOST, apart from the API); undefined: no metrics. */
   readonly metricsPort: number | undefined
+  /** The address clients reach this service at, for absolute links (the OCDS packages' uri and links). */
+  readonly publicUrl: string
+  /** What OCDS packages say of their publication (src/ocds/package.ts). */
+  readonly ocds: OcdsConfig
 }
+
+export interface OcdsConfig {
+  /** The ocid prefix the publisher registered with the Open Contracting Partnership (`ocds-` and 6 characters). */
+  readonly prefix: string
+  readonly publisherName: string
+  readonly publisherUri: string | undefined
+  readonly license: string
+  readonly publicationPolicy: string | undefined
+}
+
+/** A placeholder ocid prefix, not a registered one: the README tells the publisher to replace it. */
+export const PLACEHOLDER_OCDS_PREFIX = 'ocds-xxxxxx'
 
 export class ConfigError extends Error {
   override name = 'ConfigError'
@@ -99,6 +115,14 @@ function parseBoolean(key: string, raw: string | undefined, fallback: boolean): 
   throw new ConfigError(`${key} must be true or false, got "${raw}"`)
 }
 
+function parseOcdsPrefix(raw: string | undefined): string {
+  if (raw === undefined) return PLACEHOLDER_OCDS_PREFIX
+  if (!/^ocds-[a-z0-9]{6}$/.test(raw)) {
+    throw new ConfigError(`OCDS_PREFIX must be "ocds-" and 6 lowercase letters or digits, got "${raw}"`)
+  }
+  return raw
+}
+
 /** Reads and validates the environment once; a bad value throws a ConfigError naming the variable. */
 export function loadConfig(env: Env = process.env): Config {
   const logLevel = (text(env, 'LOG_LEVEL') ?? 'info').toLowerCase()
@@ -139,5 +163,21 @@ export function loadConfig(env: Env = process.env): Config {
       text(env, 'METRICS_PORT') === undefined
         ? undefined
         : parsePort(text(env, 'METRICS_PORT'), 'METRICS_PORT'),
+    publicUrl: (
+      parseUrl('PUBLIC_URL', text(env, 'PUBLIC_URL'), ['http:', 'https:']) ??
+      `${certFile ? 'https' : 'http'}://localhost:${parsePort(text(env, 'PORT'))}`
+    ).replace(/\/+$/, ''),
+    ocds: Object.freeze({
+      prefix: parseOcdsPrefix(text(env, 'OCDS_PREFIX')),
+      publisherName: text(env, 'OCDS_PUBLISHER_NAME') ?? 'compras',
+      publisherUri: parseUrl('OCDS_PUBLISHER_URI', text(env, 'OCDS_PUBLISHER_URI'), ['http:', 'https:']),
+      license:
+        parseUrl('OCDS_LICENSE', text(env, 'OCDS_LICENSE'), ['http:', 'https:']) ??
+        'https://creativecommons.org/licenses/by/4.0/',
+      publicationPolicy: parseUrl('OCDS_PUBLICATION_POLICY', text(env, 'OCDS_PUBLICATION_POLICY'), [
+        'http:',
+        'https:',
+      ]),
+    }),
   })
 }

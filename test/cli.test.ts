@@ -218,7 +218,8 @@ describe('compras CLI', () => {
     [
       'export',
       [
-        /--resource <resource>\s+contracts, direct-contracts, public-calls or\s+arps/,
+        /--resource <resource>\s+contracts, direct-contracts, public-calls, arps,\s+or ocds/,
+        /--format <format>\s+xlsx or csv \(not for ocds\)/,
         /--provider-name <text>/,
       ],
     ],

@@ -141,5 +141,13 @@ export function targets(
       met: csv.peakRssMB < 300,
       seen: `${csv.peakRssMB} MB`,
     })
+  const ocds = exports.get('ocds')
+  if (ocds)
+    list.push({
+      scenario: 'OCDS bulk download (JSON Lines)',
+      goal: '≥ 20,000 releases/s, peak RSS < 300 MB',
+      met: ocds.rowsPerSecond >= 20_000 && ocds.peakRssMB < 300,
+      seen: `${ocds.rowsPerSecond.toLocaleString('en')} releases/s, ${ocds.peakRssMB} MB`,
+    })
   return list
 }

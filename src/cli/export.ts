@@ -1,8 +1,12 @@
 import { createWriteStream } from 'node:fs'
 import { rm } from 'node:fs/promises'
+import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { openExport } from '../export/export.js'
 import { checkExportParameters, EXPORT_PARAMETERS, exportRequest } from '../export/request.js'
+import { BULK_PARAMETERS, type ReleaseFilters, releaseLines } from '../ocds/publish.js'
+import { type ParameterProblem, parameterError } from '../transparency/parameters.js'
+import { compileQuery } from '../validation.js'
 import { withDatabase } from './common.js'
 import { ProgressLine } from './progress.js'
 
@@ -14,20 +18,41 @@ export const EXPORT_OPTIONS: Readonly<Record<string, string>> = Object.fromEntri
   ]),
 )
 
+const validateBulk = compileQuery(BULK_PARAMETERS.schema)
+
+function checkBulkParameters(query: Record<string, unknown>): void {
+  const errors = validateBulk(query)
+  if (errors) throw parameterError(errors[0] as ParameterProblem, BULK_PARAMETERS.accepts)
+}
+
 export async function exportCommand(
   options: Record<string, string | undefined> & { out: string },
 ): Promise<void> {
-  await withDatabase(async (db) => {
+  await withDatabase(async (db, config) => {
     const query: Record<string, unknown> = {}
     for (const [option, parameter] of Object.entries(EXPORT_OPTIONS)) {
       if (options[option] !== undefined) query[parameter] = options[option]
     }
-    checkExportParameters(query)
-    const request = await exportRequest(db.pool, query)
-    const line = new ProgressLine(process.stderr, 'rows')
-    const file = await openExport(db.pool, { ...request, onProgress: (rows) => line.update(rows) })
+    let stream: Readable
+    let line: ProgressLine
+    if (query.resource === 'ocds') {
+      // The OCDS bulk download: the filters GET /v1/ocds/releases.jsonl takes.
+      const { resource: _, ...filters } = query
+      checkBulkParameters(filters)
+      line = new ProgressLine(process.stderr, 'releases')
+      const bulk = await releaseLines(db.pool, config.ocds.prefix, filters as ReleaseFilters, (n) =>
+        line.update(n),
+      )
+      stream = Readable.from(bulk.lines, { objectMode: false })
+      bulk.releaseWith(stream)
+    } else {
+      checkExportParameters(query)
+      const request = await exportRequest(db.pool, query)
+      line = new ProgressLine(process.stderr, 'rows')
+      stream = (await openExport(db.pool, { ...request, onProgress: (rows) => line.update(rows) })).stream
+    }
     try {
-      await pipeline(file.stream, createWriteStream(options.out))
+      await pipeline(stream, createWriteStream(options.out))
     } catch (error) {
       await rm(options.out, { force: true }) // never leave a truncated file that looks complete
       throw error

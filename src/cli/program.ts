@@ -54,10 +54,11 @@ export function buildCli(): Command {
   program
     .command('export')
     .description(
-      'write every record of a transparency listing as XLSX or CSV, as GET /v1/transparency/export does',
+      'write every record of a transparency listing as XLSX or CSV, as GET /v1/transparency/export does; ' +
+        'or, with --resource ocds, every OCDS release as JSON Lines, as GET /v1/ocds/releases.jsonl does',
     )
-    .requiredOption('--resource <resource>', 'contracts, direct-contracts, public-calls or arps')
-    .requiredOption('--format <format>', 'xlsx or csv')
+    .requiredOption('--resource <resource>', 'contracts, direct-contracts, public-calls, arps, or ocds')
+    .option('--format <format>', 'xlsx or csv (not for ocds)')
     .requiredOption('--out <file>', 'the file to write')
     .option('--separator <char>', 'CSV separator: , (default) or ;')
     .option('--organization-uuid <uuid>', 'filter: organization')

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { DATA_CHANNEL } from '../channel.js'
 import type { Pool, PoolClient } from '../db/pool.js'
+import { RELEASES_VERSION, rebuildReleases } from '../ocds/releases.js'
 import { ORDER_DOCUMENT, Order, PUBLIC_RESOURCES } from '../resources/index.js'
 import { from, jsonObject } from '../resources/json.js'
 
@@ -69,9 +70,12 @@ const KINDS: readonly DocumentKind[] = [
 ]
 
 /** The version of each kind of document: a hash of the SQL that builds it, so any change to it shows. */
-export const DOCUMENT_VERSIONS: Readonly<Record<string, string>> = Object.fromEntries(
-  KINDS.map((k) => [k.kind, createHash('sha256').update(k.insert('all')).digest('hex').slice(0, 16)]),
-)
+export const DOCUMENT_VERSIONS: Readonly<Record<string, string>> = {
+  ...Object.fromEntries(
+    KINDS.map((k) => [k.kind, createHash('sha256').update(k.insert('all')).digest('hex').slice(0, 16)]),
+  ),
+  ocds: RELEASES_VERSION,
+}
 
 /** Rebuilds the documents in scope; run inside the transaction that wrote the data. Returns how many. */
 export async function rebuildDocuments(client: PoolClient, scope: RebuildScope): Promise<number> {
@@ -80,6 +84,7 @@ export async function rebuildDocuments(client: PoolClient, scope: RebuildScope):
     await client.query(kind.remove(scope))
     built += (await client.query(kind.insert(scope))).rowCount ?? 0
   }
+  built += await rebuildReleases(client, scope)
   await markChanged(client)
   return built
 }
@@ -89,6 +94,9 @@ export async function markChanged(client: PoolClient): Promise<void> {
   await client.query('UPDATE data_version SET version = version + 1')
   await client.query(`SELECT pg_notify('${DATA_CHANNEL}', '')`)
 }
+
+const RELEASES_MISSING = `SELECT (EXISTS (SELECT 1 FROM biddings) OR EXISTS (SELECT 1 FROM contracts)
+  OR EXISTS (SELECT 1 FROM arps)) AND NOT EXISTS (SELECT 1 FROM ocds_releases) AS missing`
 
 const SYNC_LOCK = 7_310_003 // one rebuild at a time, across processes
 
@@ -132,6 +140,26 @@ export async function syncReadModel(
         throw error
       }
       rebuilt.push(kind.kind)
+    }
+    // The OCDS releases (src/ocds): read from the tables and mapped in JavaScript, versioned alike.
+    const { rows: check } = await client.query<{ missing: boolean }>(RELEASES_MISSING)
+    const releasesVersion = versions.ocds as string
+    if (stored.get('ocds') !== releasesVersion || check[0]?.missing) {
+      await client.query('BEGIN')
+      try {
+        await rebuildReleases(client, 'all')
+        await client.query(
+          `INSERT INTO read_model_versions (kind, version) VALUES ('ocds', $1)
+           ON CONFLICT (kind) DO UPDATE SET version = excluded.version`,
+          [releasesVersion],
+        )
+        await markChanged(client)
+        await client.query('COMMIT')
+      } catch (error) {
+        await client.query('ROLLBACK')
+        throw error
+      }
+      rebuilt.push('ocds')
     }
   } finally {
     await client.query('SELECT pg_advisory_unlock($1)', [SYNC_LOCK]).catch(() => {})

@@ -1,5 +1,6 @@
 import type { Pool } from '../db/pool.js'
 import type { ExportGate } from '../export/gate.js'
+import type { Publication } from '../ocds/publish.js'
 import type { DocumentStore } from '../readmodel/store.js'
 
 /** What the /v1 routes are built with. */
@@ -13,4 +14,6 @@ export interface TransparencyOptions {
   publicRateLimit: number
   /** Told how many rows each export wrote, as it goes (the metrics' export row counter). */
   onExportRows?: (rows: number) => void
+  /** The OCDS packages' metadata and the address for their links. */
+  publication: Publication
 }

@@ -2,7 +2,7 @@ import compress from '@fastify/compress'
 import cors from '@fastify/cors'
 import etag, { fnv1a } from '@fastify/etag'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyError } from 'fastify'
 import { Type } from 'typebox'
 import { MemoryLimiter } from '../auth/rate-limit.js'
 import { isUnavailable } from '../db/pool.js'
@@ -12,7 +12,9 @@ import { ExportRefused, NotFoundError, ParameterError } from '../transparency/er
 import { LOOKUPS, listingPage, lookup } from '../transparency/listing.js'
 import { MESSAGES } from '../transparency/messages.js'
 import { listingParameters, type ParameterProblem, parameterError } from '../transparency/parameters.js'
+import { CACHE_CONTROL, sendAnswer } from './answer.js'
 import exportRoute from './export.js'
+import { ocdsBulkRoute, ocdsRoutes } from './ocds.js'
 import type { TransparencyOptions } from './options.js'
 import { detailSchema, failure, Lookup, pageSchema, Success, TOO_MANY } from './schemas.js'
 
@@ -25,23 +27,6 @@ declare module 'fastify' {
 
 const SUCCESS_PREFIX = `{"success":true,"message":${JSON.stringify(MESSAGES.success)},"data":`
 const inEnvelope = (data: string) => `${SUCCESS_PREFIX}${data}}`
-
-const CACHE_CONTROL = 'public, max-age=60'
-
-/**
- * Sends an answer as it is kept: its stored tag (304 when If-None-Match names it, without touching the
- * body), and the bytes of the encoding the client accepts, compressed once per answer. What @fastify/etag,
- * @fastify/compress and the Cache-Control hook do for the other routes, without hashing, encoding or
- * compressing on the request's path.
- */
-function sendAnswer(request: FastifyRequest, reply: FastifyReply, answer: Answer) {
-  reply.header('ETag', answer.etag).header('Cache-Control', CACHE_CONTROL)
-  if (answer.matches(request.headers['if-none-match'])) return reply.code(304).send()
-  const encoding = answer.encodingFor(request.headers)
-  reply.type('application/json; charset=utf-8')
-  if (encoding !== undefined) reply.header('Vary', 'accept-encoding').header('Content-Encoding', encoding)
-  return reply.send(answer.bytesFor(encoding))
-}
 
 type ValidationError = FastifyError & {
   validation?: ParameterProblem[]
@@ -65,6 +50,16 @@ const operationId = (verb: string, path: string) =>
  */
 const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app, options) => {
   const { pool, store, publicRateLimit } = options
+  // The children's options, without the parent's prefix (which they inherit anyway).
+  const shared: TransparencyOptions = {
+    pool,
+    store,
+    exportPool: options.exportPool,
+    exportGate: options.exportGate,
+    publicRateLimit,
+    onExportRows: options.onExportRows,
+    publication: options.publication,
+  }
   // First: routes capture the handlers in force when they are built, and registering a child plugin
   // (the export, below) builds the routes declared before it.
   app.setNotFoundHandler(async (_request, reply) =>
@@ -125,16 +120,10 @@ const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app,
       }
       return payload
     })
-    // Its options without the parent's prefix, which the child inherits anyway.
-    await scope.register(exportRoute, {
-      pool,
-      store,
-      exportPool: options.exportPool,
-      exportGate: options.exportGate,
-      publicRateLimit,
-      onExportRows: options.onExportRows,
-    })
+    await scope.register(exportRoute, shared)
+    await scope.register(ocdsBulkRoute, shared)
   })
+  await app.register(ocdsRoutes, shared)
 
   for (const resource of PUBLIC_RESOURCES) {
     app.get(

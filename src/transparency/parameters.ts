@@ -151,24 +151,29 @@ function sortParameter(resource: PublicResource): Parameter {
   ]
 }
 
+/** A page of a listing: `page` and `per_page`. */
+export const PAGING: Readonly<Record<'page' | 'per_page', Parameter>> = {
+  page: [
+    // At most 15 digits (src/plugins/validation.ts): any page that far is past the data, and empty.
+    Type.Integer({ minimum: 1, default: 1, description: 'Page number, from 1 (at most 15 digits)' }),
+    'um número inteiro a partir de 1',
+  ],
+  per_page: [
+    Type.Integer({
+      minimum: 1,
+      maximum: MAX_PER_PAGE,
+      default: DEFAULT_PER_PAGE,
+      description: `Page size, 1 to ${MAX_PER_PAGE}`,
+    }),
+    `um número inteiro de 1 a ${MAX_PER_PAGE}`,
+  ],
+}
+
 /** The query parameters a listing accepts: the schema and, in Portuguese, what each accepts. */
 export function listingParameters(resource: PublicResource): Parameters {
   const relations = resource.offered
   const all: Record<string, Parameter> = {
-    page: [
-      // At most 15 digits (src/plugins/validation.ts): any page that far is past the data, and empty.
-      Type.Integer({ minimum: 1, default: 1, description: 'Page number, from 1 (at most 15 digits)' }),
-      'um número inteiro a partir de 1',
-    ],
-    per_page: [
-      Type.Integer({
-        minimum: 1,
-        maximum: MAX_PER_PAGE,
-        default: DEFAULT_PER_PAGE,
-        description: `Page size, 1 to ${MAX_PER_PAGE}`,
-      }),
-      `um número inteiro de 1 a ${MAX_PER_PAGE}`,
-    ],
+    ...PAGING,
     ...FILTERS,
     sort: sortParameter(resource),
     with_relations: [

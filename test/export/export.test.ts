@@ -425,6 +425,12 @@ describe('export', () => {
     )
     assert.equal(refused.code, 1)
     assert.match(refused.stderr, /^compras: Parâmetro desconhecido: status_id\./)
+    // --format is optional on the command line (ocds takes none), and required for a spreadsheet.
+    const formatless = await runCli(['export', '--resource', 'contracts', '--out', out], {
+      DATABASE_URL: db.url,
+    })
+    assert.equal(formatless.code, 1)
+    assert.match(formatless.stderr, /^compras: .*format/)
   })
 })
 

@@ -20,10 +20,18 @@ export function changed(before: Map<string, string>, after: Map<string, string>)
 /** Fails unless the stored documents are exactly what a full rebuild builds now (none stale, none missing). */
 export async function assertFresh(pool: Pool): Promise<void> {
   const stored = await documents(pool)
+  const releases =
+    'SELECT process_id, process_kind, organization_id, hash FROM ocds_releases ORDER BY process_id'
+  const storedReleases = (await pool.query(releases)).rows
   const client = await pool.connect()
   try {
     await client.query('BEGIN')
     await rebuildDocuments(client, 'all')
+    assert.deepEqual(
+      (await client.query(releases)).rows,
+      storedReleases,
+      'OCDS releases that a full rebuild builds otherwise',
+    )
     const { rows } = await client.query<{ key: string; body: string }>(
       `SELECT 'order ' || organization_id || ' ' || number AS key, body FROM order_documents
        UNION ALL SELECT resource || ' ' || id, body FROM detail_documents`,

@@ -217,8 +217,10 @@ describe('migration 0006 trims the numbers already stored', () => {
           migration.name,
         ])
       }
-      // Today's importer records its runs (0008, idempotent): the table it needs, ahead of its turn.
-      await db.pool.query((migrations.find((m) => m.version === 8) as { sql: string }).sql)
+      // Today's importer records its runs (0008) and builds OCDS releases (0009), both idempotent: the
+      // tables it needs, ahead of their turn.
+      for (const version of [8, 9])
+        await db.pool.query((migrations.find((m) => m.version === version) as { sql: string }).sql)
       const records = demoRecords(
         { organizations: 1, orders: 6, contracts: 3, arps: 1, directContracts: 1, publicCalls: 1 },
         5,
@@ -251,6 +253,7 @@ describe('migration 0006 trims the numbers already stored', () => {
         '0006_hardening',
         '0007_read_model_versions',
         '0008_operations',
+        '0009_ocds',
       ])
       await syncReadModel(db.pool) // as `compras migrate` does after the migrations
       const numbers = await db.pool.query(

@@ -1,0 +1,285 @@
+import { createHash } from 'node:crypto'
+import type { BiddingModality, BiddingStatus, ManagementStatus, OrderStatus } from '../domain.js'
+import type { ArpSource, BiddingSource, ContractSource, ProcessKind, ProcessSource } from './source.js'
+
+// Our records as OCDS 1.1 (docs/ocds-mapping.md says field by field what goes where, and why). Plain
+// functions with no database and no HTTP: the read model stores what they return, the routes and the bulk
+// download only join it to the ocid.
+
+type Json = Record<string, unknown>
+
+/** OCDS tenderStatus for each of our bidding statuses. */
+export const TENDER_STATUS: Readonly<Record<BiddingStatus, string>> = {
+  Publicado: 'active',
+  'Em disputa': 'active',
+  'Em julgamento': 'active',
+  'Em habilitação': 'active',
+  'Em recurso': 'active',
+  Adjudicado: 'complete',
+  Homologado: 'complete',
+  Suspenso: 'active',
+  Revogado: 'cancelled',
+  Anulado: 'cancelled',
+  Deserto: 'unsuccessful',
+  Fracassado: 'unsuccessful',
+  Cancelado: 'cancelled',
+  Concluído: 'complete',
+}
+
+/** OCDS method (procurementMethod) for each of the 20 modalities; the modality's name goes in the details. */
+export const PROCUREMENT_METHOD: Readonly<Record<BiddingModality, string>> = {
+  Adesão: 'direct',
+  'Pregão Eletrônico': 'open',
+  'Pregão Presencial': 'open',
+  'Tomada de Preço': 'selective',
+  'Concorrência - Presencial': 'open',
+  'Chamamento Público': 'open',
+  'Carta Convite': 'limited',
+  'Dispensa sem Disputa': 'direct',
+  Inexigibilidade: 'direct',
+  'Leilão Presencial': 'open',
+  'Regime Diferenciado de Contratação': 'open',
+  'Dispensa Eletrônica': 'open',
+  'Diálogo Competitivo': 'selective',
+  'Procedimento da Lei 13.393/2016': 'open',
+  Concurso: 'open',
+  'Concorrência - Eletrônica': 'open',
+  'Manifestação de Interesse': 'open',
+  'Pré-Qualificação': 'selective',
+  Credenciamento: 'open',
+  'Leilão Eletrônico': 'open',
+}
+
+/** OCDS contractStatus for a contract's management status. */
+export const CONTRACT_STATUS: Readonly<Record<ManagementStatus, string>> = {
+  'Aguardando assinatura': 'pending',
+  Vigente: 'active',
+  Suspenso: 'active',
+  Encerrado: 'terminated',
+  Rescindido: 'terminated',
+  Cancelado: 'cancelled',
+}
+
+/** OCDS awardStatus for an ARP's management status (an ARP is an award: the framework agreement). */
+export const AWARD_STATUS: Readonly<Record<ManagementStatus, string>> = {
+  'Aguardando assinatura': 'pending',
+  Vigente: 'active',
+  Suspenso: 'active',
+  Encerrado: 'active',
+  Rescindido: 'cancelled',
+  Cancelado: 'cancelled',
+}
+
+/** OCDS milestoneStatus for a supply order's status: the order is a delivery milestone. */
+export const MILESTONE_STATUS: Readonly<Record<OrderStatus, string>> = {
+  Emitida: 'scheduled',
+  'Recebido total': 'met',
+  'Recebido parcialmente': 'partiallyMet',
+  'Recebido provisoriamente': 'partiallyMet',
+}
+
+/** A day of ours (YYYY-MM-DD) as an OCDS date-time: its start in Brasília time (UTC-3, no daylight saving). */
+const dayStart = (day: string) => `${day}T00:00:00-03:00`
+/** A day's end, for the end of a period. */
+const dayEnd = (day: string) => `${day}T23:59:59-03:00`
+
+/** Money as served ("1234.50") as an OCDS Value: a JSON number, exact to the cent, in reais. */
+const value = (money: string) => ({ amount: Number(money), currency: 'BRL' })
+
+const documents = (list: readonly { uuid: string; name: string; url: string }[]) =>
+  list.map((d) => ({ id: d.uuid, title: d.name, url: d.url }))
+
+const amendments = (terms: ArpSource['terms']) =>
+  terms.map((t) => {
+    const amendment: Json = {
+      id: t.number,
+      date: dayStart(t.signature_date),
+      rationale: t.kind,
+      description: t.description,
+    }
+    return amendment
+  })
+
+/** The parties of a release, each once, with every role it plays. */
+class Parties {
+  private readonly byId = new Map<string, Json & { roles: string[] }>()
+  private people = 0
+  private readonly personIds = new Map<string, string>()
+
+  /**
+   * A supplier or tenderer. A company is `BR-CNPJ-<cnpj>` with its CNPJ as identifier. A person (whose
+   * served document is a masked CPF) gets an id local to the release, `pessoa-N`, and no identifier: no
+   * value derived from a CPF, not even a hash, since the masked digits leave too few candidates.
+   */
+  supplier(
+    name: string,
+    servedDocument: string,
+    role: 'supplier' | 'tenderer',
+  ): { id: string; name: string } {
+    if (/^[0-9]{14}$/.test(servedDocument)) {
+      return this.add(`BR-CNPJ-${servedDocument}`, name, role, {
+        scheme: 'BR-CNPJ',
+        id: servedDocument,
+        legalName: name,
+      })
+    }
+    const key = `${servedDocument}\u0000${name}`
+    let id = this.personIds.get(key)
+    if (id === undefined) {
+      this.people += 1
+      id = `pessoa-${this.people}`
+      this.personIds.set(key, id)
+    }
+    return this.add(id, name, role)
+  }
+
+  /** The organ: buyer and procuring entity, identified by its CNPJ. */
+  organ(name: string, cnpj: string): { id: string; name: string } {
+    this.add(`BR-CNPJ-${cnpj}`, name, 'buyer', { scheme: 'BR-CNPJ', id: cnpj, legalName: name })
+    return this.add(`BR-CNPJ-${cnpj}`, name, 'procuringEntity')
+  }
+
+  private add(id: string, name: string, role: string, identifier?: Json): { id: string; name: string } {
+    let party = this.byId.get(id)
+    if (party === undefined) {
+      party = { id, name, roles: [] }
+      if (identifier) party.identifier = identifier
+      this.byId.set(id, party)
+    }
+    if (!party.roles.includes(role)) party.roles.push(role)
+    return { id, name: party.name as string }
+  }
+
+  list(): Json[] {
+    return [...this.byId.values()]
+  }
+}
+
+function tender(bidding: BiddingSource, parties: Parties, buyer: { id: string; name: string }): Json {
+  // A supplier that took part twice (two representatives) is one tenderer.
+  const tenderers = [
+    ...new Map(
+      bidding.providers.map((p) => {
+        const party = parties.supplier(p.name, p.document, 'tenderer')
+        return [party.id, party] as const
+      }),
+    ).values(),
+  ]
+  const result: Json = {
+    id: bidding.id,
+    title: `${bidding.modality} ${bidding.number}`,
+    description: bidding.object_details,
+    status: TENDER_STATUS[bidding.status as BiddingStatus],
+    procuringEntity: buyer,
+  }
+  // A secret budget is served as null (budget_secret): no value at all, rather than a misleading zero.
+  if (bidding.sum_amount_total !== null) result.value = value(bidding.sum_amount_total)
+  result.procurementMethod = PROCUREMENT_METHOD[bidding.modality as BiddingModality]
+  result.procurementMethodDetails = bidding.modality
+  if (bidding.judgment_criteria !== null) result.awardCriteriaDetails = bidding.judgment_criteria
+  if (bidding.opening_date !== null) result.tenderPeriod = { startDate: bidding.opening_date }
+  result.numberOfTenderers = tenderers.length
+  if (tenderers.length > 0) result.tenderers = tenderers
+  if (bidding.documents.length > 0) result.documents = documents(bidding.documents)
+  return result
+}
+
+function arpAward(arp: ArpSource, parties: Parties): Json {
+  const award: Json = {
+    id: arp.id,
+    title: `Ata de registro de preços ${arp.number}`,
+    description: arp.object_details,
+    status: AWARD_STATUS[arp.management_status as ManagementStatus],
+    date: dayStart(arp.date_signature),
+    value: value(arp.amount_total),
+    suppliers: [parties.supplier(arp.provider_company_name, arp.provider_document, 'supplier')],
+    contractPeriod: { startDate: dayStart(arp.date_signature), endDate: dayEnd(arp.date_expiration) },
+  }
+  if (arp.documents.length > 0) award.documents = documents(arp.documents)
+  if (arp.terms.length > 0) award.amendments = amendments(arp.terms)
+  return award
+}
+
+/** The award a contract comes from when no ARP of the process covers it: the award of that contract. */
+function contractAward(contract: ContractSource, parties: Parties): Json {
+  const status = CONTRACT_STATUS[contract.management_status as ManagementStatus]
+  return {
+    id: `${contract.id}-award`,
+    title: `Adjudicação do contrato ${contract.contract_number}`,
+    status: status === 'terminated' ? 'active' : status,
+    value: value(contract.amount_total),
+    suppliers: [parties.supplier(contract.provider_company_name, contract.provider_document, 'supplier')],
+    contractPeriod: { startDate: dayStart(contract.date_start), endDate: dayEnd(contract.date_end) },
+  }
+}
+
+function contract(source: ContractSource, awardID: string): Json {
+  const result: Json = {
+    id: source.id,
+    awardID,
+    title: `Contrato ${source.contract_number}`,
+    description: source.object_details,
+    status: CONTRACT_STATUS[source.management_status as ManagementStatus],
+    period: { startDate: dayStart(source.date_start), endDate: dayEnd(source.date_end) },
+    value: value(source.amount_total),
+  }
+  if (source.documents.length > 0) result.documents = documents(source.documents)
+  if (source.orders.length > 0) {
+    result.implementation = {
+      milestones: source.orders.map((o) => ({
+        id: o.number,
+        title: `Ordem de fornecimento ${o.number}`,
+        type: 'delivery',
+        description: o.object,
+        dueDate: o.deadline_delivery,
+        status: MILESTONE_STATUS[o.status_title as OrderStatus],
+        // The milestone-value extension (extension.ts): what the order is worth.
+        value: value(o.amount_total),
+      })),
+    }
+  }
+  if (source.terms.length > 0) result.amendments = amendments(source.terms)
+  return result
+}
+
+/** A release's content without its ocid, id and date, in the schema's order. */
+export function releaseContent(source: ProcessSource): Json {
+  const parties = new Parties()
+  const buyer = parties.organ(source.organization.name, source.organization.document)
+  const tenderSection = source.bidding ? tender(source.bidding, parties, buyer) : undefined
+  const arpIds = new Map(source.arps.map((a) => [a.number, a.id]))
+  const awards = source.arps.map((a) => arpAward(a, parties))
+  const contracts = source.contracts.map((c) => {
+    const arpId = c.arp_number === null ? undefined : arpIds.get(c.arp_number)
+    if (arpId !== undefined) return contract(c, arpId)
+    const award = contractAward(c, parties)
+    awards.push(award)
+    return contract(c, award.id as string)
+  })
+  const tag: string[] = []
+  if (tenderSection) tag.push('tender')
+  if (awards.length > 0) tag.push('award')
+  if (contracts.length > 0) tag.push('contract')
+  if (contracts.some((c) => c.implementation !== undefined)) tag.push('implementation')
+  const content: Json = { tag, initiationType: 'tender', parties: parties.list(), buyer }
+  if (tenderSection) content.tender = tenderSection
+  if (awards.length > 0) content.awards = awards
+  if (contracts.length > 0) content.contracts = contracts
+  content.language = 'pt'
+  return content
+}
+
+/**
+ * The content's JSON and its hash. The stored release (releases.ts) is this content after the release's
+ * id (`<process id>-<hash>`) and date; the ocid is joined on output (release()).
+ */
+export function releaseBody(source: ProcessSource): { hash: string; content: string } {
+  const content = JSON.stringify(releaseContent(source))
+  return { hash: createHash('sha1').update(content).digest('hex').slice(0, 16), content }
+}
+
+/** A whole release: the ocid joined to the stored tail. */
+export const release = (prefix: string, processId: string, tail: string) =>
+  `{"ocid":"${prefix}-${processId}",${tail}`
+
+export type { ProcessKind }

@@ -1,0 +1,210 @@
+import { Type } from 'typebox'
+import type { OcdsConfig } from '../config.js'
+import { openCursor } from '../db/cursor.js'
+import type { Pool } from '../db/pool.js'
+import { NotFoundError } from '../transparency/errors.js'
+import { organizationExists } from '../transparency/listing.js'
+import { DEFAULT_PER_PAGE, FILTERS, PAGING, type Parameter, parameters } from '../transparency/parameters.js'
+import { release } from './mapping.js'
+
+// Reading the stored releases and wrapping them in OCDS packages, without HTTP: the routes, the CLI and
+// the benchmark call these. A release is its ocid joined to its stored tail (releases.ts).
+
+const OCDS_FILTERS: Readonly<Record<string, Parameter>> = {
+  ...PAGING,
+  organization_uuid: FILTERS.organization_uuid as Parameter,
+  date_from: [
+    Type.String({ format: 'date', description: 'Releases dated (last changed) from this day on, in UTC' }),
+    'uma data AAAA-MM-DD',
+  ],
+  date_to: [
+    Type.String({
+      format: 'date',
+      description: 'Releases dated (last changed) up to this day, inclusive, in UTC',
+    }),
+    'uma data AAAA-MM-DD',
+  ],
+}
+
+/** What GET /v1/ocds/releases takes. */
+export const RELEASE_PARAMETERS = parameters(
+  ['page', 'per_page', 'organization_uuid', 'date_from', 'date_to'],
+  OCDS_FILTERS,
+)
+
+/** What the bulk download takes: the same filters, every page. */
+export const BULK_PARAMETERS = parameters(['organization_uuid', 'date_from', 'date_to'], OCDS_FILTERS)
+
+export interface ReleaseFilters {
+  organization_uuid?: string
+  date_from?: string
+  date_to?: string
+}
+
+/** The filters' SQL over ocds_releases r, newest change first. */
+function filtered(filters: ReleaseFilters): { where: string; values: unknown[] } {
+  const conditions: string[] = []
+  const values: unknown[] = []
+  if (filters.organization_uuid !== undefined) {
+    values.push(filters.organization_uuid.toLowerCase())
+    conditions.push(`r.organization_id = $${values.length}::uuid`)
+  }
+  if (filters.date_from !== undefined) {
+    values.push(filters.date_from)
+    conditions.push(`r.date >= $${values.length}::date AT TIME ZONE 'UTC'`)
+  }
+  if (filters.date_to !== undefined) {
+    values.push(filters.date_to)
+    conditions.push(`r.date < ($${values.length}::date + 1) AT TIME ZONE 'UTC'`)
+  }
+  return { where: conditions.length > 0 ? conditions.join(' AND ') : 'true', values }
+}
+
+const ORDER = 'r.date DESC, r.process_id'
+
+/** The package metadata every package starts with, in the schema's order (uri and publishedDate vary). */
+function metadata(config: OcdsConfig, uri: string, publishedDate: string, extensions: readonly string[]) {
+  const publisher: Record<string, string> = { name: config.publisherName }
+  if (config.publisherUri) publisher.uri = config.publisherUri
+  const head: Record<string, unknown> = {
+    uri,
+    version: '1.1',
+    extensions,
+    publishedDate,
+    publisher,
+    license: config.license,
+  }
+  if (config.publicationPolicy) head.publicationPolicy = config.publicationPolicy
+  return JSON.stringify(head).slice(0, -1)
+}
+
+export interface Publication {
+  config: OcdsConfig
+  /** The address clients reach the service at (PUBLIC_URL), for the packages' links. */
+  publicUrl: string
+}
+
+/** The milestone-value extension's address (extension.ts), which every package declares. */
+export const extensionUrl = (publicUrl: string) => `${publicUrl}/v1/ocds/extension/extension.json`
+
+/**
+ * One page of releases as a release package, newest change first; `links.next` and `links.prev` carry
+ * the same filters. Undefined when the page is empty: a package holds at least one release.
+ * NotFoundError when the organization does not exist.
+ */
+export async function releasePage(
+  pool: Pool,
+  publication: Publication,
+  query: ReleaseFilters & { page?: number; per_page?: number },
+): Promise<string | undefined> {
+  const page = query.page ?? 1
+  const perPage = query.per_page ?? DEFAULT_PER_PAGE
+  const { where, values } = filtered(query)
+  const { rows } = await pool.query<{ process_id: string; tail: string; date: string }>(
+    `SELECT r.process_id, r.tail, to_char(r.date AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS date
+     FROM ocds_releases r WHERE ${where} ORDER BY ${ORDER}
+     LIMIT $${values.length + 1} OFFSET $${values.length + 2}`,
+    [...values, perPage + 1, (page - 1) * perPage],
+  )
+  if (rows.length === 0) {
+    if (query.organization_uuid && !(await organizationExists(pool, query.organization_uuid.toLowerCase())))
+      throw new NotFoundError('organization')
+    return undefined
+  }
+  const more = rows.length > perPage
+  const shown = more ? rows.slice(0, perPage) : rows
+  const url = (p: number) => {
+    const search = new URLSearchParams()
+    for (const name of ['organization_uuid', 'date_from', 'date_to'] as const) {
+      const v = query[name]
+      if (v !== undefined) search.set(name, v)
+    }
+    search.set('page', String(p))
+    search.set('per_page', String(perPage))
+    return `${publication.publicUrl}/v1/ocds/releases?${search}`
+  }
+  const links: Record<string, string> = {}
+  if (more) links.next = url(page + 1)
+  if (page > 1) links.prev = url(page - 1)
+  // The newest release's date: the package is the same bytes until the data changes (its ETag holds).
+  const head = metadata(publication.config, url(page), (shown[0] as { date: string }).date, [
+    extensionUrl(publication.publicUrl),
+  ])
+  const releases = shown.map((r) => release(publication.config.prefix, r.process_id, r.tail))
+  return `${head},"releases":[${releases.join(',')}],"links":${JSON.stringify(links)}}`
+}
+
+/** The process id an ocid names under this publisher's prefix; undefined for another prefix or a bad id. */
+export function processIdOf(prefix: string, ocid: string): string | undefined {
+  if (!ocid.startsWith(`${prefix}-`)) return undefined
+  const id = ocid.slice(prefix.length + 1).toLowerCase()
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(id) ? id : undefined
+}
+
+/**
+ * A record package of one process: its one release (we keep current state, not history) and its compiled
+ * release, which is that release tagged `compiled`. Undefined for an unknown ocid.
+ */
+export async function recordPackage(
+  pool: Pool,
+  publication: Publication,
+  ocid: string,
+): Promise<string | undefined> {
+  const id = processIdOf(publication.config.prefix, ocid)
+  if (id === undefined) return undefined
+  const { rows } = await pool.query<{ tail: string; date: string }>(
+    `SELECT tail, to_char(date AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS date
+     FROM ocds_releases WHERE process_id = $1`,
+    [id],
+  )
+  const row = rows[0]
+  if (row === undefined) return undefined
+  const text = release(publication.config.prefix, id, row.tail)
+  const compiled = JSON.parse(text) as Record<string, unknown>
+  compiled.id = `${compiled.id as string}-compiled`
+  compiled.tag = ['compiled']
+  const head = metadata(
+    publication.config,
+    `${publication.publicUrl}/v1/ocds/records/${encodeURIComponent(ocid)}`,
+    row.date,
+    [extensionUrl(publication.publicUrl)],
+  )
+  const record = `{"ocid":${JSON.stringify(`${publication.config.prefix}-${id}`)},"releases":[${text}],"compiledRelease":${JSON.stringify(compiled)}}`
+  return `${head},"records":[${record}]}`
+}
+
+/**
+ * Every release of the filters, one JSON a line, newest change first, read through a cursor on `pool`
+ * (one of the export's, whose statement timeout bounds it): the bulk download. NotFoundError when the
+ * organization does not exist.
+ */
+export async function releaseLines(
+  pool: Pool,
+  prefix: string,
+  filters: ReleaseFilters,
+  onProgress?: (releases: number) => void,
+) {
+  const organization = filters.organization_uuid?.toLowerCase()
+  if (organization !== undefined && !(await organizationExists(pool, organization)))
+    throw new NotFoundError('organization')
+  const { where, values } = filtered(filters)
+  const cursor = await openCursor<[string, string]>(
+    pool,
+    `SELECT r.process_id, r.tail FROM ocds_releases r WHERE ${where} ORDER BY ${ORDER}`,
+    values,
+    // A release is 4 kB on average: 200 at a time keeps the read ahead near a megabyte.
+    { rowMode: 'array', batchSize: 200, onProgress },
+  )
+  async function* lines() {
+    let chunk = ''
+    for await (const [id, tail] of cursor.rows) {
+      chunk += `${release(prefix, id, tail)}\n`
+      if (chunk.length >= 65_536) {
+        yield chunk
+        chunk = ''
+      }
+    }
+    if (chunk.length > 0) yield chunk
+  }
+  return { lines: lines(), releaseWith: cursor.releaseWith }
+}

@@ -1,0 +1,178 @@
+import { Arp, Bidding, Contract } from '../resources/index.js'
+import { from, jsonObject } from '../resources/json.js'
+import { array } from '../resources/sql.js'
+
+// What a contracting process is made of, read from the resources' definitions (src/resources) in their
+// served form: money as text with two decimals, dates as text, a person's CPF already masked. So the
+// OCDS face (mapping.ts) never sees a whole CPF, and a field's meaning is the API's.
+
+/** The fields of a bidding that the mapping reads (a process's tender). */
+export const BIDDING_FIELDS = [
+  'id',
+  'number',
+  'modality',
+  'budget_secret',
+  'status',
+  'opening_date',
+  'object_details',
+  'judgment_criteria',
+  'sum_amount_total',
+  'documents',
+  'providers',
+] as const
+
+/** The fields of a contract that the mapping reads (an OCDS contract, its award, its orders). */
+export const CONTRACT_FIELDS = [
+  'id',
+  'contract_number',
+  'arp_number',
+  'object_details',
+  'amount_total',
+  'provider_company_name',
+  'provider_document',
+  'bidding_modality',
+  'date_start',
+  'date_end',
+  'management_status',
+  'documents',
+  'terms',
+  'orders',
+] as const
+
+/** The fields of an ARP that the mapping reads (an OCDS award, in the framework-agreement pattern). */
+export const ARP_FIELDS = [
+  'id',
+  'number',
+  'object_details',
+  'amount_total',
+  'provider_company_name',
+  'provider_document',
+  'bidding_modality',
+  'date_signature',
+  'date_expiration',
+  'management_status',
+  'documents',
+  'terms',
+] as const
+
+interface Attachment {
+  uuid: string
+  name: string
+  url: string
+}
+interface Term {
+  number: string
+  kind: string
+  description: string
+  signature_date: string
+  date_start: string | null
+  date_end: string | null
+  value: string | null
+  documents: Attachment[]
+}
+interface OrderSummary {
+  number: string
+  object: string
+  status_title: string
+  amount_total: string
+  deadline_delivery: string
+}
+export interface BiddingSource {
+  id: string
+  number: string
+  modality: string
+  budget_secret: boolean
+  status: string
+  opening_date: string | null
+  object_details: string
+  judgment_criteria: string | null
+  sum_amount_total: string | null
+  documents: Attachment[]
+  providers: { name: string; document: string; representative_name: string | null }[]
+}
+export interface ContractSource {
+  id: string
+  contract_number: string
+  arp_number: string | null
+  object_details: string
+  amount_total: string
+  provider_company_name: string
+  provider_document: string
+  bidding_modality: string
+  date_start: string
+  date_end: string
+  management_status: string
+  documents: Attachment[]
+  terms: Term[]
+  orders: OrderSummary[]
+}
+export interface ArpSource {
+  id: string
+  number: string
+  object_details: string
+  amount_total: string
+  provider_company_name: string
+  provider_document: string
+  bidding_modality: string
+  date_signature: string
+  date_expiration: string
+  management_status: string
+  documents: Attachment[]
+  terms: Term[]
+}
+
+/** A contracting process as read: its organ, its bidding (if any), its ARPs and contracts. */
+export interface ProcessSource {
+  organization: { name: string; document: string }
+  bidding: BiddingSource | null
+  arps: ArpSource[]
+  contracts: ContractSource[]
+}
+
+export type ProcessKind = 'bidding' | 'contract' | 'arp'
+
+const contractJson = jsonObject(Contract, CONTRACT_FIELDS, 'c', 'served')
+const arpJson = jsonObject(Arp, ARP_FIELDS, 'a', 'served')
+const organizationJson = `json_build_object('name', g.name, 'document', g.document)`
+
+/**
+ * The processes of one kind whose ids the condition `inScope(idSql)` accepts, as rows
+ * (process_id, organization_id, source): `source` is a ProcessSource's JSON text.
+ */
+export function sourceQuery(kind: ProcessKind, inScope: (id: string) => string): string {
+  switch (kind) {
+    case 'bidding':
+      return `SELECT b.id AS process_id, b.organization_id, json_build_object(
+          'organization', ${organizationJson},
+          'bidding', ${jsonObject(Bidding, BIDDING_FIELDS, 'b', 'served')},
+          'arps', ${array(arpJson, `FROM ${from(Arp, 'a')} WHERE a.bidding_id = b.id`, 'a.date_signature, a.id')},
+          'contracts', ${array(contractJson, `FROM ${from(Contract, 'c')} WHERE c.bidding_id = b.id`, 'c.date_start, c.id')}
+        )::text AS source
+        FROM ${from(Bidding, 'b')} JOIN organizations g ON g.id = b.organization_id
+        WHERE ${inScope('b.id')}`
+    case 'contract':
+      return `SELECT c.id AS process_id, c.organization_id, json_build_object(
+          'organization', ${organizationJson},
+          'bidding', NULL,
+          'arps', '[]'::json,
+          'contracts', json_build_array(${contractJson})
+        )::text AS source
+        FROM ${from(Contract, 'c')} JOIN organizations g ON g.id = c.organization_id
+        WHERE c.bidding_id IS NULL AND ${inScope('c.id')} AND NOT EXISTS (
+          SELECT 1 FROM arps x WHERE x.bidding_id IS NULL AND x.organization_id = c.organization_id
+            AND x.number = c.arp_number)`
+    case 'arp':
+      return `SELECT a.id AS process_id, a.organization_id, json_build_object(
+          'organization', ${organizationJson},
+          'bidding', NULL,
+          'arps', json_build_array(${arpJson}),
+          'contracts', ${array(
+            contractJson,
+            `FROM ${from(Contract, 'c')} WHERE c.bidding_id IS NULL AND c.arp_number = a.number AND c.organization_id = a.organization_id`,
+            'c.date_start, c.id',
+          )}
+        )::text AS source
+        FROM ${from(Arp, 'a')} JOIN organizations g ON g.id = a.organization_id
+        WHERE a.bidding_id IS NULL AND ${inScope('a.id')}`
+  }
+}

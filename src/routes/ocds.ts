@@ -1,0 +1,179 @@
+import { Readable } from 'node:stream'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from 'typebox'
+import { EXTENSION, EXTENSION_RELEASE_SCHEMA } from '../ocds/extension.js'
+import {
+  BULK_PARAMETERS,
+  RELEASE_PARAMETERS,
+  type ReleaseFilters,
+  recordPackage,
+  releaseLines,
+  releasePage,
+} from '../ocds/publish.js'
+import { ExportRefused, NotFoundError } from '../transparency/errors.js'
+import { CACHE_CONTROL, sendAnswer } from './answer.js'
+import type { TransparencyOptions } from './options.js'
+import { failure, TOO_MANY } from './schemas.js'
+
+// Open Contracting (OCDS 1.1) under /v1/ocds: public like /v1/transparency, with its envelope for errors,
+// its limits, CORS and caching. Packages are kept whole in the read path's cache until the next import.
+
+const OCDS_JSON = 'application/json; charset=utf-8'
+const PACKAGE = (what: string) => ({
+  description: what,
+  content: { [OCDS_JSON]: { schema: Type.Object({}, { additionalProperties: true }) } },
+})
+const SCHEMAS = 'https://standard.open-contracting.org/schema/1__1__5'
+
+/** Release and record packages, and the milestone-value extension. */
+export const ocdsRoutes: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app, options) => {
+  const { pool, store, publication } = options
+  app.get(
+    '/ocds/releases',
+    {
+      config: { accepts: RELEASE_PARAMETERS.accepts },
+      schema: {
+        operationId: 'listOcdsReleases',
+        tags: ['ocds'],
+        summary: 'A page of OCDS releases: one per contracting process, newest change first',
+        description:
+          `An OCDS 1.1 release package (${SCHEMAS}/release-package-schema.json). A contracting process is a ` +
+          'direct contract or public call with its ARPs, contracts and supply orders; a contract or ARP with no ' +
+          'bidding is a process of its own. Each release is the current state of its process: its `id` changes ' +
+          'whenever its content does, and its `date` is when that happened (date_from and date_to filter on it). ' +
+          '`links.next` and `links.prev` give the neighbouring pages with the same filters. A page past the ' +
+          'last (or a filter that matches nothing) answers 404, since a package holds at least one release. ' +
+          'Field by field: docs/ocds-mapping.md.',
+        security: [],
+        querystring: RELEASE_PARAMETERS.schema,
+        response: {
+          200: PACKAGE('A release package'),
+          404: failure('`Registro não encontrado.` (an empty page) or `Organização não encontrada.`'),
+          422: failure('An unknown or invalid parameter; the message names it and what it accepts'),
+          429: TOO_MANY,
+        },
+      },
+    },
+    async (request, reply) => {
+      const query = request.query as ReleaseFilters & { page?: number; per_page?: number }
+      const answer = await store.answer(`ocds\u0000${request.url}`, () =>
+        releasePage(pool, publication, query),
+      )
+      if (answer === undefined) throw new NotFoundError('record')
+      return sendAnswer(request, reply, answer)
+    },
+  )
+
+  app.get(
+    '/ocds/records/:ocid',
+    {
+      schema: {
+        operationId: 'getOcdsRecord',
+        tags: ['ocds'],
+        summary: 'One contracting process as an OCDS record package',
+        description:
+          `An OCDS 1.1 record package (${SCHEMAS}/record-package-schema.json) with the process's release and ` +
+          'its compiledRelease (the same state, tagged `compiled`: we publish current state, one release per ' +
+          'process). The ocid is OCDS_PREFIX, a hyphen and the UUID of the bidding (or of the contract or ARP ' +
+          'that has none).',
+        security: [],
+        params: Type.Object({
+          ocid: Type.String({ maxLength: 100, description: 'The open contracting id, `ocds-xxxxxx-<uuid>`' }),
+        }),
+        response: {
+          200: PACKAGE('A record package'),
+          404: failure('`Registro não encontrado.`'),
+          429: TOO_MANY,
+        },
+      },
+    },
+    async (request, reply) => {
+      const { ocid } = request.params
+      const answer = await store.answer(`ocdsr\u0000${ocid}`, () => recordPackage(pool, publication, ocid))
+      if (answer === undefined) throw new NotFoundError('record')
+      return sendAnswer(request, reply, answer)
+    },
+  )
+
+  const files = [
+    ['extension.json', EXTENSION, 'The milestone-value extension: its metadata'],
+    ['release-schema.json', EXTENSION_RELEASE_SCHEMA, "The extension's patch of the release schema"],
+  ] as const
+  for (const [file, body, summary] of files) {
+    app.get(
+      `/ocds/extension/${file}`,
+      {
+        schema: {
+          operationId: file === 'extension.json' ? 'getOcdsExtension' : 'getOcdsExtensionSchema',
+          tags: ['ocds'],
+          summary,
+          description:
+            'OCDS 1.1 has no value on a milestone; compras adds one, so that a supply order (a delivery ' +
+            "milestone) shows what it is worth. Every package lists this extension's address.",
+          security: [],
+          response: { 200: PACKAGE(summary), 429: TOO_MANY },
+        },
+      },
+      async (_request, reply) => reply.header('Cache-Control', CACHE_CONTROL).type(OCDS_JSON).send(body),
+    )
+  }
+}
+
+/** The bulk download: every release, one a line, streamed (in the scope that compresses). */
+export const ocdsBulkRoute: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app, options) => {
+  const { exportPool, exportGate, publication } = options
+  app.get(
+    '/ocds/releases.jsonl',
+    {
+      config: { accepts: BULK_PARAMETERS.accepts },
+      schema: {
+        operationId: 'downloadOcdsReleases',
+        tags: ['ocds'],
+        summary: 'Every OCDS release, one JSON a line (JSON Lines), newest change first',
+        description:
+          'The bulk download: every release GET /v1/ocds/releases would page through, with the same filters, ' +
+          'one release per line, streamed (gzip or br on request). It counts as an export: EXPORT_CONCURRENCY ' +
+          'at once per instance, one per address, each at most EXPORT_TIMEOUT seconds. A failure in the ' +
+          'middle aborts the transfer, so a cut file never looks complete.',
+        security: [],
+        querystring: BULK_PARAMETERS.schema,
+        response: {
+          200: {
+            description: 'The releases, one a line',
+            content: { 'application/x-ndjson': { schema: Type.String() } },
+          },
+          404: failure('`Organização não encontrada.`: organization_uuid'),
+          422: failure('An unknown or invalid parameter, named in the message'),
+          429: failure('One export at a time per address, or over PUBLIC_RATE_LIMIT requests a minute'),
+          503: failure('EXPORT_CONCURRENCY exports already running (Retry-After), or EXPORT_TIMEOUT passed'),
+        },
+      },
+    },
+    async (request, reply) => {
+      const filters = request.query as ReleaseFilters
+      const release = exportGate.enter(request.ip)
+      if (typeof release === 'string') throw new ExportRefused(release)
+      let bulk: Awaited<ReturnType<typeof releaseLines>>
+      try {
+        bulk = await releaseLines(exportPool, publication.config.prefix, filters)
+      } catch (error) {
+        release()
+        if ((error as { code?: string }).code === '57014') throw new ExportRefused('timeout')
+        throw error
+      }
+      const stream = Readable.from(bulk.lines, { objectMode: false })
+      bulk.releaseWith(stream)
+      reply.raw.once('close', release)
+      stream.once('error', (error) => {
+        request.log.error({ err: error }, 'OCDS bulk download failed in the middle: transfer aborted')
+        reply.raw.destroy()
+      })
+      const day = new Date().toISOString().slice(0, 10)
+      return reply
+        .header('Content-Type', 'application/x-ndjson; charset=utf-8')
+        .header('Content-Disposition', `attachment; filename="ocds-releases-${day}.jsonl"`)
+        .header('Cache-Control', 'no-store')
+        .send(stream as never) // a stream is sent as it is, not serialized
+    },
+  )
+}

@@ -1,0 +1,440 @@
+import assert from 'node:assert/strict'
+import { readFileSync } from 'node:fs'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { after, before, describe, it } from 'node:test'
+import AjvDraft04 from 'ajv-draft-04'
+import type { FastifyInstance } from 'fastify'
+import { isDateTime } from '../../src/checks.js'
+import { type DemoRecord, generateDemo, SCALES } from '../../src/demo/generator.js'
+import { importRecords } from '../../src/import/importer.js'
+import { DOCUMENT_VERSIONS, syncReadModel } from '../../src/readmodel/build.js'
+import { buildTestApp } from '../helpers/app.js'
+import { runCli } from '../helpers/cli.js'
+import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
+import { assertFresh } from '../helpers/readmodel.js'
+import { ndjson, source } from '../helpers/records.js'
+
+// Every package, record and bulk line the demo dataset yields, validated against the official OCDS 1.1
+// schemas shipped in ../shared/ocds-1.1 (draft-04), every codelist-bound value checked against its
+// codelist, and no whole CPF anywhere.
+
+const OCDS = new URL('../../../shared/ocds-1.1/', import.meta.url)
+const readJson = (file: string) => JSON.parse(readFileSync(new URL(file, OCDS), 'utf8'))
+const releaseSchema = readJson('release-schema.json')
+// A CommonJS module whose class is its `default` export.
+const Ajv04 = AjvDraft04.default
+const ajv = new Ajv04({ strict: false, allErrors: true })
+ajv.addFormat('date-time', isDateTime)
+ajv.addFormat('uri', (value: string) => URL.canParse(value))
+ajv.addFormat('email', (value: string) => /^[^@\s]+@[^@\s]+$/.test(value))
+ajv.addSchema(releaseSchema)
+ajv.addSchema(readJson('versioned-release-validation-schema.json'))
+const validateRelease = ajv.compile({ $ref: releaseSchema.id })
+const validateReleasePackage = ajv.compile(readJson('release-package-schema.json'))
+const validateRecordPackage = ajv.compile(readJson('record-package-schema.json'))
+const validateValue = ajv.compile({ $ref: `${releaseSchema.id}#/definitions/Value` })
+
+const codelists = new Map<string, Set<string>>()
+function codes(file: string): Set<string> {
+  let set = codelists.get(file)
+  if (!set) {
+    const lines = readFileSync(new URL(`codelists/${file}`, OCDS), 'utf8')
+      .trim()
+      .split('\n')
+      .slice(1)
+    set = new Set(lines.map((line) => line.split(',')[0] as string))
+    codelists.set(file, set)
+  }
+  return set
+}
+
+type Schema = Record<string, unknown>
+/** Walks a value with its schema; every field bound to a codelist must hold one of its codes. */
+function checkCodelists(schema: Schema, value: unknown, where: string, problems: string[]): void {
+  let s = schema
+  while (typeof s.$ref === 'string') {
+    s = releaseSchema.definitions[(s.$ref as string).replace('#/definitions/', '')] as Schema
+  }
+  if (value === null || value === undefined) return
+  if (typeof s.codelist === 'string') {
+    const list = codes(s.codelist)
+    for (const code of Array.isArray(value) ? value : [value]) {
+      if (!list.has(code as string)) problems.push(`${where}: ${String(code)} is not in ${s.codelist}`)
+    }
+    return
+  }
+  if (Array.isArray(value) && s.items) {
+    value.forEach((item, i) => {
+      checkCodelists(s.items as Schema, item, `${where}[${i}]`, problems)
+    })
+  } else if (typeof value === 'object' && s.properties) {
+    for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
+      const property = (s.properties as Record<string, Schema>)[key]
+      if (property) checkCodelists(property, v, `${where}.${key}`, problems)
+    }
+  }
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: OCDS documents read freely, after schema validation
+type Json = Record<string, any>
+
+/** A release that validates, whose codelist values are all known, whose milestones' values are Values. */
+function checkRelease(release: Json, where: string): void {
+  assert.ok(validateRelease(release), `${where}: ${ajv.errorsText(validateRelease.errors)}`)
+  const problems: string[] = []
+  checkCodelists(releaseSchema, release, where, problems)
+  assert.deepEqual(problems, [])
+  for (const contract of release.contracts ?? []) {
+    for (const milestone of contract.implementation?.milestones ?? []) {
+      assert.ok(validateValue(milestone.value), `${where}: milestone ${milestone.id} value`)
+    }
+  }
+}
+
+const PREFIX = 'ocds-test01'
+
+describe('OCDS publication', () => {
+  let db: TestDatabase
+  let app: FastifyInstance
+  const records: DemoRecord[] = [...generateDemo(SCALES.small, 2025)]
+  const texts: string[] = [] // every body served, for the CPF check
+  const get = async (url: string) => {
+    const response = await app.inject({ method: 'GET', url })
+    texts.push(response.body)
+    return response
+  }
+  const releases = new Map<string, Json>() // by ocid, from the pages
+
+  before(async () => {
+    db = await createTestDatabase()
+    const result = await importRecords(db.pool, [source(ndjson(records))])
+    assert.equal(result.ok, true, JSON.stringify(result.problems))
+    app = await buildTestApp(db, {
+      env: { PUBLIC_RATE_LIMIT: '0', OCDS_PREFIX: PREFIX, PUBLIC_URL: 'https://compras.example.gov.br/' },
+    })
+  })
+  after(async () => {
+    await app.close()
+    await db.drop()
+  })
+
+  /** The processes the records make: biddings, and contracts and ARPs that name none. */
+  function expectedProcesses(): Set<string> {
+    const standaloneArps = new Set(
+      records
+        .filter((r) => r.type === 'arp' && !r.bidding_uuid)
+        .map((r) => `${r.organization_uuid}\u0000${r.number}`),
+    )
+    const ids = new Set<string>()
+    for (const r of records) {
+      if (r.type === 'direct_contract' || r.type === 'public_call') ids.add(r.id as string)
+      if (r.type === 'arp' && !r.bidding_uuid) ids.add(r.id as string)
+      if (
+        r.type === 'contract' &&
+        !r.bidding_uuid &&
+        !standaloneArps.has(`${r.organization_uuid}\u0000${r.arp_number}`)
+      )
+        ids.add(r.id as string)
+    }
+    return ids
+  }
+
+  it('pages through every process as valid release packages, newest change first, with links', async () => {
+    let url: string | undefined = '/v1/ocds/releases?per_page=50'
+    let pages = 0
+    while (url) {
+      const response = await get(url)
+      assert.equal(response.statusCode, 200, response.body)
+      assert.match(response.headers['content-type'] as string, /^application\/json/)
+      assert.ok(response.headers.etag)
+      const body: Json = response.json()
+      assert.ok(validateReleasePackage(body), `${url}: ${ajv.errorsText(validateReleasePackage.errors)}`)
+      assert.equal(body.version, '1.1')
+      assert.equal(body.uri, `https://compras.example.gov.br/v1/ocds/releases?page=${pages + 1}&per_page=50`)
+      assert.deepEqual(body.extensions, ['https://compras.example.gov.br/v1/ocds/extension/extension.json'])
+      assert.equal(body.publisher.name, 'compras')
+      assert.equal(body.license, 'https://creativecommons.org/licenses/by/4.0/')
+      for (const release of body.releases) {
+        checkRelease(release, release.ocid)
+        assert.ok(!releases.has(release.ocid), `${release.ocid} twice`)
+        releases.set(release.ocid, release)
+      }
+      const dates = body.releases.map((r: Json) => r.date)
+      assert.deepEqual(dates, [...dates].sort().reverse())
+      assert.equal(body.publishedDate, dates[0])
+      if (pages > 0) assert.ok(body.links.prev)
+      url = body.links.next?.replace('https://compras.example.gov.br', '')
+      pages++
+    }
+    assert.ok(pages > 1)
+    const expected = [...expectedProcesses()].map((id) => `${PREFIX}-${id}`).sort()
+    assert.deepEqual([...releases.keys()].sort(), expected)
+  })
+
+  it('maps the data as docs/ocds-mapping.md says', () => {
+    const all = [...releases.values()]
+    for (const release of all) {
+      assert.match(release.ocid, /^ocds-test01-[0-9a-f-]{36}$/)
+      assert.ok(release.id.startsWith(release.ocid.slice(PREFIX.length + 1)))
+      assert.equal(release.language, 'pt')
+      assert.equal(release.initiationType, 'tender')
+      const buyer = release.parties.find((p: Json) => p.id === release.buyer.id)
+      assert.deepEqual(buyer.roles, ['buyer', 'procuringEntity'])
+      assert.equal(buyer.identifier.scheme, 'BR-CNPJ')
+      for (const award of release.awards ?? []) {
+        for (const supplier of award.suppliers) {
+          const party = release.parties.find((p: Json) => p.id === supplier.id)
+          assert.ok(party.roles.includes('supplier'))
+        }
+      }
+      for (const contract of release.contracts ?? []) {
+        assert.ok(
+          release.awards.some((a: Json) => a.id === contract.awardID),
+          contract.awardID,
+        )
+        assert.equal(contract.value.currency, 'BRL')
+      }
+    }
+    // Each bidding's tender, and its budget withheld when secret.
+    const biddings = records.filter((r) => r.type === 'direct_contract' || r.type === 'public_call')
+    for (const bidding of biddings) {
+      const release = releases.get(`${PREFIX}-${bidding.id}`) as Json
+      assert.equal(release.tender.id, bidding.id)
+      assert.equal(release.tender.description, bidding.object_details)
+      assert.equal(release.tender.procurementMethodDetails, bidding.modality)
+      if (bidding.budget_secret) assert.equal(release.tender.value, undefined)
+      else assert.equal(release.tender.value.amount, Number(bidding.sum_amount_total))
+      assert.equal(release.tender.numberOfTenderers, release.tender.tenderers?.length ?? 0)
+    }
+    assert.ok(biddings.some((b) => b.budget_secret))
+    // Orders: delivery milestones of their contract, by number, with their value.
+    const order = records.find(
+      (r) =>
+        r.type === 'order' &&
+        r.contract_number &&
+        records.some(
+          (c) =>
+            c.type === 'contract' &&
+            c.contract_number === r.contract_number &&
+            c.organization_uuid === r.organization_uuid,
+        ),
+    ) as DemoRecord
+    const contract = records.find(
+      (c) =>
+        c.type === 'contract' &&
+        c.contract_number === order.contract_number &&
+        c.organization_uuid === order.organization_uuid,
+    ) as DemoRecord
+    const ocdsContract = all.flatMap((r) => r.contracts ?? []).find((c: Json) => c.id === contract.id)
+    const milestone = ocdsContract.implementation.milestones.find((m: Json) => m.id === order.number)
+    assert.equal(milestone.type, 'delivery')
+    assert.equal(milestone.value.amount, Number(order.amount_total))
+    assert.equal(Date.parse(milestone.dueDate), Date.parse(order.deadline_delivery as string))
+    // A person supplier: a local id, and no identifier at all.
+    const people = all.flatMap((r) => r.parties).filter((p: Json) => p.id.startsWith('pessoa-'))
+    assert.ok(people.length > 0, 'the demo data has suppliers who are people')
+    for (const person of people) assert.equal(person.identifier, undefined)
+  })
+
+  it('serves each process as a valid record package with its compiled release', async () => {
+    for (const [ocid, release] of releases) {
+      const response = await get(`/v1/ocds/records/${ocid}`)
+      assert.equal(response.statusCode, 200, response.body)
+      const body: Json = response.json()
+      assert.ok(validateRecordPackage(body), `${ocid}: ${ajv.errorsText(validateRecordPackage.errors)}`)
+      const [record] = body.records
+      assert.equal(record.ocid, ocid)
+      assert.deepEqual(record.releases, [release])
+      checkRelease(record.compiledRelease, `${ocid} compiled`)
+      assert.deepEqual(record.compiledRelease.tag, ['compiled'])
+      assert.deepEqual({ ...record.compiledRelease, id: release.id, tag: release.tag }, release)
+    }
+  })
+
+  it('streams every release as JSON Lines, over HTTP and from the CLI, with the same filters', async () => {
+    const response = await get('/v1/ocds/releases.jsonl')
+    assert.equal(response.statusCode, 200, response.body)
+    assert.match(response.headers['content-disposition'] as string, /ocds-releases-.*\.jsonl/)
+    const lines = response.body.trimEnd().split('\n')
+    assert.equal(lines.length, releases.size)
+    for (const line of lines) {
+      const release = JSON.parse(line)
+      checkRelease(release, release.ocid)
+      assert.deepEqual(release, releases.get(release.ocid))
+    }
+    const organization = records.find(
+      (r) => r.id === ([...releases.keys()][0] as string).slice(PREFIX.length + 1),
+    )?.organization_uuid as string
+    const filtered = (await get(`/v1/ocds/releases.jsonl?organization_uuid=${organization}`)).body
+    const inOrganization = [...releases.values()].filter((r) =>
+      records.some((x) => x.id === r.ocid.slice(PREFIX.length + 1) && x.organization_uuid === organization),
+    )
+    assert.equal(filtered.trimEnd().split('\n').length, inOrganization.length)
+
+    const dir = await mkdtemp(path.join(tmpdir(), 'compras-ocds-'))
+    try {
+      const out = path.join(dir, 'releases.jsonl')
+      const cli = await runCli(['export', '--resource', 'ocds', '--out', out], {
+        DATABASE_URL: db.url,
+        OCDS_PREFIX: PREFIX,
+      })
+      assert.equal(cli.code, 0, cli.stderr)
+      const written = await readFile(out, 'utf8')
+      texts.push(written)
+      assert.equal(written, response.body)
+      const bad = await runCli(['export', '--resource', 'ocds', '--out', out, '--modality-id', '2'], {
+        DATABASE_URL: db.url,
+      })
+      assert.equal(bad.code, 1)
+      assert.match(bad.stderr, /modality_id/)
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('never shows a whole CPF', () => {
+    const cpfs = new Set<string>()
+    const collect = (value: unknown): void => {
+      if (Array.isArray(value)) value.forEach(collect)
+      else if (value && typeof value === 'object') {
+        for (const [key, v] of Object.entries(value)) {
+          if (
+            (key === 'cpf' || key === 'document' || key === 'provider_document') &&
+            typeof v === 'string' &&
+            v.length === 11
+          )
+            cpfs.add(v)
+          collect(v)
+        }
+      }
+    }
+    collect(records)
+    assert.ok(cpfs.size > 0)
+    const all = texts.join('\n')
+    assert.ok(all.length > 100_000)
+    for (const cpf of cpfs) assert.ok(!all.includes(cpf), `a whole CPF (${cpf.slice(3, 9)}) in the output`)
+  })
+
+  it('answers bad requests in the transparency envelope', async () => {
+    const cases: [string, number, RegExp][] = [
+      [`/v1/ocds/records/${PREFIX}-00000000-0000-4000-8000-000000000000`, 404, /^Registro não encontrado\.$/],
+      [
+        `/v1/ocds/records/ocds-other1-${[...releases.keys()][0]?.slice(PREFIX.length + 1)}`,
+        404,
+        /^Registro não encontrado\.$/,
+      ],
+      ['/v1/ocds/records/nonsense', 404, /^Registro não encontrado\.$/],
+      ['/v1/ocds/releases?per_page=101', 422, /per_page/],
+      ['/v1/ocds/releases?page=0', 422, /page/],
+      ['/v1/ocds/releases?date_from=2025-02-30', 422, /date_from/],
+      ['/v1/ocds/releases?modality_id=1', 422, /modality_id/],
+      ['/v1/ocds/releases?page=100000', 404, /^Registro não encontrado\.$/],
+      [
+        '/v1/ocds/releases?organization_uuid=00000000-0000-4000-8000-000000000000',
+        404,
+        /^Organização não encontrada\.$/,
+      ],
+      [
+        '/v1/ocds/releases.jsonl?organization_uuid=00000000-0000-4000-8000-000000000000',
+        404,
+        /^Organização não encontrada\.$/,
+      ],
+      ['/v1/ocds/releases.jsonl?page=2', 422, /page/],
+      ['/v1/ocds/releases?date_from=2999-01-01', 404, /^Registro não encontrado\.$/],
+    ]
+    for (const [url, status, message] of cases) {
+      const response = await get(url)
+      assert.equal(response.statusCode, status, `${url}: ${response.body}`)
+      const body: Json = response.json()
+      assert.equal(body.success, false, url)
+      assert.match(body.message, message, url)
+    }
+  })
+
+  it('serves the milestone-value extension that every package declares', async () => {
+    const meta = (await get('/v1/ocds/extension/extension.json')).json()
+    assert.deepEqual(meta.schemas, ['release-schema.json'])
+    assert.deepEqual(meta.compatibility, ['1.1'])
+    const patch = (await get('/v1/ocds/extension/release-schema.json')).json()
+    assert.equal(patch.definitions.Milestone.properties.value.$ref, '#/definitions/Value')
+  })
+
+  it('gives a changed process a new id and date and leaves the others as they were', async () => {
+    const before = new Map([...releases].map(([ocid, r]) => [ocid, { id: r.id, date: r.date }]))
+    const contract = records.find((r) => r.type === 'contract' && r.bidding_uuid) as DemoRecord
+    const changed = { ...contract, object_details: `${contract.object_details} (retificado)` }
+    await new Promise((resolve) => setTimeout(resolve, 1100)) // a later second for the new date
+    const result = await importRecords(db.pool, [source(ndjson([changed]))])
+    assert.equal(result.ok, true, JSON.stringify(result.problems))
+    const ocid = `${PREFIX}-${contract.bidding_uuid}`
+    // Every instance drops its cache within a second of an import (NOTIFY): ask until it has.
+    let after: Json = {}
+    for (let tries = 0; tries < 30; tries++) {
+      after = (await get(`/v1/ocds/records/${ocid}`)).json().records[0].releases[0]
+      if (after.id !== before.get(ocid)?.id) break
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    assert.notEqual(after.id, before.get(ocid)?.id)
+    assert.ok(after.date > (before.get(ocid)?.date as string))
+    assert.equal(after.contracts.find((c: Json) => c.id === contract.id).description, changed.object_details)
+    // Every other release: the same id and date (not rewritten).
+    const { rows } = await db.pool.query<{ process_id: string; tail: string }>(
+      'SELECT process_id, tail FROM ocds_releases',
+    )
+    for (const row of rows) {
+      const key = `${PREFIX}-${row.process_id}`
+      if (key === ocid) continue
+      const tail = JSON.parse(`{${row.tail}`)
+      assert.deepEqual({ id: tail.id, date: tail.date }, before.get(key), key)
+    }
+    // A withdrawn standalone contract (with its orders, in the same file) takes its process with it.
+    const standalone = records.find(
+      (r) => r.type === 'contract' && releases.has(`${PREFIX}-${r.id}`),
+    ) as DemoRecord
+    assert.ok(standalone, 'a contract that is a process of its own')
+    const orders = records.filter(
+      (o) =>
+        o.type === 'order' &&
+        o.organization_uuid === standalone.organization_uuid &&
+        o.contract_number === standalone.contract_number,
+    )
+    const withdrawal = [
+      ...orders.map((o) => ({
+        type: 'withdraw',
+        record: 'order',
+        organization_uuid: o.organization_uuid,
+        number: o.number,
+      })),
+      {
+        type: 'withdraw',
+        record: 'contract',
+        organization_uuid: standalone.organization_uuid,
+        id: standalone.id,
+      },
+    ]
+    const withdrawn = await importRecords(db.pool, [source(ndjson(withdrawal))])
+    assert.equal(withdrawn.ok, true, JSON.stringify(withdrawn.problems))
+    const { rows: gone } = await db.pool.query('SELECT 1 FROM ocds_releases WHERE process_id = $1', [
+      standalone.id,
+    ])
+    assert.equal(gone.length, 0)
+    await assertFresh(db.pool)
+  })
+
+  it('rebuilds the releases when the mapping changes (read-model version)', async () => {
+    await db.pool.query(`UPDATE ocds_releases SET tail = '"id":"stale"}', hash = 'stale'`)
+    await db.pool.query("UPDATE read_model_versions SET version = 'older' WHERE kind = 'ocds'")
+    assert.deepEqual(await syncReadModel(db.pool), ['ocds'])
+    const { rows } = await db.pool.query(
+      `SELECT count(*)::int AS stale FROM ocds_releases WHERE tail LIKE '"id":"stale"%'`,
+    )
+    assert.equal(rows[0].stale, 0)
+    const { rows: version } = await db.pool.query(
+      "SELECT version FROM read_model_versions WHERE kind = 'ocds'",
+    )
+    assert.equal(version[0].version, DOCUMENT_VERSIONS.ocds)
+    assert.deepEqual(await syncReadModel(db.pool), [])
+  })
+})
