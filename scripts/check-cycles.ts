@@ -1,7 +1,7 @@
 // `npm run check:cycles`: no module imports itself back, file by file (madge) or folder by folder.
 import madge from 'madge'
 
-const graph = await madge('src', { fileExtensions: ['ts'] })
+const graph = await madge('src', { fileExtensions: ['ts', 'tsx'] })
 const circular = graph.circular()
 const folderOf = (file: string) => (file.includes('/') ? file.split('/')[0] : undefined)
 const folders = new Map<string, Set<string>>()

@@ -15,6 +15,7 @@ import { DocumentStore } from './readmodel/store.js'
 import { requestId } from './request-id.js'
 import health from './routes/health.js'
 import orders from './routes/orders.js'
+import portal from './routes/portal.js'
 import transparency from './routes/transparency.js'
 import { requestValidator } from './validation.js'
 
@@ -29,6 +30,8 @@ export interface AppDeps {
 export interface AppOptions {
   /** false in tests that want silence; defaults to pino at config.logLevel. */
   logger?: boolean
+  /** Where the log lines go (standard output by default): tests read what would be logged. */
+  logStream?: NodeJS.WritableStream
 }
 
 /** Builds the application: plugins and routes, no listening. Used by the server, the tests and docs:export. */
@@ -45,6 +48,7 @@ export async function buildApp(
             level: config.logLevel,
             // Tokens travel in Authorization; never log them.
             redact: { paths: ['req.headers.authorization', 'headers.authorization'], remove: true },
+            ...(options.logStream ? { stream: options.logStream } : {}),
           },
     // Node checks the request timeout on this beat (30 s by default, which would let a slow request overstay).
     // Fastify's types take https or http options; both are Node's server options, so one shape serves both.
@@ -175,5 +179,7 @@ export async function buildApp(
     onExportRows: exportRows,
     publication: { config: config.ocds, publicUrl: config.publicUrl },
   })
+  // The citizens' portal, at the root: pages over the same read path.
+  await app.register(portal, { pool: deps.pool, store })
   return app as unknown as FastifyInstance
 }

@@ -1,7 +1,7 @@
 // `npm test`: runs every test file with node's test runner against a real PostgreSQL.
 // TEST_DATABASE_URL set: that server. Unset: an embedded server started here for the run and stopped after.
 import { execFileSync, spawn } from 'node:child_process'
-import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { openEmbedded } from '../src/db/embedded.js'
@@ -63,6 +63,12 @@ await release?.()
 if (!env.TEST_REDIS_URL && !hasCommand('redis-server')) {
   process.stdout.write(
     '\n*** The Redis tests did NOT run: set TEST_REDIS_URL or install redis-server (apt install redis-server). ***\n',
+  )
+}
+// The portal's browser tests skip without Chromium: say so too.
+if (!existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium')) {
+  process.stdout.write(
+    '\n*** The portal browser tests did NOT run: install Chromium (apt install chromium) or set CHROMIUM_PATH. ***\n',
   )
 }
 if (dataDir) rmSync(dataDir, { recursive: true, force: true })

@@ -41,6 +41,18 @@ export const SCENARIOS: readonly Scenario[] = [
     goal: { p99: 60 },
   },
   { name: 'contracts q search', entries: (s) => s.search, goal: { p99: 60 } },
+  // Goals of issue 13: the portal's pages, at 32 connections, on the same read path.
+  {
+    name: 'portal: contract page, random',
+    entries: (s) =>
+      s.contracts.map((e) => open(e.path.replace('/v1/transparency/contracts/', '/contratos/'))),
+    goal: { p99: 50 },
+  },
+  {
+    name: 'portal: contracts listing, organization + modality',
+    entries: (s) => s.filtered.map((e) => open(e.path.replace('/v1/transparency/contracts?', '/contratos?'))),
+    goal: { p99: 50 },
+  },
 ]
 
 /** Resident memory of the service after the load scenarios, with CACHE_MB at its default. */

@@ -123,6 +123,18 @@ export const arps = definePublic<typeof fields>({
   },
   defaultSort: '-date_signature',
   date: 'date_signature',
+  portal: {
+    path: 'atas',
+    listed: [
+      'number',
+      'object_details',
+      'provider_company_name',
+      'amount_total',
+      'date_signature',
+      'date_expiration',
+      'management_status',
+    ],
+  },
 })
 
 /** A linked ARP, inside a bidding's detail. */

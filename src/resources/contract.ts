@@ -137,6 +137,18 @@ export const contracts = definePublic<typeof fields>({
   },
   defaultSort: '-date_start',
   date: 'date_start',
+  portal: {
+    path: 'contratos',
+    listed: [
+      'contract_number',
+      'object_details',
+      'provider_company_name',
+      'amount_total',
+      'date_start',
+      'date_end',
+      'management_status',
+    ],
+  },
 })
 
 /** A linked contract, inside a bidding's or ARP's detail. */

@@ -64,6 +64,8 @@ export interface PublicResource<F extends Fields = Fields> {
   readonly defaultSort: string
   /** The main date, for date_from and date_to and the portal's charts. */
   readonly date: Name<F>
+  /** The citizens' portal: the listing's path under / and the columns of its results table, in order. */
+  readonly portal: { readonly path: string; readonly listed: readonly Name<F>[] }
 }
 
 /**

@@ -9,11 +9,16 @@ export const CACHE_CONTROL = 'public, max-age=60'
  * @fastify/compress and the Cache-Control hook do for the other routes, without hashing, encoding or
  * compressing on the request's path.
  */
-export function sendAnswer(request: FastifyRequest, reply: FastifyReply, answer: Answer) {
+export function sendAnswer(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  answer: Answer,
+  type = 'application/json; charset=utf-8',
+) {
   reply.header('ETag', answer.etag).header('Cache-Control', CACHE_CONTROL)
   if (answer.matches(request.headers['if-none-match'])) return reply.code(304).send()
   const encoding = answer.encodingFor(request.headers)
-  reply.type('application/json; charset=utf-8')
+  reply.type(type)
   if (encoding !== undefined) reply.header('Vary', 'accept-encoding').header('Content-Encoding', encoding)
   return reply.send(answer.bytesFor(encoding))
 }

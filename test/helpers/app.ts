@@ -9,12 +9,18 @@ export interface TestAppOptions extends Omit<AppDeps, 'pool'> {
   env?: Record<string, string>
   /** Log to standard output (for debugging a test); silent by default. */
   logger?: boolean
+  /** Log into this stream instead (implies logger). */
+  logStream?: NodeJS.WritableStream
 }
 
 /** The application over a test database's pool, configured from env like the real one, not listening. */
 export function buildTestApp(db: { pool: Pool }, options: TestAppOptions = {}): Promise<FastifyInstance> {
-  const { env = {}, logger = false, ...deps } = options
-  return buildApp(loadConfig({ LOG_LEVEL: 'warn', ...env }), { pool: db.pool, ...deps }, { logger })
+  const { env = {}, logger = false, logStream, ...deps } = options
+  return buildApp(
+    loadConfig({ LOG_LEVEL: 'warn', ...env }),
+    { pool: db.pool, ...deps },
+    logStream ? { logStream } : { logger },
+  )
 }
 
 /** Listens on a free port of 127.0.0.1 and returns the base URL, for tests that need real sockets. */

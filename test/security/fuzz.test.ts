@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict'
+import { Writable } from 'node:stream'
 import { after, before, describe, it } from 'node:test'
 import fc from 'fast-check'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
@@ -158,6 +159,7 @@ describe('fuzzing every route', () => {
       .map((r) => r.provider_document as string),
   ]
   const ids = records.filter((r) => 'id' in r).map((r) => r.id as string)
+  const logged: string[] = []
 
   /** Answers within a bound, or fails the property: no request may hang. */
   async function ask(url: string, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
@@ -186,6 +188,8 @@ describe('fuzzing every route', () => {
     )
     if (response.statusCode === 200 && file) {
       assert.match(response.headers['content-type'] as string, /spreadsheetml|text\/csv/)
+      // A CSV file is text: no whole CPF in it either (the XLSX path writes the same values: export tests).
+      if ((response.headers['content-type'] as string).startsWith('text/csv')) checkCommon(url, response)
       return
     }
     const body = response.json()
@@ -205,7 +209,16 @@ describe('fuzzing every route', () => {
     const result = await importRecords(db.pool, [source(ndjson([...records, person]))])
     assert.equal(result.ok, true, JSON.stringify(result.problems))
     ;({ token } = await issueToken(db.pool, first(records, 'organization').uuid as string, null))
-    app = await buildTestApp(db, { env: { PUBLIC_RATE_LIMIT: '0', AUTH_FAILURE_LIMIT: '1000000' } })
+    // Every request logged, at info: the log must not hold a whole CPF either.
+    app = await buildTestApp(db, {
+      env: { PUBLIC_RATE_LIMIT: '0', AUTH_FAILURE_LIMIT: '1000000', LOG_LEVEL: 'info', LOG_REQUESTS: 'true' },
+      logStream: new Writable({
+        write(chunk, _encoding, done) {
+          logged.push(String(chunk))
+          done()
+        },
+      }),
+    })
   })
   after(async () => {
     await app.close()
@@ -325,6 +338,12 @@ describe('fuzzing every route', () => {
       ),
       { seed: SEED, numRuns: RUNS * 2 },
     )
+  })
+
+  it('logged every request, and no whole CPF, during the fuzz', () => {
+    const log = logged.join('')
+    assert.ok(logged.length > 100, `${logged.length} log lines`)
+    for (const cpf of cpfs) assert.ok(!log.includes(cpf), `CPF ${cpf.slice(3, 9)} in the log`)
   })
 
   it('leaves no connection busy or waiting once the fuzz is over', async () => {

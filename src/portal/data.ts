@@ -1,0 +1,154 @@
+import type { Pool } from '../db/pool.js'
+import type { DocumentStore } from '../readmodel/store.js'
+import { contracts, PUBLIC_RESOURCES, type PublicResource } from '../resources/index.js'
+import { NotFoundError } from '../transparency/errors.js'
+import {
+  type Json,
+  type ListResult,
+  LOOKUPS,
+  type LookupRow,
+  list,
+  lookup,
+  organizationExists,
+} from '../transparency/listing.js'
+import { DEFAULT_PER_PAGE, filterValues } from '../transparency/parameters.js'
+
+// What the portal's pages show, read through the same library calls and cache as the API (no HTTP here).
+
+export interface Choices {
+  organizations: LookupOption[]
+  modalities: LookupRow[]
+  biddingStatuses: LookupRow[]
+  managementStatuses: LookupRow[]
+}
+
+export interface LookupOption {
+  id: string
+  name: string
+}
+
+/** Kept in the read path's cache like a page: until the next import. */
+async function cached<T>(
+  store: DocumentStore,
+  key: string,
+  build: () => Promise<T | undefined>,
+): Promise<T | undefined> {
+  const text = await store.through(`portal\u0000${key}`, async () => {
+    const value = await build()
+    return value === undefined ? undefined : JSON.stringify(value)
+  })
+  return text === undefined ? undefined : (JSON.parse(text) as T)
+}
+
+/** The options of the filter form: organs by name, and the helpers' lists. */
+export async function choices(pool: Pool, store: DocumentStore): Promise<Choices> {
+  return (await cached<Choices>(store, 'choices', async () => ({
+    organizations: (
+      await pool.query<LookupOption>('SELECT id, name FROM organizations ORDER BY name, id')
+    ).rows,
+    modalities: await lookup(pool, LOOKUPS['bidding-modalities']),
+    biddingStatuses: await lookup(pool, LOOKUPS['bidding-statuses']),
+    managementStatuses: await lookup(pool, LOOKUPS['management-statuses']),
+  }))) as Choices
+}
+
+/** A page of a listing from a validated query, as the API's listing reads it. */
+export async function listing(
+  pool: Pool,
+  store: DocumentStore,
+  resource: PublicResource,
+  query: Readonly<Record<string, unknown>>,
+): Promise<ListResult> {
+  const result = await list(
+    pool,
+    resource,
+    {
+      page: (query.page as number | undefined) ?? 1,
+      perPage: (query.per_page as number | undefined) ?? DEFAULT_PER_PAGE,
+      filters: filterValues(resource, query),
+      sort: (query.sort as string | undefined) ?? resource.defaultSort,
+      relations: [],
+    },
+    store,
+  )
+  // As the API: an organization filter that finds nothing because the organization does not exist.
+  const organization = query.organization_uuid as string | undefined
+  if (result.total === 0 && organization && !(await organizationExists(pool, organization.toLowerCase())))
+    throw new NotFoundError('organization')
+  return result
+}
+
+/** One record's detail document (every field of the spec, every relation), or undefined. */
+export async function detail(
+  store: DocumentStore,
+  resource: PublicResource,
+  id: string,
+): Promise<Json | undefined> {
+  const text = await store.detail(resource.path, id)
+  return text === undefined ? undefined : (JSON.parse(text) as Json)
+}
+
+/** The public resource whose record has this id: a bidding is a direct contract or a public call. */
+export async function biddingResource(store: DocumentStore, id: string): Promise<PublicResource | undefined> {
+  for (const resource of PUBLIC_RESOURCES.filter((r) => r.record.table === 'biddings')) {
+    if ((await store.detail(resource.path, id)) !== undefined) return resource
+  }
+  return undefined
+}
+
+export interface KindSummary {
+  resource: PublicResource
+  result: ListResult
+}
+
+/** The total of each kind, and its newest records, optionally of one organization. */
+export function summaries(
+  pool: Pool,
+  store: DocumentStore,
+  filters: Record<string, string>,
+  latest: number,
+): Promise<KindSummary[]> {
+  return Promise.all(
+    PUBLIC_RESOURCES.map(async (resource) => ({
+      resource,
+      result: await listing(pool, store, resource, { ...filters, per_page: latest }),
+    })),
+  )
+}
+
+export interface Organ {
+  id: string
+  name: string
+  document: string
+  /** Contracted value (contracts by their start) per month, oldest first, the last 24 months. */
+  months: { month: string; total: number; count: number }[]
+}
+
+/** An organ and its contracted value per month over the 24 months up to `now`, or undefined. */
+export function organ(
+  pool: Pool,
+  store: DocumentStore,
+  id: string,
+  now = new Date(),
+): Promise<Organ | undefined> {
+  const month = now.toISOString().slice(0, 7)
+  return cached<Organ>(store, `organ\u0000${id}\u0000${month}`, async () => {
+    const { rows } = await pool.query<{ id: string; name: string; document: string }>(
+      'SELECT id, name, document FROM organizations WHERE id = $1',
+      [id],
+    )
+    const found = rows[0]
+    if (found === undefined) return undefined
+    const { rows: months } = await pool.query<{ month: string; total: string; count: number }>(
+      `SELECT to_char(m, 'YYYY-MM') AS month, coalesce(sum(c.amount_total), 0)::text AS total,
+         count(c.id)::int AS count
+       FROM generate_series(date_trunc('month', $2::date) - interval '23 months', date_trunc('month', $2::date),
+         interval '1 month') AS m
+       LEFT JOIN ${contracts.record.table} c ON c.organization_id = $1
+         AND c.date_start >= m AND c.date_start < m + interval '1 month'
+       GROUP BY m ORDER BY m`,
+      [id, `${month}-01`],
+    )
+    return { ...found, months: months.map((m) => ({ ...m, total: Number(m.total) })) }
+  })
+}

@@ -1,0 +1,57 @@
+// The portal's one stylesheet, served as /static/portal.css (the pages' CSP allows no inline style).
+// Colours meet WCAG AA contrast on white (text #1b1b1b, links #0b4f9c, errors #a4000f); focus is always
+// visible; wide tables scroll sideways inside their own region on a phone.
+export const STYLESHEET = `
+*,*::before,*::after{box-sizing:border-box}
+html{font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans",sans-serif;line-height:1.5;color:#1b1b1b;background:#fff}
+body{margin:0}
+a{color:#0b4f9c}
+a:hover{color:#06305f}
+:focus-visible{outline:3px solid #b35c00;outline-offset:2px}
+.skip{position:absolute;left:-10000px;top:0}
+.skip:focus{left:8px;top:8px;background:#fff;padding:8px;z-index:10}
+.top{background:#0b3d6e;color:#fff;padding:12px 16px;display:flex;flex-wrap:wrap;gap:8px 24px;align-items:center}
+.top a{color:#fff}
+.top .brand{font-weight:700;font-size:1.15rem;text-decoration:none}
+.top ul{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:4px 16px}
+.crumbs ol{list-style:none;margin:0;padding:8px 16px;display:flex;flex-wrap:wrap;gap:4px;font-size:.95rem;background:#f1f4f8}
+.crumbs li+li::before{content:"›";margin-right:4px;color:#4a4a4a}
+main{padding:16px;max-width:1200px;margin:0 auto}
+footer{padding:16px;border-top:1px solid #d0d7de;font-size:.95rem;max-width:1200px;margin:24px auto 0}
+h1{font-size:1.6rem;margin:.5rem 0 1rem}
+h2{font-size:1.25rem;margin:1.5rem 0 .5rem}
+.count{font-weight:400;color:#4a4a4a;font-size:1rem}
+.filters{display:grid;grid-template-columns:repeat(auto-fill,minmax(220px,1fr));gap:12px 16px;padding:12px;background:#f1f4f8;border-radius:6px}
+.field{display:flex;flex-direction:column;gap:4px}
+label{font-weight:600;font-size:.95rem}
+input,select,button{font:inherit;padding:6px 8px;border:1px solid #6b6b6b;border-radius:4px;background:#fff;color:#1b1b1b;min-height:40px;max-width:100%}
+button{background:#0b4f9c;color:#fff;border-color:#0b4f9c;cursor:pointer;padding:6px 16px}
+button:hover{background:#06305f}
+.actions{display:flex;align-items:end;gap:12px}
+.invalid input,.invalid select{border:2px solid #a4000f}
+.error,.problem{color:#a4000f;margin:0;font-size:.95rem}
+.total{font-weight:600;margin:16px 0 4px}
+.downloads{margin:0 0 12px}
+.scroll{overflow-x:auto;max-width:100%;border:1px solid #d0d7de;border-radius:6px}
+table{border-collapse:collapse;width:100%;min-width:640px;font-size:.95rem}
+td.money{white-space:nowrap}
+th,td{text-align:left;padding:8px;border-bottom:1px solid #d0d7de;vertical-align:top}
+thead th{background:#f1f4f8}
+th a{text-decoration:none}
+.pages{display:flex;gap:16px;align-items:center;margin:16px 0}
+.fields{display:grid;grid-template-columns:repeat(auto-fill,minmax(260px,1fr));gap:8px 24px;margin:0}
+.fields div{border-bottom:1px solid #e5e9ee;padding:6px 0}
+dt{font-weight:600;font-size:.9rem;color:#3d3d3d}
+dd{margin:0;overflow-wrap:anywhere}
+.kinds{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:12px}
+.kinds a{display:block;padding:12px 16px;border:1px solid #d0d7de;border-radius:6px;text-decoration:none}
+.search div{display:flex;gap:8px;flex-wrap:wrap;margin-top:4px}
+.search input{flex:1 1 240px}
+.plain{list-style:none;margin:0;padding:0}
+.chart{width:100%;height:auto;max-width:720px}
+.chart .bar{fill:#0b4f9c}
+.chart .axis{stroke:#4a4a4a}
+.chart .tick{font-size:12px;fill:#3d3d3d}
+figure{margin:0}
+details{margin-top:8px}
+`

@@ -1,0 +1,261 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, it } from 'node:test'
+import type { FastifyInstance } from 'fastify'
+import { type DemoRecord, generateDemo, SCALES } from '../../src/demo/generator.js'
+import { importRecords } from '../../src/import/importer.js'
+import { day, formatValue, instant, money, taxId } from '../../src/portal/format.js'
+import { PUBLIC_RESOURCES } from '../../src/resources/index.js'
+import { buildTestApp } from '../helpers/app.js'
+import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
+import { ndjson, source } from '../helpers/records.js'
+
+// The portal's pages over real HTTP answers (inject), on the small demo data plus a hostile record: what
+// each page shows against what the API serves, the security headers, bad filters shown by their field,
+// and text that must stay text. test/portal/browser.test.ts drives the same pages in Chromium.
+
+const HOSTILE = '<script>alert(1)</script> "><img src=x onerror=alert(1)>'
+
+/** The record ids a page links to under a portal path, in the page's order. */
+const linkedIds = (html: string, path: string) =>
+  [...html.matchAll(new RegExp(`href="/${path}/([0-9a-f-]{36})"`, 'g'))].map((m) => m[1] as string)
+
+describe('portal formats', () => {
+  it('writes money, days, instants and CNPJs as people in Brazil read them', () => {
+    assert.equal(money('1234.56'), 'R$ 1.234,56')
+    assert.equal(money('0.50'), 'R$ 0,50')
+    assert.equal(money(1234567.5), 'R$ 1.234.567,50')
+    assert.equal(day('2025-12-31'), '31/12/2025')
+    assert.equal(instant('2026-01-01T02:30:00.000000Z'), '31/12/2025 23:30 (horário de Brasília)')
+    assert.equal(taxId('12345678000190'), '12.345.678/0001-90')
+    assert.equal(taxId('***.456.789-**'), '***.456.789-**')
+    assert.equal(formatValue('boolean', true), 'Sim')
+    assert.equal(formatValue('money', null), '—')
+  })
+})
+
+describe('portal pages', () => {
+  let db: TestDatabase
+  let app: FastifyInstance
+  const records: DemoRecord[] = [...generateDemo(SCALES.small, 2025)]
+  const hostile = { ...(records.find((r) => r.type === 'contract') as DemoRecord) }
+  hostile.id = 'aaaaaaaa-0000-4000-8000-0000000000aa'
+  hostile.contract_number = 'HOSTIL/2026'
+  hostile.object_details = HOSTILE
+  records.push(hostile)
+
+  const get = (url: string, headers: Record<string, string> = {}) =>
+    app.inject({ method: 'GET', url, headers })
+  const api = async (url: string) => (await get(url)).json()
+
+  before(async () => {
+    db = await createTestDatabase()
+    const result = await importRecords(db.pool, [source(ndjson(records))])
+    assert.equal(result.ok, true, JSON.stringify(result.problems))
+    app = await buildTestApp(db, { env: { PUBLIC_RATE_LIMIT: '0' } })
+  })
+  after(async () => {
+    await app.close()
+    await db.drop()
+  })
+
+  it('serves the home page with the count of each kind, its security headers and links for developers', async () => {
+    const response = await get('/')
+    assert.equal(response.statusCode, 200)
+    assert.match(response.headers['content-type'] as string, /^text\/html; charset=utf-8/)
+    const csp = response.headers['content-security-policy'] as string
+    assert.match(csp, /default-src 'self'/)
+    assert.match(csp, /frame-ancestors 'none'/)
+    assert.doesNotMatch(csp, /unsafe-inline/)
+    assert.equal(response.headers['x-content-type-options'], 'nosniff')
+    assert.ok(response.headers['referrer-policy'])
+    const html = response.body
+    assert.match(html, /^<!doctype html><html lang="pt-BR">/)
+    for (const resource of PUBLIC_RESOURCES) {
+      const { total } = (await api(`/v1/transparency/${resource.path}?per_page=1`)).data
+      const noun = total === 1 ? resource.noun.singular : resource.noun.plural
+      assert.ok(
+        html.includes(`${total.toLocaleString('pt-BR')} ${noun}`),
+        `${resource.path}: ${total} ${noun}`,
+      )
+      assert.ok(html.includes(`href="/${resource.portal.path}"`))
+    }
+    assert.ok(html.includes('href="/docs"') && html.includes('href="/openapi.json"'))
+    // The stylesheet it links to, from our own origin.
+    const css = await get('/static/portal.css')
+    assert.equal(css.statusCode, 200)
+    assert.match(css.headers['content-type'] as string, /^text\/css/)
+  })
+
+  for (const resource of PUBLIC_RESOURCES) {
+    it(`${resource.portal.path}: the listing shows the API's page, sorted and filtered alike`, async () => {
+      const query = 'per_page=10&page=2&sort=-' + Object.keys(resource.sorts)[0]
+      const page = await get(`/${resource.portal.path}?${query}`)
+      assert.equal(page.statusCode, 200, page.body)
+      const body = (await api(`/v1/transparency/${resource.path}?${query}`)).data
+      assert.deepEqual(
+        [...new Set(linkedIds(page.body, resource.portal.path))],
+        body.data.map((r: { id: string }) => r.id),
+      )
+      const noun = body.total === 1 ? resource.noun.singular : resource.noun.plural
+      assert.ok(page.body.includes(`${body.total.toLocaleString('pt-BR')} ${noun}`))
+      assert.ok(page.body.includes(`página 2 de ${body.last_page}`))
+      // The downloads carry the filters and sort, not the page.
+      const exportLink = `/v1/transparency/export?sort=-${Object.keys(resource.sorts)[0]}&amp;resource=${resource.path}&amp;format=xlsx`
+      assert.ok(page.body.includes(exportLink), exportLink)
+      // An organization's records.
+      const organization = records.find((r) => r.type === resource.type)?.organization_uuid as string
+      const filtered = await get(`/${resource.portal.path}?organization_uuid=${organization}&per_page=100`)
+      const viaApi = (
+        await api(`/v1/transparency/${resource.path}?organization_uuid=${organization}&per_page=100`)
+      ).data
+      assert.deepEqual(
+        [...new Set(linkedIds(filtered.body, resource.portal.path))],
+        viaApi.data.map((r: { id: string }) => r.id),
+      )
+      assert.ok(
+        filtered.body.includes(`<option value="${organization}" selected="">`) ||
+          filtered.body.includes(`<option selected value="${organization}"`) ||
+          filtered.body.includes(`value="${organization}" selected`),
+      )
+    })
+
+    it(`${resource.portal.path}: every record's page shows every field and relation, money and dates as read in Brazil`, async () => {
+      const ofType = records.filter((r) => r.type === resource.type)
+      for (const record of ofType) {
+        const response = await get(`/${resource.portal.path}/${record.id}`)
+        assert.equal(response.statusCode, 200, `${record.id}: ${response.statusCode}`)
+        const html = response.body
+        for (const name of resource.detail) {
+          const field = resource.record.fields[name] as { label: string }
+          assert.ok(html.includes(field.label), `${record.id}: ${name} (${field.label})`)
+        }
+        const amount = (record.amount_total ?? record.sum_amount_total) as string | undefined
+        if (amount !== undefined && !record.budget_secret)
+          assert.ok(
+            html.includes(money(amount).replace(' ', ' ')) || html.includes(money(amount)),
+            `${record.id}: ${money(amount)}`,
+          )
+        if (record.budget_secret) assert.ok(html.includes('Sigiloso'))
+        const day = (record.date_start ?? record.date_signature) as string | undefined
+        if (day) assert.ok(html.includes(`${day.slice(8, 10)}/${day.slice(5, 7)}/${day.slice(0, 4)}`))
+        for (const document of (record.documents as { url: string }[] | undefined) ?? []) {
+          assert.ok(
+            html.includes(`href="${document.url.replaceAll('&', '&amp;')}" rel="noopener noreferrer"`),
+            document.url,
+          )
+        }
+        for (const cpf of [
+          ...((record.managers as { cpf: string }[]) ?? []),
+          ...((record.inspectors as { cpf: string }[]) ?? []),
+        ]) {
+          assert.ok(!html.includes(cpf.cpf), 'a whole CPF')
+          assert.ok(html.includes(`***.${cpf.cpf.slice(3, 6)}.${cpf.cpf.slice(6, 9)}-**`), 'the masked CPF')
+        }
+        assert.ok(html.includes(`href="/orgaos/${record.organization_uuid}"`), 'a link to the organ')
+        assert.ok(html.includes(`href="/${resource.portal.path}"`), 'a breadcrumb to the listing')
+      }
+    })
+  }
+
+  it('links a contract to its bidding, whatever its kind, and a bidding to its contracts', async () => {
+    const contract = records.find((r) => r.type === 'contract' && r.bidding_uuid) as DemoRecord
+    const html = (await get(`/contratos/${contract.id}`)).body
+    assert.ok(html.includes(`href="/licitacoes/${contract.bidding_uuid}"`))
+    const redirect = await get(`/licitacoes/${contract.bidding_uuid}`)
+    assert.equal(redirect.statusCode, 302)
+    const bidding = records.find((r) => r.id === contract.bidding_uuid) as DemoRecord
+    const path = bidding.type === 'direct_contract' ? 'contratacoes-diretas' : 'chamadas-publicas'
+    assert.equal(redirect.headers.location, `/${path}/${bidding.id}`)
+    const biddingPage = (await get(`/${path}/${bidding.id}`)).body
+    assert.ok(biddingPage.includes(`href="/contratos/${contract.id}"`))
+  })
+
+  it('shows the organ: its totals, a chart of 24 months readable without script, its latest records', async () => {
+    const organization = records.find((r) => r.type === 'organization') as DemoRecord
+    const response = await get(`/orgaos/${organization.uuid}`)
+    assert.equal(response.statusCode, 200)
+    const html = response.body
+    assert.ok(html.includes(`<h1>${organization.name}</h1>`.replace(/&/g, '&amp;')))
+    assert.equal((html.match(/<rect /g) ?? []).length, 24)
+    assert.ok(html.includes('<svg') && html.includes('role="img"'))
+    assert.ok(html.includes('Ver os valores em tabela'))
+    for (const resource of PUBLIC_RESOURCES) {
+      const { total } = (
+        await api(`/v1/transparency/${resource.path}?organization_uuid=${organization.uuid}&per_page=1`)
+      ).data
+      const noun = total === 1 ? resource.noun.singular : resource.noun.plural
+      assert.ok(html.includes(`${total.toLocaleString('pt-BR')} ${noun}`), resource.path)
+    }
+  })
+
+  it('answers unknown and malformed ids with a 404 page in the portal layout', async () => {
+    for (const url of [
+      '/contratos/00000000-0000-4000-8000-000000000000',
+      '/contratos/not-a-uuid',
+      '/atas/00000000-0000-4000-8000-000000000000',
+      '/orgaos/00000000-0000-4000-8000-000000000000',
+      '/licitacoes/00000000-0000-4000-8000-000000000000',
+    ]) {
+      const response = await get(url)
+      assert.equal(response.statusCode, 404, url)
+      assert.match(response.headers['content-type'] as string, /^text\/html/)
+      assert.ok(response.body.includes('Não encontrado'), url)
+      assert.ok(response.body.includes('Portal da transparência'), url)
+      assert.ok(response.headers['content-security-policy'])
+    }
+  })
+
+  it('shows a bad filter again in the form, with the problem next to its field', async () => {
+    const response = await get('/contratos?modality_id=99&date_from=2025-02-30&q=ok')
+    assert.equal(response.statusCode, 422)
+    assert.match(response.headers['content-type'] as string, /^text\/html/)
+    const html = response.body
+    assert.match(html, /id="e-modality_id">Parâmetro inválido: modality_id[^<]*</)
+    assert.match(html, /id="e-date_from">Parâmetro inválido: date_from[^<]*</)
+    assert.ok(html.includes('aria-describedby="e-modality_id"'))
+    assert.ok(!html.includes('id="e-q"'))
+    assert.ok(html.includes('value="ok"'), 'the rest of the form as it was')
+    const unknownOrgan = await get('/contratos?organization_uuid=00000000-0000-4000-8000-000000000000')
+    assert.equal(unknownOrgan.statusCode, 404)
+    assert.ok(unknownOrgan.body.includes('id="e-organization_uuid">Organização não encontrada.<'))
+    // Empty fields, as a form sends them, are no filter at all.
+    assert.equal((await get('/contratos?q=&modality_id=&page=1')).statusCode, 200)
+  })
+
+  it('renders hostile text as text', async () => {
+    for (const url of [
+      '/contratos?q=HOSTIL',
+      `/contratos/${hostile.id}`,
+      '/contratos?per_page=100&sort=-date_start',
+    ]) {
+      const html = (await get(url)).body
+      assert.ok(!html.includes('<script>alert'), url)
+      assert.ok(!html.includes('<img src=x'), url)
+    }
+    const detail = (await get(`/contratos/${hostile.id}`)).body
+    // Every < escaped, so no tag can open; the text reads as it was written.
+    assert.ok(detail.includes('&lt;script>alert(1)&lt;/script> &quot;>&lt;img src=x onerror=alert(1)>'))
+  })
+
+  it('searches every kind from the home page', async () => {
+    const response = await get('/busca?q=computador')
+    assert.equal(response.statusCode, 200)
+    for (const resource of PUBLIC_RESOURCES) {
+      const { total } = (await api(`/v1/transparency/${resource.path}?q=computador&per_page=1`)).data
+      const noun = total === 1 ? resource.noun.singular : resource.noun.plural
+      assert.ok(response.body.includes(`${total.toLocaleString('pt-BR')} ${noun}`), resource.path)
+      assert.ok(response.body.includes(`href="/${resource.portal.path}?q=computador"`))
+    }
+    assert.equal((await get('/busca?q=')).statusCode, 302)
+  })
+
+  it('is cached and revalidated like the API: ETag, 304, compression', async () => {
+    const first = await get('/contratos')
+    const tag = first.headers.etag as string
+    assert.ok(tag)
+    const again = await get('/contratos', { 'if-none-match': tag })
+    assert.equal(again.statusCode, 304)
+    const compressed = await get('/contratos', { 'accept-encoding': 'br' })
+    assert.equal(compressed.headers['content-encoding'], 'br')
+  })
+})
