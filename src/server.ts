@@ -24,7 +24,9 @@ async function isEmpty(db: Database): Promise<boolean> {
 
 /** What a new user can type next, for the routes this build serves. */
 async function hints(app: FastifyInstance, db: Database, url: string): Promise<string[]> {
-  const lines = [`compras is listening on ${url} (data: ${db.description})`, `  API reference:  ${url}/docs`]
+  const lines = [`compras is listening on ${url} (data: ${db.description})`]
+  if (app.hasRoute({ method: 'GET', url: '/' })) lines.push(`  Portal:         ${url}/`)
+  lines.push(`  API reference:  ${url}/docs`)
   if (app.hasRoute({ method: 'GET', url: '/v1/transparency/contracts/:id' })) {
     const { rows } = await db.pool.query<{ id: string }>('SELECT id FROM contracts ORDER BY id LIMIT 1')
     if (rows[0]) lines.push(`  A contract:     curl ${url}/v1/transparency/contracts/${rows[0].id}`)

@@ -30,7 +30,7 @@ export function ocdsThroughService(base: string, pid: number) {
 }
 
 const CLIENT = `
-import { execFile } from 'node:child_process'
+import { get } from 'node:http'
 const started = performance.now()
 let lines = 0
 let bytes = 0

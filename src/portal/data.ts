@@ -40,16 +40,28 @@ async function cached<T>(
   return text === undefined ? undefined : (JSON.parse(text) as T)
 }
 
-/** The options of the filter form: organs by name, and the helpers' lists. */
+let lastChoices: { text: string; value: Choices } | undefined
+
+/**
+ * The options of the filter form: organs by name, and the helpers' lists. One object per version of the
+ * cached text, so that pages share it (and its rendered options, pages.tsx) until the next import.
+ */
 export async function choices(pool: Pool, store: DocumentStore): Promise<Choices> {
-  return (await cached<Choices>(store, 'choices', async () => ({
-    organizations: (
-      await pool.query<LookupOption>('SELECT id, name FROM organizations ORDER BY name, id')
-    ).rows,
+  const text = (await store.through('portal\u0000choices', async () =>
+    JSON.stringify(await readChoices(pool)),
+  )) as string
+  if (lastChoices?.text !== text) lastChoices = { text, value: JSON.parse(text) as Choices }
+  return lastChoices.value
+}
+
+async function readChoices(pool: Pool): Promise<Choices> {
+  return {
+    organizations: (await pool.query<LookupOption>('SELECT id, name FROM organizations ORDER BY name, id'))
+      .rows,
     modalities: await lookup(pool, LOOKUPS['bidding-modalities']),
     biddingStatuses: await lookup(pool, LOOKUPS['bidding-statuses']),
     managementStatuses: await lookup(pool, LOOKUPS['management-statuses']),
-  }))) as Choices
+  }
 }
 
 /** A page of a listing from a validated query, as the API's listing reads it. */

@@ -271,6 +271,25 @@ const inputProps = (name: string, errors: Query) => ({
   'aria-describedby': errors[name] ? `e-${name}` : undefined,
 })
 
+const escapeHtml = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
+
+/**
+ * The options of a choice, as HTML made once per list (the read path keeps one list until the next import):
+ * an organ's select holds every organ, and rendering hundreds of options on every page was most of its cost.
+ */
+const optionsHtml = new WeakMap<object, string>()
+function renderedOptions(options: readonly { id: string | number; name: string }[]): string {
+  let html = optionsHtml.get(options)
+  if (html === undefined) {
+    html = options
+      .map((o) => `<option value="${escapeHtml(String(o.id))}">${escapeHtml(o.name)}</option>`)
+      .join('')
+    optionsHtml.set(options, html)
+  }
+  return html
+}
+
 function Select({
   name,
   query,
@@ -281,19 +300,17 @@ function Select({
   name: string
   query: Query
   errors: Query
-  options: { id: string | number; name: string }[]
+  options: readonly { id: string | number; name: string }[]
   empty: string
 }) {
-  return (
-    <select {...inputProps(name, errors)}>
-      <option value="">{empty}</option>
-      {options.map((o) => (
-        <option key={String(o.id)} value={String(o.id)} selected={query[name] === String(o.id)}>
-          {o.name}
-        </option>
-      ))}
-    </select>
-  )
+  const chosen = query[name]
+  let html = `<option value="">${escapeHtml(empty)}</option>${renderedOptions(options)}`
+  if (chosen !== undefined) {
+    const value = `<option value="${escapeHtml(chosen)}">`
+    html = html.replace(value, `<option value="${escapeHtml(chosen)}" selected>`)
+  }
+  // biome-ignore lint/security/noDangerouslySetInnerHtml: every value above is escaped by escapeHtml
+  return <select {...inputProps(name, errors)} dangerouslySetInnerHTML={{ __html: html }} />
 }
 
 const SORT_LABELS: Readonly<Record<string, string>> = { '-': 'decrescente', '': 'crescente' }

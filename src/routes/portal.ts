@@ -60,28 +60,30 @@ function formQuery(raw: unknown): Record<string, string> {
 
 /**
  * The listing's parameters checked one by one, as the API checks them, so that the form can show every
- * problem by its field. Returns the converted values (integers) and the problems by name.
+ * problem by its field: the converted values (integers) and the problems by name. Compiled once per resource.
  */
-function checkListing(resource: PublicResource, query: Record<string, string>) {
+function listingChecker(resource: PublicResource) {
   const { schema, accepts } = listingParameters(resource)
   const validate = compileQuery(schema)
-  const values: Record<string, unknown> = {}
-  const errors: Record<string, string> = {}
-  for (const [name, value] of Object.entries(query)) {
-    if (name === 'with_relations') continue
-    const one: Record<string, unknown> = { [name]: value }
-    const problems = validate(one)
-    if (problems) errors[name] = parameterError(problems[0] as ParameterProblem, accepts).message
-    else values[name] = one[name]
-  }
-  if (values.sort !== undefined) {
-    try {
-      sortOf(resource, values.sort)
-    } catch (error) {
-      errors.sort = (error as Error).message
+  return (query: Record<string, string>) => {
+    const values: Record<string, unknown> = {}
+    const errors: Record<string, string> = {}
+    for (const [name, value] of Object.entries(query)) {
+      if (name === 'with_relations') continue
+      const one: Record<string, unknown> = { [name]: value }
+      const problems = validate(one)
+      if (problems) errors[name] = parameterError(problems[0] as ParameterProblem, accepts).message
+      else values[name] = one[name]
     }
+    if (values.sort !== undefined) {
+      try {
+        sortOf(resource, values.sort)
+      } catch (error) {
+        errors.sort = (error as Error).message
+      }
+    }
+    return { values, errors }
   }
-  return { values, errors }
 }
 
 const portal: FastifyPluginAsync<PortalOptions> = async (app, { pool, store }) => {
@@ -149,28 +151,41 @@ const portal: FastifyPluginAsync<PortalOptions> = async (app, { pool, store }) =
 
   for (const resource of PUBLIC_RESOURCES) {
     const base = `/${resource.portal.path}`
+    const checkListing = listingChecker(resource)
     app.get(base, async (request, reply) => {
       const query = formQuery(request.query)
-      const { values, errors } = checkListing(resource, query)
+      const { values, errors } = checkListing(query)
       const view = {
         resource,
         query: query as Query,
         errors: errors as Query,
-        choices: await choices(pool, store),
         page: (values.page as number | undefined) ?? 1,
         perPage: (values.per_page as number | undefined) ?? 20,
         sort: (values.sort as string | undefined) ?? resource.defaultSort,
       }
-      if (Object.keys(errors).length > 0) return html(reply, 422, listingPage({ ...view, result: undefined }))
+      if (Object.keys(errors).length > 0)
+        return html(
+          reply,
+          422,
+          listingPage({ ...view, choices: await choices(pool, store), result: undefined }),
+        )
       try {
         return await cachedPage(request, reply, async () =>
-          listingPage({ ...view, result: await listing(pool, store, resource, values) }),
+          listingPage({
+            ...view,
+            choices: await choices(pool, store),
+            result: await listing(pool, store, resource, values),
+          }),
         )
       } catch (error) {
         if (!(error instanceof NotFoundError)) throw error
         // An organization that does not exist: a problem with that field, shown by it.
         const problem = { organization_uuid: 'Organização não encontrada.' }
-        return html(reply, 404, listingPage({ ...view, errors: problem, result: undefined }))
+        return html(
+          reply,
+          404,
+          listingPage({ ...view, choices: await choices(pool, store), errors: problem, result: undefined }),
+        )
       }
     })
 
