@@ -309,7 +309,6 @@ function Select({
     const value = `<option value="${escapeHtml(chosen)}">`
     html = html.replace(value, `<option value="${escapeHtml(chosen)}" selected>`)
   }
-  // biome-ignore lint/security/noDangerouslySetInnerHtml: every value above is escaped by escapeHtml
   return <select {...inputProps(name, errors)} dangerouslySetInnerHTML={{ __html: html }} />
 }
 

@@ -1,6 +1,6 @@
+import { hash } from 'node:crypto'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 import { negotiate } from '@fastify/accept-negotiator'
-import { fnv1a } from '@fastify/etag'
 
 /** Bodies smaller than this go out uncompressed (as @fastify/compress's default threshold). */
 export const COMPRESS_THRESHOLD = 1024
@@ -28,20 +28,30 @@ function choose(acceptEncoding: string): Encoding | undefined {
 }
 
 /**
+ * The entity tag's value for a body: SHA-1 in base64url, hashed natively. FNV-1a in JavaScript, as
+ * @fastify/etag offers it, took 60 µs for a 4 kB document and half a millisecond for a 60 kB portal page
+ * (a quarter of the service's busy time on new portal listings); SHA-1 takes 4 and 40 µs. It is a
+ * validator, not a secret: any hash that changes with the bytes will do.
+ */
+export function entityTag(body: string | Buffer): string {
+  return hash('sha1', body, 'base64url')
+}
+
+/**
  * A response body as it goes on the wire: its bytes, its entity tag, and its compressed variants, each
  * made the first time a client asks for it and kept. A cached answer is served without hashing, encoding
  * or compressing anything on the request's path.
  */
 export class Answer {
   readonly body: Buffer
-  /** The same tag @fastify/etag with FNV-1a gives the body, so that a cached answer validates as a fresh one. */
+  /** The body's entityTag, quoted: the same whether the answer was cached or just built. */
   readonly etag: string
   private br: Buffer | undefined
   private gzip: Buffer | undefined
 
   constructor(text: string) {
     this.body = Buffer.from(text)
-    this.etag = `"${fnv1a(text)}"`
+    this.etag = `"${entityTag(this.body)}"`
   }
 
   /**

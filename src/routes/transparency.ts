@@ -1,12 +1,12 @@
 import compress from '@fastify/compress'
 import cors from '@fastify/cors'
-import etag, { fnv1a } from '@fastify/etag'
+import etag from '@fastify/etag'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyError } from 'fastify'
 import { Type } from 'typebox'
 import { MemoryLimiter } from '../auth/rate-limit.js'
 import { isUnavailable } from '../db/pool.js'
-import type { Answer } from '../readmodel/answer.js'
+import { type Answer, entityTag } from '../readmodel/answer.js'
 import { PUBLIC_RESOURCES } from '../resources/index.js'
 import { ExportRefused, NotFoundError, ParameterError } from '../transparency/errors.js'
 import { LOOKUPS, listingPage, lookup } from '../transparency/listing.js'
@@ -112,7 +112,7 @@ const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app,
   await app.register(async (scope) => {
     // Before compress: the tag is of the uncompressed body. FNV-1a: a validator, not a secret, at a
     // fraction of SHA-1's cost.
-    await scope.register(etag, { hashFn: fnv1a })
+    await scope.register(etag, { hashFn: entityTag })
     await scope.register(compress, { encodings: ['br', 'gzip'], threshold: 1024 })
     scope.addHook('onSend', async (_request, reply, payload) => {
       if ((reply.statusCode === 200 || reply.statusCode === 304) && !reply.hasHeader('Cache-Control')) {
