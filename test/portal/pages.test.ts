@@ -88,7 +88,7 @@ describe('portal pages', () => {
 
   for (const resource of PUBLIC_RESOURCES) {
     it(`${resource.portal.path}: the listing shows the API's page, sorted and filtered alike`, async () => {
-      const query = 'per_page=10&page=2&sort=-' + Object.keys(resource.sorts)[0]
+      const query = `per_page=10&page=2&sort=-${Object.keys(resource.sorts)[0]}`
       const page = await get(`/${resource.portal.path}?${query}`)
       assert.equal(page.statusCode, 200, page.body)
       const body = (await api(`/v1/transparency/${resource.path}?${query}`)).data
