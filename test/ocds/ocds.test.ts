@@ -17,10 +17,10 @@ import { assertFresh } from '../helpers/readmodel.js'
 import { ndjson, source } from '../helpers/records.js'
 
 // Every package, record and bulk line the demo dataset yields, validated against the official OCDS 1.1
-// schemas shipped in ../shared/ocds-1.1 (draft-04), every codelist-bound value checked against its
+// schemas shipped in test/ocds/standard (draft-04), every codelist-bound value checked against its
 // codelist, and no whole CPF anywhere.
 
-const OCDS = new URL('../../../shared/ocds-1.1/', import.meta.url)
+const OCDS = new URL('./standard/', import.meta.url)
 const readJson = (file: string) => JSON.parse(readFileSync(new URL(file, OCDS), 'utf8'))
 const releaseSchema = readJson('release-schema.json')
 // A CommonJS module whose class is its `default` export.
