@@ -40,6 +40,8 @@ async function cached<T>(
   return text === undefined ? undefined : (JSON.parse(text) as T)
 }
 
+const NAMES = new Intl.Collator('pt-BR')
+
 let lastChoices: { text: string; value: Choices } | undefined
 
 /**
@@ -56,12 +58,34 @@ export async function choices(pool: Pool, store: DocumentStore): Promise<Choices
 
 async function readChoices(pool: Pool): Promise<Choices> {
   return {
-    organizations: (await pool.query<LookupOption>('SELECT id, name FROM organizations ORDER BY name, id'))
-      .rows,
+    // In the order people of Brazil sort names ("São Paulo" before "Sorocaba"), whatever the database's collation.
+    organizations: (
+      await pool.query<LookupOption>('SELECT id, name FROM organizations ORDER BY id')
+    ).rows.sort((a, b) => NAMES.compare(a.name, b.name)),
     modalities: await lookup(pool, LOOKUPS['bidding-modalities']),
     biddingStatuses: await lookup(pool, LOOKUPS['bidding-statuses']),
     managementStatuses: await lookup(pool, LOOKUPS['management-statuses']),
   }
+}
+
+/** Text as names are compared: no accents, no case, single spaces. */
+function folded(text: string): string {
+  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/\s+/g, ' ').trim()
+}
+
+/**
+ * The organs a name points to, in name order: those whose whole name is the text (accents and case aside),
+ * or else those whose name holds every word of it. The list is the form's, kept until the next import.
+ */
+export function organsNamed(organizations: readonly LookupOption[], text: string): LookupOption[] {
+  const wanted = folded(text)
+  const exact = organizations.filter((o) => folded(o.name) === wanted)
+  if (exact.length > 0) return exact
+  const words = wanted.split(' ').filter((word) => word !== '')
+  return organizations.filter((o) => {
+    const name = folded(o.name)
+    return words.every((word) => name.includes(word))
+  })
 }
 
 /** A page of a listing from a validated query, as the API's listing reads it. */

@@ -3,7 +3,7 @@ import { renderToString } from 'preact-render-to-string'
 import { type AnyField, isRelation, type Relation } from '../resources/fields.js'
 import { PUBLIC_RESOURCES, type PublicResource } from '../resources/index.js'
 import type { Json, ListResult } from '../transparency/listing.js'
-import type { Choices, KindSummary, Organ } from './data.js'
+import type { Choices, KindSummary, LookupOption, Organ } from './data.js'
 import { counted, day, formatValue, MISSING, money, taxId } from './format.js'
 
 // The portal's pages, rendered on the server (Preact, to a string: every value is escaped). No script: a
@@ -312,6 +312,10 @@ function Select({
   return <select {...inputProps(name, errors)} dangerouslySetInnerHTML={{ __html: html }} />
 }
 
+/** How many organs a name search offers at most; more asks for more of the name. */
+const MATCHES_SHOWN = 50
+const ORGANS = { singular: 'órgão', plural: 'órgãos' }
+
 const SORT_LABELS: Readonly<Record<string, string>> = { '-': 'decrescente', '': 'crescente' }
 
 export interface ListingView {
@@ -321,6 +325,11 @@ export interface ListingView {
   errors: Query
   result: ListResult | undefined
   choices: Choices
+  /**
+   * The organs that the name in `orgao` found, when it found more than one: the form offers them to choose
+   * from, in place of the results. The select otherwise holds only the chosen organ, not every organ.
+   */
+  organMatches?: readonly LookupOption[]
   page: number
   perPage: number
   sort: string
@@ -344,6 +353,9 @@ export function listingPage(view: ListingView): string {
     listingUrl('/v1/transparency/export', exportQuery, { resource: resource.path, format })
   const lastPage = result ? Math.max(1, Math.ceil(result.total / view.perPage)) : 1
   const sorts = Object.entries(resource.sorts)
+  const matches = view.organMatches ?? []
+  const chosen = choices.organizations.find((o) => o.id === query.organization_uuid)
+  const organOptions = matches.length > 0 ? matches.slice(0, MATCHES_SHOWN) : chosen ? [chosen] : []
   return page(
     title(resource),
     <>
@@ -352,15 +364,20 @@ export function listingPage(view: ListingView): string {
         <Field name="q" label="Busca (objeto, nomes)" error={errors.q}>
           {text('q', 'search')}
         </Field>
-        <Field name="organization_uuid" label="Órgão" error={errors.organization_uuid}>
-          <Select
-            name="organization_uuid"
-            query={query}
-            errors={errors}
-            options={choices.organizations}
-            empty="Todos os órgãos"
-          />
+        <Field name="orgao" label="Órgão: buscar pelo nome" error={errors.orgao}>
+          {text('orgao', 'search')}
         </Field>
+        {organOptions.length > 0 || query.organization_uuid !== undefined ? (
+          <Field name="organization_uuid" label="Órgão" error={errors.organization_uuid}>
+            <Select
+              name="organization_uuid"
+              query={query}
+              errors={errors}
+              options={organOptions}
+              empty={matches.length > 0 ? 'Escolha um órgão' : 'Todos os órgãos'}
+            />
+          </Field>
+        ) : null}
         {has('modality_id') && (
           <Field name="modality_id" label="Modalidade" error={errors.modality_id}>
             <Select
@@ -450,7 +467,13 @@ export function listingPage(view: ListingView): string {
           <button type="submit">Filtrar</button> <a href={base}>Limpar filtros</a>
         </div>
       </form>
-      {result === undefined ? (
+      {matches.length > 0 ? (
+        <p class="problem" role="status">
+          {`${counted(matches.length, ORGANS)} têm esse nome: escolha um na lista “Órgão” e filtre de novo.`}
+          {matches.length > MATCHES_SHOWN &&
+            ` A lista mostra os ${MATCHES_SHOWN} primeiros; escreva mais do nome para estreitá-la.`}
+        </p>
+      ) : result === undefined ? (
         <p class="problem" role="alert">
           Corrija os filtros indicados acima para ver os resultados.
         </p>

@@ -2,12 +2,13 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { isUuid, NO_CONTROL_PATTERN } from '../checks.js'
 import type { Pool } from '../db/pool.js'
 import { isUnavailable } from '../db/pool.js'
-import { biddingResource, choices, detail, listing, organ, summaries } from '../portal/data.js'
+import { biddingResource, choices, detail, listing, organ, organsNamed, summaries } from '../portal/data.js'
 import {
   detailPage,
   errorPage,
   homePage,
   listingPage,
+  listingUrl,
   notFoundPage,
   organPage,
   type Query,
@@ -47,6 +48,8 @@ const SECURITY_HEADERS = {
   'Referrer-Policy': 'strict-origin-when-cross-origin',
   'X-Frame-Options': 'DENY',
 }
+
+const ORGAN_NAME_RULE = 'O nome do órgão deve ter de 1 a 200 caracteres, sem caracteres de controle.'
 
 /** The query as the form sent it: one value per name, empty fields left out (a form sends them all). */
 function formQuery(raw: unknown): Record<string, string> {
@@ -153,7 +156,46 @@ const portal: FastifyPluginAsync<PortalOptions> = async (app, { pool, store }) =
     const base = `/${resource.portal.path}`
     const checkListing = listingChecker(resource)
     app.get(base, async (request, reply) => {
-      const query = formQuery(request.query)
+      const { orgao, ...query } = formQuery(request.query)
+      if (orgao !== undefined) {
+        // An organ by name (the portal's own parameter, not the API's): one match becomes the filter, in the
+        // page's canonical URL; several are offered in the form; none is a problem with the field.
+        const { values, errors } = checkListing(query)
+        const view = {
+          resource,
+          query: { ...query, orgao } as Query,
+          page: (values.page as number | undefined) ?? 1,
+          perPage: (values.per_page as number | undefined) ?? 20,
+          sort: (values.sort as string | undefined) ?? resource.defaultSort,
+          result: undefined,
+        }
+        const all = await choices(pool, store)
+        if (orgao.length > 200 || !new RegExp(NO_CONTROL_PATTERN).test(orgao))
+          return html(
+            reply,
+            422,
+            listingPage({ ...view, choices: all, errors: { ...errors, orgao: ORGAN_NAME_RULE } }),
+          )
+        const matches = organsNamed(all.organizations, orgao)
+        const chosen =
+          matches.find((o) => o.id === query.organization_uuid) ?? (matches.length === 1 && matches[0])
+        if (chosen)
+          return reply.redirect(
+            listingUrl(base, query, { organization_uuid: chosen.id, page: undefined }),
+            303,
+          )
+        if (matches.length === 0)
+          return html(
+            reply,
+            422,
+            listingPage({
+              ...view,
+              choices: all,
+              errors: { ...errors, orgao: 'Nenhum órgão tem esse nome.' },
+            }),
+          )
+        return html(reply, 200, listingPage({ ...view, choices: all, errors, organMatches: matches }))
+      }
       const { values, errors } = checkListing(query)
       const view = {
         resource,

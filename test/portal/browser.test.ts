@@ -135,12 +135,17 @@ describe('the portal in a real browser', {
         name: string
       }[]
       const modalityId = String(modalities.find((m) => m.name === modality)?.id)
+      const organ = records.find((r) => r.uuid === contract.organization_uuid) as DemoRecord
       await page.goto(`${base}/contratos`)
-      await page.getByLabel('Órgão').selectOption(contract.organization_uuid as string)
+      // The organ by a word of its name: several organs have it, so the form offers them to choose from.
+      await page.getByLabel('Órgão: buscar pelo nome').fill('prefeitura')
       await page.getByLabel('Modalidade').selectOption(modalityId)
+      await page.getByRole('button', { name: 'Filtrar' }).click()
+      await page.getByText('órgãos têm esse nome').waitFor()
+      await page.getByLabel('Órgão', { exact: true }).selectOption({ label: organ.name as string })
       await page.getByLabel('Início da vigência: de').fill('2000-01-01')
       await page.getByRole('button', { name: 'Filtrar' }).click()
-      await page.waitForURL(/modality_id=/)
+      await page.waitForURL(/organization_uuid=/)
       const params = new URLSearchParams(new URL(page.url()).search)
       const sent = Object.fromEntries([...params].filter(([, value]) => value !== ''))
       assert.deepEqual(sent, {
@@ -197,6 +202,7 @@ describe('the portal in a real browser', {
       ['busca', '/busca?q=computador'],
       ['contratos', '/contratos'],
       ['contratos-filtro-invalido', '/contratos?modality_id=99&date_from=2025-02-30'],
+      ['contratos-orgaos', '/contratos?orgao=prefeitura'],
       ['contrato', `/contratos/${hostile.id}`],
       ['chamada-publica', `/chamadas-publicas/${bidding.id}`],
       ['ata', `/atas/${arp.id}`],

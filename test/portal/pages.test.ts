@@ -222,6 +222,55 @@ describe('portal pages', () => {
     assert.equal((await get('/contratos?q=&modality_id=&page=1')).statusCode, 200)
   })
 
+  it('finds an organ by its name, without listing every organ on every page', async () => {
+    const organs = records.filter((r) => r.type === 'organization')
+    const campinas = organs.find((r) => r.name === 'Prefeitura Municipal de Campinas') as DemoRecord
+    const saoPaulo = organs.find((r) => r.name === 'Prefeitura Municipal de São Paulo') as DemoRecord
+    // A plain listing offers no organ list to scroll: only the search by name.
+    const plain = (await get('/contratos')).body
+    assert.ok(plain.includes('id="f-orgao"'))
+    for (const organ of organs) assert.ok(!plain.includes(`value="${organ.uuid}"`), 'no option per organ')
+
+    // One organ by part of its name, accents and case aside: the filter, in the API's parameters.
+    const one = await get('/contratos?orgao=SAO%20paulo&modality_id=1&sort=value&page=3')
+    assert.equal(one.statusCode, 303)
+    assert.equal(
+      one.headers.location,
+      `/contratos?modality_id=1&sort=value&organization_uuid=${saoPaulo.uuid}`,
+    )
+    const chosen = (await get(one.headers.location as string)).body
+    assert.ok(chosen.includes(`<option value="${saoPaulo.uuid}" selected>Prefeitura Municipal de São Paulo<`))
+    assert.ok(!chosen.includes(`value="${campinas.uuid}"`), 'the chosen organ only')
+
+    // Several: offered to choose, in name order, in place of results.
+    const several = await get('/contratos?orgao=prefeitura&q=ok')
+    assert.equal(several.statusCode, 200)
+    assert.ok(several.body.includes(`${organs.length} órgãos têm esse nome: escolha um na lista`))
+    assert.ok(!several.body.includes('<table'), 'no results until one is chosen')
+    const offered = [...several.body.matchAll(/<option value="([0-9a-f-]{36})">/g)].map((m) => m[1])
+    const byName = [...organs].sort((a, b) => String(a.name).localeCompare(String(b.name), 'pt-BR'))
+    assert.deepEqual(
+      offered,
+      byName.map((o) => o.uuid),
+    )
+    assert.ok(several.body.includes('value="prefeitura"') && several.body.includes('value="ok"'))
+    // The choice, sent with the name still in its box, becomes the filter.
+    const picked = await get(`/contratos?orgao=prefeitura&organization_uuid=${campinas.uuid}&q=ok`)
+    assert.equal(picked.statusCode, 303)
+    assert.equal(picked.headers.location, `/contratos?organization_uuid=${campinas.uuid}&q=ok`)
+
+    // None, or a name that cannot be one: the problem by the field, the form as it was.
+    const none = await get('/contratos?orgao=Bras%C3%ADlia&q=ok')
+    assert.equal(none.statusCode, 422)
+    assert.ok(none.body.includes('id="e-orgao">Nenhum órgão tem esse nome.<'))
+    assert.ok(none.body.includes('value="Brasília"') && none.body.includes('value="ok"'))
+    for (const bad of ['a%00b', 'x'.repeat(201)]) {
+      const response = await get(`/contratos?orgao=${bad}`)
+      assert.equal(response.statusCode, 422, bad)
+      assert.match(response.body, /id="e-orgao">O nome do órgão deve ter de 1 a 200 caracteres/)
+    }
+  })
+
   it('renders hostile text as text', async () => {
     for (const url of [
       '/contratos?q=HOSTIL',
