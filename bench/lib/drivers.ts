@@ -155,6 +155,7 @@ async function driveAutocannon(base: string, entries: Entry[], mix: Mix, seconds
   const highest = entries.reduce((max, e) => (e.token > max ? e.token : max), -1)
   const second = new Float64Array(TOKEN_BUDGET > 0 ? 1 + highest : 0)
   const used = new Uint16Array(second.length)
+  const free = entries.filter((e) => e.token < 0)
   const pick = (): Entry => {
     let entry = entries[0] as Entry
     for (let attempt = 0; attempt < 50; attempt++) {
@@ -169,10 +170,11 @@ async function driveAutocannon(base: string, entries: Entry[], mix: Mix, seconds
       }
       if ((used[entry.token] as number) < TOKEN_BUDGET) {
         used[entry.token] = (used[entry.token] as number) + 1
-        break
+        return entry
       }
     }
-    return entry
+    // Every pick was over its token's budget: a request that needs no token, if the mix has one (as wrk's).
+    return free.length > 0 ? (free[random(free.length)] as Entry) : entry
   }
   const result = await autocannon({
     url: base,

@@ -20,6 +20,7 @@ import type { Answer } from '../readmodel/answer.js'
 import type { DocumentStore } from '../readmodel/store.js'
 import { PUBLIC_RESOURCES, type PublicResource } from '../resources/index.js'
 import { NotFoundError, ParameterError } from '../transparency/errors.js'
+import { prepared } from '../transparency/listing.js'
 import {
   listingParameters,
   type ParameterProblem,
@@ -238,9 +239,11 @@ const portal: FastifyPluginAsync<PortalOptions> = async (app, { pool, store }) =
         const document = await detail(store, resource, id)
         if (document === undefined) return undefined
         const { rows } = await pool.query<{ organization_uuid: string; organization_name: string }>(
-          `SELECT o.id AS organization_uuid, o.name AS organization_name
-           FROM ${resource.record.table} r JOIN organizations o ON o.id = r.organization_id WHERE r.id = $1`,
-          [id],
+          prepared(
+            `SELECT o.id AS organization_uuid, o.name AS organization_name
+             FROM ${resource.record.table} r JOIN organizations o ON o.id = r.organization_id WHERE r.id = $1`,
+            [id],
+          ),
         )
         const owner = rows[0]
         return owner === undefined ? undefined : detailPage(resource, id, document, owner)

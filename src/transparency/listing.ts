@@ -64,8 +64,11 @@ export function listingSql(resource: PublicResource, query: Pick<ListQuery, 'fil
 
 const statementNames = new Map<string, string>()
 
-/** Prepared per connection under a name of its text, so a listing's SQL is planned once, not per request. */
-function prepared(text: string, values: unknown[]) {
+/**
+ * Prepared per connection under a name of its text, so a statement asked on every request (a listing's, a
+ * portal page's) is planned once per connection, not per request.
+ */
+export function prepared(text: string, values: unknown[]) {
   let name = statementNames.get(text)
   if (name === undefined) {
     name = `listing-${createHash('sha1').update(text).digest('base64url').slice(0, 16)}`
