@@ -94,7 +94,7 @@ async function main() {
       rssAfterLoadMB = Math.round(residentBytes(service.child.pid as number) / 1e6)
       log(`service resident memory after the load scenarios: ${rssAfterLoadMB} MB`)
       if (options.soak > 0 && (!options.only || 'soak'.includes(options.only)))
-        soaked = await soak(service.base, service.child.pid as number, samples, options.soak)
+        soaked = await soak(service.base, url, service.child.pid as number, samples, options.soak)
     } finally {
       await stop(service.child)
     }

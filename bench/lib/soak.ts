@@ -1,3 +1,4 @@
+import { createPool } from '../../src/db/pool.js'
 import { open, type Samples } from './dataset.js'
 import { cpuTimes, measure, stealPercent } from './drivers.js'
 import { log } from './options.js'
@@ -12,6 +13,8 @@ export interface SoakFigures {
   requests: number
   requestsPerSecond: number
   errors: number
+  /** Of the errors, order queries the per-token limit refused (429), as the service's access log counts them. */
+  rateLimited: number
   /** Resident memory, sampled at the end of each ten-second step. */
   samples: { second: number; rssMB: number }[]
   /** Growth from the first sample after the first minute to the last, in percent. */
@@ -23,6 +26,7 @@ const STEP_SECONDS = 10
 
 export async function soak(
   base: string,
+  databaseUrl: string,
   pid: number,
   samples: Samples,
   minutes: number,
@@ -38,6 +42,7 @@ export async function soak(
     open('/v1/transparency/public-calls?per_page=20&with_relations=documents,providers'),
   ]
   const before = cpuTimes()
+  const started = new Date()
   const series: { second: number; rssMB: number }[] = []
   let requests = 0
   let errors = 0
@@ -48,6 +53,8 @@ export async function soak(
     errors += result.errors
     series.push({ second: step * STEP_SECONDS, rssMB: Math.round(residentBytes(pid) / 1e6) })
   }
+  const ended = new Date()
+  const rateLimited = await refusedByLimit(databaseUrl, started, ended)
   const settled = series.find((s) => s.second > 60) ?? series[0]
   const last = series[series.length - 1]
   const growthPercent =
@@ -57,13 +64,29 @@ export async function soak(
     requests,
     requestsPerSecond: Math.round(requests / (steps * STEP_SECONDS)),
     errors,
+    rateLimited,
     samples: series,
     growthPercent,
     stealPercent: stealPercent(before, cpuTimes()),
   }
   log(
-    `soak, ${minutes} min mixed: ${figures.requestsPerSecond} req/s, ${errors} errors, RSS ` +
+    `soak, ${minutes} min mixed: ${figures.requestsPerSecond} req/s, ${errors} errors (${rateLimited} of them order-query 429s), RSS ` +
       `${series.map((s) => s.rssMB).join(' → ')} MB; growth after the first minute ${growthPercent}%`,
   )
   return figures
+}
+
+/** The order queries refused 429 between two instants, from the access log (written in batches each second). */
+async function refusedByLimit(databaseUrl: string, from: Date, to: Date): Promise<number> {
+  await new Promise((resolve) => setTimeout(resolve, 2500))
+  const pool = createPool(databaseUrl, { max: 1 })
+  try {
+    const { rows } = await pool.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM access_log WHERE status = 429 AND at BETWEEN $1 AND $2',
+      [from, to],
+    )
+    return rows[0]?.n ?? 0
+  } finally {
+    await pool.end()
+  }
 }
