@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { createHash } from 'node:crypto'
-import { after, before, describe, it } from 'node:test'
+import { after, before, describe, it, mock } from 'node:test'
 import {
   findToken,
   hashToken,
@@ -48,6 +48,7 @@ describe('access tokens', () => {
       issueToken(db.pool, '00000000-0000-4000-8000-000000000000', null),
       (error: Error) =>
         error instanceof TokenError &&
+        error.name === 'TokenError' &&
         error.message === 'no organization with uuid 00000000-0000-4000-8000-000000000000',
     )
   })
@@ -110,8 +111,26 @@ describe('access tokens', () => {
     // The cache holds at most its size, and starts again when full.
     const second = await issueToken(db.pool, organization, null)
     const third = await issueToken(db.pool, organization, null)
+    const entries = (cache as unknown as { entries: Map<string, unknown> }).entries
     await cache.verify(second.token)
+    assert.equal(entries.size, 2, 'kept until full')
     await cache.verify(third.token)
-    assert.equal((cache as unknown as { entries: Map<string, unknown> }).entries.size, 1)
+    assert.equal(entries.size, 1)
+  })
+
+  it('answers from the cache for less than its time to live, never at its end', async () => {
+    mock.timers.enable({ apis: ['Date'], now: Date.now() })
+    try {
+      const cache = new TokenCache(db.pool, 1000)
+      const { id, token } = await issueToken(db.pool, organization, null)
+      assert.deepEqual(await cache.verify(token), { tokenId: id, organizationId: organization })
+      await revokeToken(db.pool, id)
+      mock.timers.tick(999)
+      assert.deepEqual(await cache.verify(token), { tokenId: id, organizationId: organization })
+      mock.timers.tick(1)
+      assert.equal(await cache.verify(token), undefined, 'a revocation is seen once ttlMs has passed')
+    } finally {
+      mock.timers.reset()
+    }
   })
 })
