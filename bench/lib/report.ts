@@ -78,7 +78,7 @@ export function markdown(report: Report): string {
     ...(report.soak
       ? [
           `Soak: ${report.soak.minutes} min of mixed load on every route, ${report.soak.requestsPerSecond.toLocaleString('en')} req/s, ` +
-            `${report.soak.errors} errors (${report.soak.rateLimited ?? 0} of them order queries refused 429 by the per-token limit), ${report.soak.stealPercent}% CPU stolen; resident memory every 10 s: ` +
+            `${report.soak.errors} errors (${report.soak.rateLimited} of them order queries refused 429 by the per-token limit), ${report.soak.stealPercent}% CPU stolen; resident memory every 10 s: ` +
             `${report.soak.samples.map((s) => s.rssMB).join(', ')} MB (growth after the first minute: ${report.soak.growthPercent}%).`,
           '',
         ]

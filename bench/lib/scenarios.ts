@@ -87,7 +87,7 @@ export function targets(
       scenario: `soak, ${soak.minutes} min mixed`,
       goal: 'resident memory growth after the first minute < 10%, no errors',
       met: soak.growthPercent < 10 && soak.errors === 0,
-      seen: `${soak.growthPercent}% (${soak.samples.map((s) => s.rssMB).join(' → ')} MB), ${soak.errors} errors (${soak.rateLimited ?? 0} of them order-query 429s)`,
+      seen: `${soak.growthPercent}% (${soak.samples.map((s) => s.rssMB).join(' → ')} MB), ${soak.errors} errors (${soak.rateLimited} of them order-query 429s)`,
     })
   if (load && !load.reused)
     list.push({

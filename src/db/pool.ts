@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import pg from 'pg'
 
 // Dates, timestamps and numerics stay text: a JavaScript Date drops microseconds and a float
@@ -13,6 +14,21 @@ pg.types.setTypeParser(20, (value: string) => Number(value)) // int8: counts and
 
 export type Pool = pg.Pool
 export type PoolClient = pg.PoolClient
+
+const statementNames = new Map<string, string>()
+
+/**
+ * A query prepared per connection under a name of its text, so that a statement asked on every request (a
+ * listing's, a portal page's) is planned once per connection, not per request.
+ */
+export function prepared(text: string, values: unknown[]): pg.QueryConfig {
+  let name = statementNames.get(text)
+  if (name === undefined) {
+    name = `stmt-${createHash('sha1').update(text).digest('base64url').slice(0, 16)}`
+    statementNames.set(text, name)
+  }
+  return { name, text, values }
+}
 
 export interface PoolOptions {
   max?: number

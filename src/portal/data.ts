@@ -79,13 +79,12 @@ function folded(text: string): string {
  */
 export function organsNamed(organizations: readonly LookupOption[], text: string): LookupOption[] {
   const wanted = folded(text)
-  const exact = organizations.filter((o) => folded(o.name) === wanted)
-  if (exact.length > 0) return exact
-  const words = wanted.split(' ').filter((word) => word !== '')
-  return organizations.filter((o) => {
-    const name = folded(o.name)
-    return words.every((word) => name.includes(word))
-  })
+  const names = organizations.map((o) => ({ o, name: folded(o.name) }))
+  const exact = names.filter(({ name }) => name === wanted)
+  const words = wanted.split(' ')
+  const found =
+    exact.length > 0 ? exact : names.filter(({ name }) => words.every((word) => name.includes(word)))
+  return found.map(({ o }) => o)
 }
 
 /** A page of a listing from a validated query, as the API's listing reads it. */

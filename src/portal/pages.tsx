@@ -468,7 +468,7 @@ export function listingPage(view: ListingView): string {
         </div>
       </form>
       {matches.length > 0 ? (
-        <p class="problem" role="status">
+        <p class="total" role="status">
           {`${counted(matches.length, ORGANS)} têm esse nome: escolha um na lista “Órgão” e filtre de novo.`}
           {matches.length > MATCHES_SHOWN &&
             ` A lista mostra os ${MATCHES_SHOWN} primeiros; escreva mais do nome para estreitá-la.`}

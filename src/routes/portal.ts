@@ -1,12 +1,13 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
-import { isUuid, NO_CONTROL_PATTERN } from '../checks.js'
+import { hasControlCharacter, isUuid } from '../checks.js'
 import type { Pool } from '../db/pool.js'
-import { isUnavailable } from '../db/pool.js'
+import { isUnavailable, prepared } from '../db/pool.js'
 import { biddingResource, choices, detail, listing, organ, organsNamed, summaries } from '../portal/data.js'
 import {
   detailPage,
   errorPage,
   homePage,
+  type ListingView,
   listingPage,
   listingUrl,
   notFoundPage,
@@ -20,7 +21,6 @@ import type { Answer } from '../readmodel/answer.js'
 import type { DocumentStore } from '../readmodel/store.js'
 import { PUBLIC_RESOURCES, type PublicResource } from '../resources/index.js'
 import { NotFoundError, ParameterError } from '../transparency/errors.js'
-import { prepared } from '../transparency/listing.js'
 import {
   listingParameters,
   type ParameterProblem,
@@ -51,6 +51,9 @@ const SECURITY_HEADERS = {
 }
 
 const ORGAN_NAME_RULE = 'O nome do órgão deve ter de 1 a 200 caracteres, sem caracteres de controle.'
+
+/** Text a person may search for (the search box, an organ's name): at most 200 characters, none of control. */
+const isSearchText = (text: string) => text.length <= 200 && !hasControlCharacter(text)
 
 /** The query as the form sent it: one value per name, empty fields left out (a form sends them all). */
 function formQuery(raw: unknown): Record<string, string> {
@@ -144,7 +147,7 @@ const portal: FastifyPluginAsync<PortalOptions> = async (app, { pool, store }) =
   app.get('/busca', async (request, reply) => {
     const q = formQuery(request.query).q
     if (q === undefined) return reply.redirect('/')
-    if (q.length > 200 || !new RegExp(NO_CONTROL_PATTERN).test(q))
+    if (!isSearchText(q))
       return html(
         reply,
         422,
@@ -158,60 +161,41 @@ const portal: FastifyPluginAsync<PortalOptions> = async (app, { pool, store }) =
     const checkListing = listingChecker(resource)
     app.get(base, async (request, reply) => {
       const { orgao, ...query } = formQuery(request.query)
+      const { values, errors } = checkListing(query)
+      const view = {
+        resource,
+        query: (orgao === undefined ? query : { ...query, orgao }) as Query,
+        errors: errors as Query,
+        page: (values.page as number | undefined) ?? 1,
+        perPage: (values.per_page as number | undefined) ?? 20,
+        sort: (values.sort as string | undefined) ?? resource.defaultSort,
+      }
+      /** The form without results: a problem by its field, or organs to choose from. */
+      const form = async (status: number, change: Partial<ListingView> = {}) =>
+        html(
+          reply,
+          status,
+          listingPage({ ...view, choices: await choices(pool, store), result: undefined, ...change }),
+        )
+
       if (orgao !== undefined) {
         // An organ by name (the portal's own parameter, not the API's): one match becomes the filter, in the
         // page's canonical URL; several are offered in the form; none is a problem with the field.
-        const { values, errors } = checkListing(query)
-        const view = {
-          resource,
-          query: { ...query, orgao } as Query,
-          page: (values.page as number | undefined) ?? 1,
-          perPage: (values.per_page as number | undefined) ?? 20,
-          sort: (values.sort as string | undefined) ?? resource.defaultSort,
-          result: undefined,
-        }
-        const all = await choices(pool, store)
-        if (orgao.length > 200 || !new RegExp(NO_CONTROL_PATTERN).test(orgao))
-          return html(
-            reply,
-            422,
-            listingPage({ ...view, choices: all, errors: { ...errors, orgao: ORGAN_NAME_RULE } }),
-          )
-        const matches = organsNamed(all.organizations, orgao)
+        if (!isSearchText(orgao)) return form(422, { errors: { ...errors, orgao: ORGAN_NAME_RULE } })
+        const matches = organsNamed((await choices(pool, store)).organizations, orgao)
         const chosen =
-          matches.find((o) => o.id === query.organization_uuid) ?? (matches.length === 1 && matches[0])
+          matches.find((o) => o.id === query.organization_uuid) ??
+          (matches.length === 1 ? matches[0] : undefined)
         if (chosen)
           return reply.redirect(
             listingUrl(base, query, { organization_uuid: chosen.id, page: undefined }),
             303,
           )
         if (matches.length === 0)
-          return html(
-            reply,
-            422,
-            listingPage({
-              ...view,
-              choices: all,
-              errors: { ...errors, orgao: 'Nenhum órgão tem esse nome.' },
-            }),
-          )
-        return html(reply, 200, listingPage({ ...view, choices: all, errors, organMatches: matches }))
+          return form(422, { errors: { ...errors, orgao: 'Nenhum órgão tem esse nome.' } })
+        return form(200, { organMatches: matches })
       }
-      const { values, errors } = checkListing(query)
-      const view = {
-        resource,
-        query: query as Query,
-        errors: errors as Query,
-        page: (values.page as number | undefined) ?? 1,
-        perPage: (values.per_page as number | undefined) ?? 20,
-        sort: (values.sort as string | undefined) ?? resource.defaultSort,
-      }
-      if (Object.keys(errors).length > 0)
-        return html(
-          reply,
-          422,
-          listingPage({ ...view, choices: await choices(pool, store), result: undefined }),
-        )
+      if (Object.keys(errors).length > 0) return form(422)
       try {
         return await cachedPage(request, reply, async () =>
           listingPage({
@@ -223,12 +207,7 @@ const portal: FastifyPluginAsync<PortalOptions> = async (app, { pool, store }) =
       } catch (error) {
         if (!(error instanceof NotFoundError)) throw error
         // An organization that does not exist: a problem with that field, shown by it.
-        const problem = { organization_uuid: 'Organização não encontrada.' }
-        return html(
-          reply,
-          404,
-          listingPage({ ...view, choices: await choices(pool, store), errors: problem, result: undefined }),
-        )
+        return form(404, { errors: { organization_uuid: 'Organização não encontrada.' } })
       }
     })
 

@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto'
-import type { Pool } from '../db/pool.js'
+import { type Pool, prepared } from '../db/pool.js'
 import { type AnyField, rawSql } from '../resources/fields.js'
 import type { PublicResource } from '../resources/index.js'
 import { from, jsonObject } from '../resources/json.js'
@@ -60,21 +59,6 @@ export function listingSql(resource: PublicResource, query: Pick<ListQuery, 'fil
     orderBy: `${sortSql(resource.record.fields[field] as AnyField, a)} ${direction} NULLS LAST, ${a}.id ${direction}`,
     values,
   }
-}
-
-const statementNames = new Map<string, string>()
-
-/**
- * Prepared per connection under a name of its text, so a statement asked on every request (a listing's, a
- * portal page's) is planned once per connection, not per request.
- */
-export function prepared(text: string, values: unknown[]) {
-  let name = statementNames.get(text)
-  if (name === undefined) {
-    name = `listing-${createHash('sha1').update(text).digest('base64url').slice(0, 16)}`
-    statementNames.set(text, name)
-  }
-  return { name, text, values }
 }
 
 /** A listing item's fields: its id and organization, the detail's own fields, the extras, the relations. */
