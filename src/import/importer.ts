@@ -1,10 +1,10 @@
 import type { Readable } from 'node:stream'
-import { finished } from 'node:stream/promises'
-import { from as copyFrom } from 'pg-copy-streams'
+import { copyIn, copyRow } from '../db/copy.js'
 import type { Pool, PoolClient } from '../db/pool.js'
 import type { RecordType } from '../domain.js'
 import { rebuildDocuments } from '../readmodel/build.js'
 import { RECORD_KINDS, type RecordKind } from '../resources/index.js'
+import { checkReferences, deferReferenceChecks } from './bulk.js'
 import { SNAPSHOT, TOUCHED } from './changes.js'
 import { readLines } from './lines.js'
 import { WITHDRAW_PROBLEMS } from './references.js'
@@ -68,27 +68,18 @@ export interface ImportOptions {
   onProgress?: (progress: ImportProgress) => void
 }
 
-/** COPY text format: backslash, tab, newline and carriage return are escaped; null is \N. */
-function copyText(value: unknown): string {
-  if (value === null || value === undefined) return '\\N'
-  const text = String(value)
-  return /[\\\t\n\r]/.test(text)
-    ? text.replace(/[\\\t\n\r]/g, (c) =>
-        c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r',
-      )
-    : text
-}
-
-const row = (values: readonly unknown[]) => `${values.map(copyText).join('\t')}\n`
-
 /** The record kind of each import type. */
 const KIND_OF: ReadonlyMap<string, RecordKind> = new Map(
   RECORD_KINDS.flatMap((kind) => kind.types.map((type) => [type, kind] as const)),
 )
 
-/** Buffers COPY rows per staging table and sends each buffer as one COPY statement when it fills. */
+/**
+ * Buffers COPY rows per staging table and sends each buffer as one COPY statement when it fills. One
+ * COPY is in flight while the next lines are parsed, so PostgreSQL stores a buffer while Node reads on.
+ */
 class Stager {
   private readonly buffers = new Map<string, string>()
+  private sending: Promise<void> = Promise.resolve()
   constructor(private readonly client: PoolClient) {}
 
   async add(copySql: string, rows: string): Promise<void> {
@@ -101,13 +92,15 @@ class Stager {
     const buffer = this.buffers.get(copySql)
     if (!buffer) return
     this.buffers.set(copySql, '')
-    const copy = this.client.query(copyFrom(copySql))
-    copy.end(buffer)
-    await finished(copy)
+    await this.sending
+    this.sending = copyIn(this.client, copySql, buffer)
+    // Its failure is thrown where it is awaited (the next flush, or flushAll), not as an unhandled rejection.
+    this.sending.catch(() => {})
   }
 
   async flushAll(): Promise<void> {
     for (const copySql of this.buffers.keys()) await this.flush(copySql)
+    await this.sending
   }
 
   /** Stages one valid record: its key and links, and its body (typed columns for orders, jsonb otherwise). */
@@ -135,13 +128,13 @@ class Stager {
       lower(value(bidding)),
     ]
     const doc = group === 'order' || withdraw ? null : raw
-    await this.add(COPY_STAGE, row([seq, file, line, group, type, org, id, ...links, doc, withdraw]))
+    await this.add(COPY_STAGE, copyRow([seq, file, line, group, type, org, id, ...links, doc, withdraw]))
     if (group !== 'order' || withdraw) return
-    await this.add(COPY_ORDERS, row([seq, ...ORDER_COLUMNS.map(([column]) => record[column])]))
+    await this.add(COPY_ORDERS, copyRow([seq, ...ORDER_COLUMNS.map(([column]) => record[column])]))
     const items = record.items as Record<string, unknown>[]
     await this.add(
       COPY_ITEMS,
-      items.map((item, i) => row([seq, i + 1, ...ITEM_COLUMNS.map(([column]) => item[column])])).join(''),
+      items.map((item, i) => copyRow([seq, i + 1, ...ITEM_COLUMNS.map(([column]) => item[column])])).join(''),
     )
   }
 }
@@ -257,8 +250,10 @@ export async function importRecords(
     const { written, withdrawn, staged } = await countStaged(client)
     const rows = await tableRows(client)
     // Into empty tables (a first load) every record is new: all documents are built, without working out
-    // which ones the run touched (that took half a minute of the large dataset's load).
+    // which ones the run touched (that took half a minute of the large dataset's load), and the foreign
+    // keys are checked once at the end instead of row by row (src/import/bulk.ts).
     const first = await noRecordsStored(client)
+    const deferred = first && (await deferReferenceChecks(client))
     progress('writing')
     if (!first) {
       await client.query(SNAPSHOT_SUPPLIERS)
@@ -271,6 +266,7 @@ export async function importRecords(
         if (tables.length > 0) await client.query(`ANALYZE ${tables.join(', ')}`)
       }
     }
+    if (deferred) await checkReferences(client, WRITTEN_TABLES)
     if (!first) for (const statement of TOUCHED) await client.query(statement)
     // A run that changed a large share of a table changes its shape: the documents' joins, and the next
     // runs, need statistics that know it. A small run leaves that to autovacuum.

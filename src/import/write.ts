@@ -11,7 +11,8 @@ import { from, inRecord } from '../resources/json.js'
 
 // The set-based writes of the import, derived from the resources' definitions: each field is written
 // where its store says (a column, a lookup's id, the supplier's id, the unit's id), owned children are
-// replaced whole, suppliers and units are upserted first, and the search columns are refreshed last.
+// replaced whole, suppliers and units are upserted first, and the search columns are written with the
+// record, or refreshed last where they read its children.
 // Every statement reads only the staging tables (src/import/stage.ts) and the data tables.
 
 /** An owned relation of fields, by name. */
@@ -40,6 +41,8 @@ interface Source {
   columns: string[]
   values: string[]
   joins: string[]
+  /** What each field's stored value is read from, in this statement: a text to search, for example. */
+  read: Map<string, string>
 }
 
 function source(kind: RecordKind): Source {
@@ -48,6 +51,7 @@ function source(kind: RecordKind): Source {
   const values: string[] = []
   const joins: string[] = []
   const typedFields: string[] = []
+  const read = new Map<string, string>()
   let unit = false
   for (const [name, f] of Object.entries(kind.fields)) {
     if (!inRecord(f) || isRelation(f)) continue
@@ -67,7 +71,9 @@ function source(kind: RecordKind): Source {
       values.push(`${alias}.id`)
       joins.push(`JOIN ${store.lookup} ${alias} ON ${alias}.name = d.${name}`)
     } else if ('supplier' in store) {
-      if (store.supplier !== 'document') continue // the supplier's name is written to suppliers, first
+      // The supplier's name is written to suppliers first; a record reads it back from there.
+      read.set(name, `sp.${store.supplier}`)
+      if (store.supplier !== 'document') continue
       columns.push('supplier_id')
       values.push('sp.id')
       joins.push(`JOIN suppliers sp ON sp.document = d.${name}`)
@@ -83,6 +89,7 @@ function source(kind: RecordKind): Source {
     } else if (column !== undefined) {
       columns.push(column)
       values.push(`d.${name}`)
+      read.set(name, `d.${name}`)
     }
   }
   if (kind.placement.typeColumn) {
@@ -96,7 +103,19 @@ function source(kind: RecordKind): Source {
     columns,
     values,
     joins,
+    read,
   }
+}
+
+/**
+ * The search column's value (migrations/0003_search.sql) as the record is written, when every field it
+ * reads is the record's own or its supplier's: written by the upsert, the row is not written twice. A
+ * kind that searches its children's names (a bidding's providers) is searched after they are written.
+ */
+function searchOnWrite(kind: RecordKind, read: ReadonlyMap<string, string>): string | undefined {
+  const parts = kind.search?.map((name) => read.get(name))
+  if (!parts || parts.some((part) => part === undefined)) return undefined
+  return `to_tsvector('compras_pt', concat_ws(' ', ${parts.join(', ')}))`
 }
 
 /** The fields that name a record's unit (its name and short name), for orders. */
@@ -110,7 +129,12 @@ function unitFields(kind: RecordKind): [string, string] {
 
 /** Inserts or replaces the records of one kind, each by its conflict key. */
 function upsert(kind: RecordKind): string {
-  const { from: sourceFrom, columns, values, joins } = source(kind)
+  const { from: sourceFrom, columns, values, joins, read } = source(kind)
+  const search = searchOnWrite(kind, read)
+  if (search !== undefined) {
+    columns.push('search')
+    values.push(search)
+  }
   const conflict = kind.placement.conflict
   const updates = [...columns, 'updated_at'].filter((c) => !conflict.includes(c))
   return `
@@ -264,8 +288,8 @@ WHERE s.grp = 'order'
 ON CONFLICT (organization_id, name, name_short) DO NOTHING`
 }
 
-/** The search column (migrations/0003_search.sql) of what this run wrote: the kind's `search` fields. */
-function searchUpdate(kind: RecordKind): string | undefined {
+/** The search column's value (migrations/0003_search.sql) read from a stored record, alias `kind.alias`. */
+export function storedSearch(kind: RecordKind): string | undefined {
   if (!kind.search) return undefined
   const a = kind.alias
   const parts = kind.search.map((name) => {
@@ -275,9 +299,17 @@ function searchUpdate(kind: RecordKind): string | undefined {
     const label = shape.fields.name as AnyField
     return `(SELECT string_agg(${rawSql(label, shape.alias)}, ' ') FROM ${from(shape)} WHERE ${f.rows(a).where})`
   })
+  return `to_tsvector('compras_pt', concat_ws(' ', ${parts.join(', ')}))`
+}
+
+/** The search column of what this run wrote, where the upsert could not write it (it reads children). */
+function searchUpdate(kind: RecordKind): string | undefined {
+  const search = storedSearch(kind)
+  if (search === undefined || searchOnWrite(kind, source(kind).read) !== undefined) return undefined
+  const a = kind.alias
   return `
 UPDATE ${kind.table} t SET search = v.search FROM (
-  SELECT ${a}.id, to_tsvector('compras_pt', concat_ws(' ', ${parts.join(', ')})) AS search
+  SELECT ${a}.id, ${search} AS search
   FROM ${from(kind)} JOIN import_stage st ON st.grp = '${kind.placement.group}' AND NOT st.withdraw
     AND ${a}.id = st.key::uuid
 ) v WHERE t.id = v.id`

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import { copyIn, copyRow } from '../db/copy.js'
 import type { PoolClient } from '../db/pool.js'
 import { BIDDING_MODALITIES, BIDDING_STATUSES, MANAGEMENT_STATUSES, ORDER_STATUSES } from '../domain.js'
 import {
@@ -143,6 +144,8 @@ export async function rebuildReleases(client: PoolClient, scope: 'all' | 'touche
   const inScope = (id: string) => (scope === 'all' ? 'true' : `${id} IN (SELECT id FROM touched_processes)`)
   await client.query(`CREATE TEMP TABLE built_releases (process_id uuid PRIMARY KEY, process_kind text,
     organization_id uuid, hash text, content text) ON COMMIT DROP`)
+  // Read once, soon after: compressing it here would be paid again when the tail is stored.
+  await client.query('ALTER TABLE built_releases ALTER content SET STORAGE EXTERNAL')
   for (const kind of KINDS) {
     // Read in batches through a cursor in this transaction, so memory stays flat at any scale.
     const cursor = `ocds_${kind}`
@@ -152,22 +155,12 @@ export async function rebuildReleases(client: PoolClient, scope: 'all' | 'touche
         `FETCH ${BATCH} FROM ${cursor}`,
       )
       if (rows.length === 0) break
-      const ids: string[] = []
-      const organizations: string[] = []
-      const hashes: string[] = []
-      const contents: string[] = []
+      let built = ''
       for (const row of rows) {
         const { hash, content } = releaseBody(JSON.parse(row.source) as ProcessSource)
-        ids.push(row.process_id)
-        organizations.push(row.organization_id)
-        hashes.push(hash)
-        contents.push(content)
+        built += copyRow([row.process_id, kind, row.organization_id, hash, content])
       }
-      await client.query(
-        `INSERT INTO built_releases SELECT id, $1, organization_id, hash, content
-         FROM unnest($2::uuid[], $3::uuid[], $4::text[], $5::text[]) AS u (id, organization_id, hash, content)`,
-        [kind, ids, organizations, hashes, contents],
-      )
+      await copyIn(client, 'COPY built_releases FROM STDIN', built)
     }
     await client.query(`CLOSE ${cursor}`)
   }
