@@ -107,6 +107,16 @@ describe('a first load', () => {
     } finally {
       await limited.drop()
     }
+    // A row-by-row key check locks the row it finds (FOR KEY SHARE), which marks it with the load's
+    // transaction: the order statuses, stored before any load, show whether the checks ran.
+    const marked = async (pool: Pool) =>
+      (
+        await pool.query<{ n: number }>(
+          "SELECT count(*) FILTER (WHERE xmax::text <> '0')::int AS n FROM order_statuses",
+        )
+      ).rows[0]?.n
+    assert.equal(await marked(owner.pool), 0, 'a deferred first load checks no key row by row')
+    assert.ok(((await marked(other.pool)) ?? 0) > 0, 'the row-by-row checks ran for the plain user')
     assert.deepEqual(await documents(owner.pool), await documents(other.pool))
     assert.deepEqual(await releases(owner.pool), await releases(other.pool))
     await assertFresh(owner.pool)
