@@ -1,18 +1,11 @@
-import {
-  type AnyField,
-  type Fields,
-  isRelation,
-  type Relation,
-  rawSql,
-  sqlType,
-} from '../resources/fields.js'
+import { type AnyField, type Fields, isRelation, type Relation, sqlType } from '../resources/fields.js'
 import { Order, RECORD_KINDS, type RecordKind } from '../resources/index.js'
-import { from, inRecord } from '../resources/json.js'
+import { inRecord } from '../resources/json.js'
 
 // The set-based writes of the import, derived from the resources' definitions: each field is written
 // where its store says (a column, a lookup's id, the supplier's id, the unit's id), owned children are
 // replaced whole, suppliers and units are upserted first, and the search columns are written with the
-// record, or refreshed last where they read its children.
+// records.
 // Every statement reads only the staging tables (src/import/stage.ts) and the data tables.
 
 /** An owned relation of fields, by name. */
@@ -54,6 +47,10 @@ function source(kind: RecordKind): Source {
   const read = new Map<string, string>()
   let unit = false
   for (const [name, f] of Object.entries(kind.fields)) {
+    if (!typed && isRelation(f) && f.embedded && f.owner) {
+      const names = childNames(name, f)
+      if (names !== undefined) read.set(name, names)
+    }
     if (!inRecord(f) || isRelation(f)) continue
     const field = f as AnyField
     const { store } = field
@@ -108,14 +105,36 @@ function source(kind: RecordKind): Source {
 }
 
 /**
- * The search column's value (migrations/0003_search.sql) as the record is written, when every field it
- * reads is the record's own or its supplier's: written by the upsert, the row is not written twice. A
- * kind that searches its children's names (a bidding's providers) is searched after they are written.
+ * The search column's value (migrations/0003_search.sql) as the record is written: its own fields, its
+ * supplier's name and its children's names, read from the stage and the suppliers written first. Written
+ * by the upsert, a row is not written twice (an UPDATE after the children rewrote every index entry of it).
  */
 function searchOnWrite(kind: RecordKind, read: ReadonlyMap<string, string>): string | undefined {
   const parts = kind.search?.map((name) => read.get(name))
   if (!parts || parts.some((part) => part === undefined)) return undefined
   return `to_tsvector('compras_pt', concat_ws(' ', ${parts.join(', ')}))`
+}
+
+/**
+ * The names of a record's owned children, in their order, as the stored search reads them (`storedSearch`):
+ * from the staged record, through the suppliers written first where a child's name is its supplier's.
+ */
+function childNames(name: string, relation: Relation): string | undefined {
+  const fields = Object.entries(relation.shape.fields)
+  const label = relation.shape.fields.name
+  if (label === undefined || isRelation(label)) return undefined
+  const elements = `jsonb_array_elements(s.doc->'${name}') WITH ORDINALITY e(value, ord)`
+  if ('supplier' in label.store && label.store.supplier === 'name') {
+    const document = fields.find(
+      ([, f]) => !isRelation(f) && 'supplier' in f.store && f.store.supplier === 'document',
+    )
+    if (!document) return undefined
+    return `(SELECT string_agg(sw.name, ' ' ORDER BY e.ord) FROM ${elements}
+      JOIN suppliers sw ON sw.document = e.value->>'${document[0]}')`
+  }
+  if ('column' in label.store)
+    return `(SELECT string_agg(e.value->>'name', ' ' ORDER BY e.ord) FROM ${elements})`
+  return undefined
 }
 
 /** The fields that name a record's unit (its name and short name), for orders. */
@@ -130,8 +149,10 @@ function unitFields(kind: RecordKind): [string, string] {
 /** Inserts or replaces the records of one kind, each by its conflict key. */
 function upsert(kind: RecordKind): string {
   const { from: sourceFrom, columns, values, joins, read } = source(kind)
-  const search = searchOnWrite(kind, read)
-  if (search !== undefined) {
+  if (kind.search) {
+    const search = searchOnWrite(kind, read)
+    if (search === undefined)
+      throw new Error(`${kind.table}: a search field the import cannot read as it writes`)
     columns.push('search')
     values.push(search)
   }
@@ -288,33 +309,6 @@ WHERE s.grp = 'order'
 ON CONFLICT (organization_id, name, name_short) DO NOTHING`
 }
 
-/** The search column's value (migrations/0003_search.sql) read from a stored record, alias `kind.alias`. */
-export function storedSearch(kind: RecordKind): string | undefined {
-  if (!kind.search) return undefined
-  const a = kind.alias
-  const parts = kind.search.map((name) => {
-    const f = kind.fields[name] as AnyField | Relation
-    if (!isRelation(f)) return rawSql(f, a)
-    const { shape } = f
-    const label = shape.fields.name as AnyField
-    return `(SELECT string_agg(${rawSql(label, shape.alias)}, ' ') FROM ${from(shape)} WHERE ${f.rows(a).where})`
-  })
-  return `to_tsvector('compras_pt', concat_ws(' ', ${parts.join(', ')}))`
-}
-
-/** The search column of what this run wrote, where the upsert could not write it (it reads children). */
-function searchUpdate(kind: RecordKind): string | undefined {
-  const search = storedSearch(kind)
-  if (search === undefined || searchOnWrite(kind, source(kind).read) !== undefined) return undefined
-  const a = kind.alias
-  return `
-UPDATE ${kind.table} t SET search = v.search FROM (
-  SELECT ${a}.id, ${search} AS search
-  FROM ${from(kind)} JOIN import_stage st ON st.grp = '${kind.placement.group}' AND NOT st.withdraw
-    AND ${a}.id = st.key::uuid
-) v WHERE t.id = v.id`
-}
-
 const byGroup = (group: string) => RECORD_KINDS.find((k) => k.placement.group === group) as RecordKind
 
 /** The records the run withdraws, deleted (with their owned children), what points to them first. */
@@ -353,7 +347,6 @@ export const WRITE_STEPS: readonly (string | Analyze)[] = [
   { analyze: ['biddings', 'arps', 'contracts'] },
   upsert(byGroup('order')),
   ...orderItems(),
-  ...RECORD_KINDS.map(searchUpdate).filter((sql): sql is string => sql !== undefined),
 ]
 
 /** Every table an import writes, for the statistics after a large run. */

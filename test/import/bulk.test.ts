@@ -5,8 +5,9 @@ import { createPool, type Pool } from '../../src/db/pool.js'
 import type { DemoRecord } from '../../src/demo/generator.js'
 import { checkReferences, deferReferenceChecks } from '../../src/import/bulk.js'
 import { importRecords } from '../../src/import/importer.js'
-import { storedSearch, WRITTEN_TABLES } from '../../src/import/write.js'
-import { RECORD_KINDS } from '../../src/resources/index.js'
+import { WRITTEN_TABLES } from '../../src/import/write.js'
+import { type AnyField, isRelation, type Relation, rawSql } from '../../src/resources/fields.js'
+import { RECORD_KINDS, type RecordKind } from '../../src/resources/index.js'
 import { from } from '../../src/resources/json.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
 import { assertFresh, documents } from '../helpers/readmodel.js'
@@ -35,6 +36,24 @@ async function releases(pool: Pool): Promise<unknown[]> {
     release.date = undefined
     return { ...row, tail: JSON.stringify(release) }
   })
+}
+
+/**
+ * The search column's value (migrations/0003_search.sql) read back from a stored record, alias
+ * `kind.alias`, and the rows it joins: what the import, which writes it from the staged record, must give.
+ */
+function storedSearch(kind: RecordKind): string | undefined {
+  if (!kind.search) return undefined
+  const a = kind.alias
+  const parts = kind.search.map((name) => {
+    const f = kind.fields[name] as AnyField | Relation
+    if (!isRelation(f)) return rawSql(f, a)
+    const { shape } = f
+    const label = shape.fields.name as AnyField
+    return `(SELECT string_agg(${rawSql(label, shape.alias)}, ' ' ORDER BY ${shape.alias}.position)
+      FROM ${from(shape)} WHERE ${f.rows(a).where})`
+  })
+  return `to_tsvector('compras_pt', concat_ws(' ', ${parts.join(', ')}))`
 }
 
 /** Fails unless every record's search column is what its stored fields give (written with it, or after). */
