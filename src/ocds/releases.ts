@@ -150,11 +150,19 @@ export async function rebuildReleases(client: PoolClient, scope: 'all' | 'touche
     // Read in batches through a cursor in this transaction, so memory stays flat at any scale.
     const cursor = `ocds_${kind}`
     await client.query(`DECLARE ${cursor} NO SCROLL CURSOR FOR ${sourceQuery(kind, inScope)}`)
-    for (;;) {
-      const { rows } = await client.query<{ process_id: string; organization_id: string; source: string }>(
+    const fetch = () => {
+      const batch = client.query<{ process_id: string; organization_id: string; source: string }>(
         `FETCH ${BATCH} FROM ${cursor}`,
       )
+      batch.catch(() => {}) // a failure is thrown where the batch is awaited
+      return batch
+    }
+    let next = fetch()
+    for (;;) {
+      const { rows } = await next
       if (rows.length === 0) break
+      // PostgreSQL reads the next batch while this one is mapped here.
+      next = fetch()
       let built = ''
       for (const row of rows) {
         const { hash, content } = releaseBody(JSON.parse(row.source) as ProcessSource)
