@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict'
+import { randomBytes } from 'node:crypto'
+import { once } from 'node:events'
 import { buffer } from 'node:stream/consumers'
 import { describe, it } from 'node:test'
 import ExcelJS from 'exceljs'
@@ -12,6 +14,10 @@ describe('xlsx writer', () => {
     assert.equal(escapeXml('a & b < c > "d"'), 'a &amp; b &lt; c &gt; &quot;d&quot;')
     assert.equal(escapeXml('bell\u0007 and form\u000c feed'), 'bell and form feed')
     assert.equal(escapeXml('tab\tand\nnewline'), 'tab\tand\nnewline')
+    // Text made only of what needs escaping, and a carriage return a reader would otherwise turn into \n.
+    assert.equal(escapeXml('&'), '&amp;')
+    assert.equal(escapeXml('<>"\r'), '&lt;&gt;&quot;&#13;')
+    assert.equal(escapeXml('\u0000'), '')
   })
 
   it('writes a sheet that a real reader opens, with text, numbers, dates and more than 26 columns', async () => {
@@ -102,9 +108,29 @@ async function readPackage(
         xml.startsWith('<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'),
         `${name} declares UTF-8`,
       )
-      return parser.parse(xml) as Node
+      const parsed = parser.parse(xml) as Node
+      assertNoMixedContent(parsed, name)
+      return parsed
     },
   }
+}
+
+/**
+ * No element of these parts mixes text with child elements (SpreadsheetML has no mixed content): text
+ * between cells or rows, as a wrong separator or a stray chunk would leave, makes the sheet invalid.
+ */
+function assertNoMixedContent(node: unknown, where: string): void {
+  if (Array.isArray(node)) {
+    for (const child of node) assertNoMixedContent(child, where)
+    return
+  }
+  if (typeof node !== 'object' || node === null) return
+  const entries = Object.entries(node as Node)
+  const children = entries.filter(([key, value]) => key !== '#text' && typeof value === 'object')
+  const text = (node as Node)['#text']
+  if (children.length > 0 && typeof text === 'string')
+    assert.equal(text.trim(), '', `${where}: text beside the elements ${children.map(([k]) => k).join(', ')}`)
+  for (const [key, value] of children) assertNoMixedContent(value, `${where} ${key}`)
 }
 
 const textOf = (cell: Cell) => {
@@ -308,6 +334,40 @@ describe('xlsx package, part by part', () => {
       assert.equal(row.r, String(i + 1))
       if (i > 0) assert.equal(((row.c as Cell[])[5] as Cell).v, String(i - 1))
     })
+  })
+
+  it('sends the sheet while its rows are still being read', async () => {
+    // Random text deflates little, so the sheet's first chunks show in the output at once; a writer that
+    // held the sheet until its last row would send only the small fixed parts before the rows end.
+    let release = () => {}
+    const held = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    async function* slowRows() {
+      for (let i = 0; i < 3000; i++)
+        yield [randomBytes(48).toString('hex'), '1.00', '1', '1', 'Sim', String(i)]
+      await held
+      yield ['último', '1.00', '1', '1', 'Sim', '3000']
+    }
+    const output = xlsxStream(sheetName, columns, slowRows())
+    const chunks: Buffer[] = []
+    let received = 0
+    output.on('data', (chunk: Buffer) => {
+      chunks.push(chunk)
+      received += chunk.length
+    })
+    const ended = once(output, 'end')
+    const deadline = Date.now() + 10_000
+    while (received < 100_000 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    const beforeEnd = received
+    release()
+    await ended
+    assert.ok(beforeEnd >= 100_000, `only ${beforeEnd} bytes sent before the rows ended`)
+    const rows = (
+      (await (await readPackage(Buffer.concat(chunks))).part('xl/worksheets/sheet1.xml')).worksheet as Node
+    ).sheetData as Node
+    assert.equal((rows.row as Node[]).length, 3002)
   })
 
   it('fails the stream when the rows fail', async () => {

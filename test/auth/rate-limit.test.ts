@@ -1,0 +1,308 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, it } from 'node:test'
+import { Redis } from 'ioredis'
+import { type Hit, type Limiter, MemoryLimiter, RedisLimiter } from '../../src/auth/rate-limit.js'
+import { NO_REDIS, type TestRedis, testRedis } from '../helpers/redis.js'
+
+// The limiter on its own, with a clock the test moves: every field of every answer, at the exact edges of
+// the window, in memory and in Redis. The routes' use of it is tested in test/orders and test/security.
+
+/** A manual clock far from real time and from other runs, so that no two runs share a Redis window. */
+function manualClock() {
+  let now = (2_000_000_000 + Math.floor(Math.random() * 1_000_000_000)) * 1000
+  return { now: () => now, advance: (ms: number) => (now += ms) }
+}
+
+async function until(condition: () => boolean, timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('timed out')
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+}
+
+const status = (limiter: RedisLimiter) => (limiter as unknown as { redis: { status: string } }).redis.status
+
+/** The behaviour both limiters share, each answer compared whole. */
+function sharedBehaviour(make: (now: () => number) => Promise<Limiter | undefined>) {
+  it('admits limit events in a window, then refuses, with what remains and when a place frees', async (t) => {
+    const clock = manualClock()
+    const limiter = await make(clock.now)
+    if (!limiter) return t.skip(NO_REDIS)
+    try {
+      assert.deepEqual(await limiter.take('a', 3, 1000), {
+        allowed: true,
+        limit: 3,
+        remaining: 2,
+        resetMs: 1000,
+      })
+      clock.advance(100)
+      assert.deepEqual(await limiter.take('a', 3, 1000), {
+        allowed: true,
+        limit: 3,
+        remaining: 1,
+        resetMs: 900,
+      })
+      clock.advance(100)
+      assert.deepEqual(await limiter.take('a', 3, 1000), {
+        allowed: true,
+        limit: 3,
+        remaining: 0,
+        resetMs: 800,
+      })
+      clock.advance(100)
+      // Refused, and not counted: the oldest event still sets when a place frees.
+      assert.deepEqual(await limiter.take('a', 3, 1000), {
+        allowed: false,
+        limit: 3,
+        remaining: 0,
+        resetMs: 700,
+      })
+      assert.deepEqual(await limiter.take('a', 3, 1000), {
+        allowed: false,
+        limit: 3,
+        remaining: 0,
+        resetMs: 700,
+      })
+      // One millisecond before the first event leaves: still full.
+      clock.advance(699)
+      assert.deepEqual(await limiter.take('a', 3, 1000), {
+        allowed: false,
+        limit: 3,
+        remaining: 0,
+        resetMs: 1,
+      })
+      // Exactly windowMs after it: it has left, and the second is now the oldest.
+      clock.advance(1)
+      assert.deepEqual(await limiter.take('a', 3, 1000), {
+        allowed: true,
+        limit: 3,
+        remaining: 0,
+        resetMs: 100,
+      })
+      // A window later everything has left.
+      clock.advance(1000)
+      assert.deepEqual(await limiter.take('a', 3, 1000), {
+        allowed: true,
+        limit: 3,
+        remaining: 2,
+        resetMs: 1000,
+      })
+    } finally {
+      await limiter.close()
+    }
+  })
+
+  it('keeps each key apart', async (t) => {
+    const clock = manualClock()
+    const limiter = await make(clock.now)
+    if (!limiter) return t.skip(NO_REDIS)
+    try {
+      assert.equal((await limiter.take('a', 1, 1000)).allowed, true)
+      assert.equal((await limiter.take('a', 1, 1000)).allowed, false)
+      assert.deepEqual(await limiter.take('b', 1, 1000), {
+        allowed: true,
+        limit: 1,
+        remaining: 0,
+        resetMs: 1000,
+      })
+    } finally {
+      await limiter.close()
+    }
+  })
+
+  it('holds the limit in every span of the window, across calendar seconds', async (t) => {
+    const clock = manualClock()
+    const limiter = await make(clock.now)
+    if (!limiter) return t.skip(NO_REDIS)
+    try {
+      clock.advance(1000 - (clock.now() % 1000) - 10) // 10 ms before a calendar second
+      let admitted = 0
+      for (let i = 0; i < 20; i++) {
+        const hit: Hit = await limiter.take('edge', 10, 1000)
+        if (hit.allowed) admitted++
+        clock.advance(1) // 20 ms across the boundary
+      }
+      assert.equal(admitted, 10)
+    } finally {
+      await limiter.close()
+    }
+  })
+}
+
+describe('rate limiter in memory', () => {
+  sharedBehaviour(async (now) => new MemoryLimiter(now))
+
+  it('answers synchronously with takeNow what take answers', async () => {
+    const clock = manualClock()
+    const limiter = new MemoryLimiter(clock.now)
+    assert.deepEqual(limiter.takeNow('k', 2, 500), { allowed: true, limit: 2, remaining: 1, resetMs: 500 })
+    assert.deepEqual(await limiter.take('k', 2, 500), { allowed: true, limit: 2, remaining: 0, resetMs: 500 })
+    assert.deepEqual(limiter.takeNow('k', 2, 500), { allowed: false, limit: 2, remaining: 0, resetMs: 500 })
+  })
+
+  it('starts a new window when the same key is asked with another length', () => {
+    const clock = manualClock()
+    const limiter = new MemoryLimiter(clock.now)
+    assert.equal(limiter.takeNow('k', 1, 1000).allowed, true)
+    assert.equal(limiter.takeNow('k', 1, 1000).allowed, false)
+    assert.deepEqual(limiter.takeNow('k', 1, 2000), { allowed: true, limit: 1, remaining: 0, resetMs: 2000 })
+  })
+
+  it('keeps counting right while it compacts a long window', () => {
+    const clock = manualClock()
+    const limiter = new MemoryLimiter(clock.now)
+    // 1,000 events a millisecond apart in a 300 ms window: at most 300 are ever in it, and the ring drops the
+    // expired head as it goes, which a wrong compaction would get wrong (too many or too few counted).
+    for (let i = 0; i < 1000; i++) {
+      const hit = limiter.takeNow('k', 1000, 300)
+      assert.equal(hit.allowed, true)
+      assert.equal(hit.remaining, 1000 - Math.min(i + 1, 300), `event ${i}`)
+      assert.equal(hit.resetMs, i < 300 ? 300 - i : 1, `event ${i}`)
+      clock.advance(1)
+    }
+    const times = (
+      limiter as unknown as { windows: Map<string, { times: number[]; head: number }> }
+    ).windows.get('k')
+    assert.ok(times)
+    // The ring keeps at most about twice what the window holds.
+    assert.ok(times.times.length <= 2 * 300 + 65, `ring of ${times.times.length}`)
+  })
+
+  it('forgets idle keys every 10,000 takes, and keeps the busy ones', () => {
+    const clock = manualClock()
+    const limiter = new MemoryLimiter(clock.now)
+    const windows = (limiter as unknown as { windows: Map<string, unknown> }).windows
+    for (let i = 0; i < 5000; i++) limiter.takeNow(`idle${i}`, 10, 1000)
+    clock.advance(1000)
+    for (let i = 0; i < 4998; i++) limiter.takeNow('busy', 100_000, 1_000_000)
+    assert.equal(windows.size, 5001)
+    limiter.takeNow('busy', 100_000, 1_000_000) // the 9,999th take
+    assert.equal(windows.size, 5001)
+    limiter.takeNow('busy', 100_000, 1_000_000) // the 10,000th: the idle keys go
+    assert.deepEqual([...windows.keys()], ['busy'])
+    assert.equal(limiter.takeNow('busy', 100_000, 1_000_000).remaining, 100_000 - 5001)
+  })
+})
+
+describe('rate limiter in Redis', () => {
+  let redis: TestRedis | undefined
+  before(async () => {
+    redis = await testRedis()
+  })
+  after(async () => {
+    await redis?.stop()
+  })
+
+  const prefix = `compras-test:${process.pid}:${Math.random()}:`
+  let opened = 0
+  const open = async (now: () => number, options: { prefix?: string } = {}) => {
+    if (!redis) return undefined
+    const limiter = new RedisLimiter(redis.url, { now, prefix: options.prefix ?? `${prefix}${opened++}:` })
+    await until(() => status(limiter) === 'ready')
+    return limiter
+  }
+
+  describe('shared behaviour', () => {
+    sharedBehaviour(open)
+  })
+
+  it('keeps each key in a sorted set under the prefix, expiring with the window', async (t) => {
+    if (!redis) return t.skip(NO_REDIS)
+    const clock = manualClock()
+    const own = `${prefix}own:`
+    const limiter = await open(clock.now, { prefix: own })
+    if (!limiter) return
+    const client = new Redis(redis.url)
+    try {
+      await limiter.take('k', 5, 1500)
+      clock.advance(10)
+      await limiter.take('k', 5, 1500)
+      assert.equal(await client.type(`${own}k`), 'zset')
+      const members = await client.zrange(`${own}k`, '0', '-1', 'WITHSCORES')
+      assert.equal(members.length, 4)
+      assert.deepEqual([members[1], members[3]], [String(clock.now() - 10), String(clock.now())])
+      assert.notEqual(members[0], members[2], 'each event is a member of its own')
+      const ttl = await client.pttl(`${own}k`)
+      assert.ok(ttl > 0 && ttl <= 1500, `ttl ${ttl}`)
+    } finally {
+      client.disconnect()
+      await limiter.close()
+    }
+  })
+
+  it('uses compras:rl: as the prefix by default', async (t) => {
+    if (!redis) return t.skip(NO_REDIS)
+    const clock = manualClock()
+    const key = `default-prefix-${process.pid}-${Math.random()}`
+    const limiter = new RedisLimiter(redis.url, { now: clock.now })
+    const client = new Redis(redis.url)
+    try {
+      await until(() => status(limiter) === 'ready')
+      await limiter.take(key, 5, 1000)
+      assert.equal(await client.zcard(`compras:rl:${key}`), 1)
+    } finally {
+      await client.del(`compras:rl:${key}`)
+      client.disconnect()
+      await limiter.close()
+    }
+  })
+
+  it('counts in its own process while Redis is unreachable, reporting the fault once', async () => {
+    const clock = manualClock()
+    const faults: Error[] = []
+    const limiter = new RedisLimiter('redis://127.0.0.1:1', {
+      now: clock.now,
+      onFault: (e) => faults.push(e),
+    })
+    try {
+      assert.deepEqual(await limiter.take('k', 2, 1000), {
+        allowed: true,
+        limit: 2,
+        remaining: 1,
+        resetMs: 1000,
+      })
+      assert.deepEqual(await limiter.take('k', 2, 1000), {
+        allowed: true,
+        limit: 2,
+        remaining: 0,
+        resetMs: 1000,
+      })
+      assert.deepEqual(await limiter.take('k', 2, 1000), {
+        allowed: false,
+        limit: 2,
+        remaining: 0,
+        resetMs: 1000,
+      })
+      await until(() => faults.length > 0)
+      await new Promise((resolve) => setTimeout(resolve, 300)) // reconnection attempts fail again meanwhile
+      assert.equal(faults.length, 1)
+    } finally {
+      await limiter.close()
+    }
+  })
+
+  it('falls back to its own count when a command fails, and reports it', async (t) => {
+    if (!redis) return t.skip(NO_REDIS)
+    const clock = manualClock()
+    const faults: Error[] = []
+    const limiter = new RedisLimiter(redis.url, { now: clock.now, prefix, onFault: (e) => faults.push(e) })
+    try {
+      await until(() => status(limiter) === 'ready')
+      // A key holding a string makes the script's ZREMRANGEBYSCORE fail with WRONGTYPE.
+      const client = new Redis(redis.url)
+      await client.set(`${prefix}wrong`, 'x')
+      client.disconnect()
+      assert.deepEqual(await limiter.take('wrong', 2, 1000), {
+        allowed: true,
+        limit: 2,
+        remaining: 1,
+        resetMs: 1000,
+      })
+      assert.equal(faults.length, 1)
+      assert.match(faults[0]?.message ?? '', /WRONGTYPE/)
+    } finally {
+      await limiter.close()
+    }
+  })
+})
