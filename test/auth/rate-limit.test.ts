@@ -1,8 +1,18 @@
 import assert from 'node:assert/strict'
+import type { ChildProcess } from 'node:child_process'
+import { once } from 'node:events'
+import net from 'node:net'
 import { after, before, describe, it } from 'node:test'
 import { Redis } from 'ioredis'
 import { type Hit, type Limiter, MemoryLimiter, RedisLimiter } from '../../src/auth/rate-limit.js'
-import { NO_REDIS, type TestRedis, testRedis } from '../helpers/redis.js'
+import {
+  freePort,
+  NO_REDIS,
+  REDIS_SERVER,
+  startRedisServer,
+  type TestRedis,
+  testRedis,
+} from '../helpers/redis.js'
 
 // The limiter on its own, with a clock the test moves: every field of every answer, at the exact edges of
 // the window, in memory and in Redis. The routes' use of it is tested in test/orders and test/security.
@@ -19,6 +29,24 @@ async function until(condition: () => boolean, timeoutMs = 10_000) {
     if (Date.now() > deadline) throw new Error('timed out')
     await new Promise((resolve) => setTimeout(resolve, 20))
   }
+}
+
+/** The first whole RESP command in text: its arguments and how many characters it took, or undefined. */
+function nextCommand(text: string): { args: string[]; length: number } | undefined {
+  const header = /^\*(\d+)\r\n/.exec(text)
+  if (!header) return undefined
+  let at = header[0].length
+  const args: string[] = []
+  for (let i = 0; i < Number(header[1]); i++) {
+    const size = /^\$(\d+)\r\n/.exec(text.slice(at))
+    if (!size) return undefined
+    const start = at + size[0].length
+    const end = start + Number(size[1])
+    if (text.length < end + 2) return undefined
+    args.push(text.slice(start, end))
+    at = end + 2
+  }
+  return { args, length: at }
 }
 
 const status = (limiter: RedisLimiter) => (limiter as unknown as { redis: { status: string } }).redis.status
@@ -303,6 +331,77 @@ describe('rate limiter in Redis', () => {
       assert.match(faults[0]?.message ?? '', /WRONGTYPE/)
     } finally {
       await limiter.close()
+    }
+  })
+
+  it('answers from its own count when Redis stops answering, instead of waiting on it', async () => {
+    // A server that says it is ready (answers ioredis's handshake and INFO) and then answers nothing.
+    const silent = net.createServer((socket) => {
+      let pending = ''
+      socket.on('data', (data) => {
+        pending += data.toString('latin1')
+        for (;;) {
+          const command = nextCommand(pending)
+          if (!command) return
+          pending = pending.slice(command.length)
+          const name = command.args[0]?.toLowerCase()
+          if (name === 'hello') socket.write("-ERR unknown command 'hello'\r\n")
+          else if (name === 'client') socket.write('+OK\r\n')
+          else if (name === 'info') {
+            const body = '# Server\r\nredis_version:7.0.0\r\nloading:0\r\n'
+            socket.write(`$${body.length}\r\n${body}\r\n`)
+          }
+        }
+      })
+    })
+    silent.listen(0, '127.0.0.1')
+    await once(silent, 'listening')
+    const { port } = silent.address() as net.AddressInfo
+    const clock = manualClock()
+    const faults: Error[] = []
+    const limiter = new RedisLimiter(`redis://127.0.0.1:${port}`, {
+      now: clock.now,
+      onFault: (e) => faults.push(e),
+    })
+    try {
+      await until(() => status(limiter) === 'ready')
+      const answer = await Promise.race([
+        limiter.take('k', 2, 1000),
+        new Promise((resolve) => setTimeout(() => resolve('still waiting after 5 s'), 5000)),
+      ])
+      assert.deepEqual(answer, { allowed: true, limit: 2, remaining: 1, resetMs: 1000 })
+      assert.equal(faults.length, 1)
+      assert.match(faults[0]?.message ?? '', /timed out/i)
+    } finally {
+      await limiter.close()
+      silent.close()
+    }
+  })
+
+  it('reports each outage once and each return once, and nothing when it first connects', async (t) => {
+    if (!REDIS_SERVER) return t.skip(NO_REDIS)
+    const port = await freePort()
+    let server: ChildProcess = await startRedisServer(port)
+    let faults = 0
+    let recoveries = 0
+    const limiter = new RedisLimiter(`redis://127.0.0.1:${port}`, {
+      onFault: () => faults++,
+      onRecover: () => recoveries++,
+    })
+    try {
+      await until(() => status(limiter) === 'ready')
+      assert.deepEqual([faults, recoveries], [0, 0])
+      for (let outage = 1; outage <= 2; outage++) {
+        server.kill('SIGKILL')
+        await once(server, 'exit')
+        await until(() => faults === outage)
+        server = await startRedisServer(port)
+        await until(() => recoveries === outage)
+      }
+      assert.deepEqual([faults, recoveries], [2, 2])
+    } finally {
+      await limiter.close()
+      server.kill('SIGKILL')
     }
   })
 })

@@ -5,6 +5,8 @@ import type { FastifyInstance } from 'fastify'
 import type { DemoRecord } from '../../src/demo/generator.js'
 import { BIDDING_MODALITIES, BIDDING_STATUSES, MANAGEMENT_STATUSES } from '../../src/domain.js'
 import { importRecords } from '../../src/import/importer.js'
+import type { AnyField } from '../../src/resources/fields.js'
+import { PUBLIC_RESOURCES } from '../../src/resources/index.js'
 import { buildTestApp } from '../helpers/app.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
 import { demoRecords, first, ndjson, source } from '../helpers/records.js'
@@ -538,6 +540,42 @@ describe('transparency queries', () => {
       const descending = await data('/v1/transparency/arps?sort=-date_expiration&per_page=100')
       const dates = descending.data.map((a: { date_expiration: string }) => a.date_expiration)
       assert.deepEqual(dates, [...dates].sort().reverse())
+    })
+
+    it('sorts by every allowed field both ways, blanks and secret budgets last, the same across pages', async () => {
+      let blanks = 0
+      for (const resource of PUBLIC_RESOURCES) {
+        for (const [sort, name] of Object.entries(resource.sorts)) {
+          const kind = (resource.record.fields[name] as AnyField).kind
+          for (const direction of ['', '-']) {
+            const url = `/v1/transparency/${resource.path}?sort=${direction}${sort}`
+            const whole = await data(`${url}&per_page=100`)
+            assert.ok(whole.total <= 100, url)
+            const values = whole.data.map((item: Record<string, unknown>) => item[name] as string | null)
+            const present = values.filter((v: string | null) => v !== null)
+            blanks += values.length - present.length
+            // Blanks (null, and a secret budget's null) come last whichever way the sort goes.
+            assert.deepEqual(values, [...present, ...values.filter((v: string | null) => v === null)], url)
+            if (kind !== 'text' && kind !== 'number') {
+              const key = (v: string) => (kind === 'money' ? Number(v) : v)
+              const sorted = [...present].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0))
+              assert.deepEqual(present, direction === '-' ? sorted.reverse() : sorted, url)
+            }
+            // Equal values keep one order: walking small pages gives the whole page's order.
+            const walked: string[] = []
+            for (let page = 1; page <= Math.ceil(whole.total / 4); page++)
+              walked.push(
+                ...(await data(`${url}&per_page=4&page=${page}`)).data.map((i: { id: string }) => i.id),
+              )
+            assert.deepEqual(
+              walked,
+              whole.data.map((i: { id: string }) => i.id),
+              url,
+            )
+          }
+        }
+      }
+      assert.ok(blanks > 0, 'the fixture has blank values to sort')
     })
 
     it('answers 404 "Organização não encontrada." for an unknown organization', async () => {
