@@ -4,9 +4,18 @@ import { once } from 'node:events'
 import net from 'node:net'
 import { after, before, describe, it } from 'node:test'
 import { Redis } from 'ioredis'
-import { type Hit, type Limiter, MemoryLimiter, RedisLimiter } from '../../src/auth/rate-limit.js'
+import {
+  type Hit,
+  type Limiter,
+  MemoryLimiter,
+  RedisLimiter,
+  type RedisLimiterOptions,
+} from '../../src/auth/rate-limit.js'
+import { manualClock } from '../helpers/clock.js'
+import { until } from '../helpers/http.js'
 import {
   freePort,
+  limiterReady,
   NO_REDIS,
   REDIS_SERVER,
   startRedisServer,
@@ -17,18 +26,9 @@ import {
 // The limiter on its own, with a clock the test moves: every field of every answer, at the exact edges of
 // the window, in memory and in Redis. The routes' use of it is tested in test/orders and test/security.
 
-/** A manual clock far from real time and from other runs, so that no two runs share a Redis window. */
-function manualClock() {
-  let now = (2_000_000_000 + Math.floor(Math.random() * 1_000_000_000)) * 1000
-  return { now: () => now, advance: (ms: number) => (now += ms) }
-}
-
-async function until(condition: () => boolean, timeoutMs = 10_000) {
-  const deadline = Date.now() + timeoutMs
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('timed out')
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
+/** One answer of the limiter, written in a line. */
+function hit(allowed: boolean, limit: number, remaining: number, resetMs: number): Hit {
+  return { allowed, limit, remaining, resetMs }
 }
 
 /** The first whole RESP command in text: its arguments and how many characters it took, or undefined. */
@@ -49,8 +49,6 @@ function nextCommand(text: string): { args: string[]; length: number } | undefin
   return { args, length: at }
 }
 
-const status = (limiter: RedisLimiter) => (limiter as unknown as { redis: { status: string } }).redis.status
-
 /** The behaviour both limiters share, each answer compared whole. */
 function sharedBehaviour(make: (now: () => number) => Promise<Limiter | undefined>) {
   it('admits limit events in a window, then refuses, with what remains and when a place frees', async (t) => {
@@ -58,64 +56,24 @@ function sharedBehaviour(make: (now: () => number) => Promise<Limiter | undefine
     const limiter = await make(clock.now)
     if (!limiter) return t.skip(NO_REDIS)
     try {
-      assert.deepEqual(await limiter.take('a', 3, 1000), {
-        allowed: true,
-        limit: 3,
-        remaining: 2,
-        resetMs: 1000,
-      })
+      assert.deepEqual(await limiter.take('a', 3, 1000), hit(true, 3, 2, 1000))
       clock.advance(100)
-      assert.deepEqual(await limiter.take('a', 3, 1000), {
-        allowed: true,
-        limit: 3,
-        remaining: 1,
-        resetMs: 900,
-      })
+      assert.deepEqual(await limiter.take('a', 3, 1000), hit(true, 3, 1, 900))
       clock.advance(100)
-      assert.deepEqual(await limiter.take('a', 3, 1000), {
-        allowed: true,
-        limit: 3,
-        remaining: 0,
-        resetMs: 800,
-      })
+      assert.deepEqual(await limiter.take('a', 3, 1000), hit(true, 3, 0, 800))
       clock.advance(100)
       // Refused, and not counted: the oldest event still sets when a place frees.
-      assert.deepEqual(await limiter.take('a', 3, 1000), {
-        allowed: false,
-        limit: 3,
-        remaining: 0,
-        resetMs: 700,
-      })
-      assert.deepEqual(await limiter.take('a', 3, 1000), {
-        allowed: false,
-        limit: 3,
-        remaining: 0,
-        resetMs: 700,
-      })
+      assert.deepEqual(await limiter.take('a', 3, 1000), hit(false, 3, 0, 700))
+      assert.deepEqual(await limiter.take('a', 3, 1000), hit(false, 3, 0, 700))
       // One millisecond before the first event leaves: still full.
       clock.advance(699)
-      assert.deepEqual(await limiter.take('a', 3, 1000), {
-        allowed: false,
-        limit: 3,
-        remaining: 0,
-        resetMs: 1,
-      })
+      assert.deepEqual(await limiter.take('a', 3, 1000), hit(false, 3, 0, 1))
       // Exactly windowMs after it: it has left, and the second is now the oldest.
       clock.advance(1)
-      assert.deepEqual(await limiter.take('a', 3, 1000), {
-        allowed: true,
-        limit: 3,
-        remaining: 0,
-        resetMs: 100,
-      })
+      assert.deepEqual(await limiter.take('a', 3, 1000), hit(true, 3, 0, 100))
       // A window later everything has left.
       clock.advance(1000)
-      assert.deepEqual(await limiter.take('a', 3, 1000), {
-        allowed: true,
-        limit: 3,
-        remaining: 2,
-        resetMs: 1000,
-      })
+      assert.deepEqual(await limiter.take('a', 3, 1000), hit(true, 3, 2, 1000))
     } finally {
       await limiter.close()
     }
@@ -128,12 +86,7 @@ function sharedBehaviour(make: (now: () => number) => Promise<Limiter | undefine
     try {
       assert.equal((await limiter.take('a', 1, 1000)).allowed, true)
       assert.equal((await limiter.take('a', 1, 1000)).allowed, false)
-      assert.deepEqual(await limiter.take('b', 1, 1000), {
-        allowed: true,
-        limit: 1,
-        remaining: 0,
-        resetMs: 1000,
-      })
+      assert.deepEqual(await limiter.take('b', 1, 1000), hit(true, 1, 0, 1000))
     } finally {
       await limiter.close()
     }
@@ -164,9 +117,9 @@ describe('rate limiter in memory', () => {
   it('answers synchronously with takeNow what take answers', async () => {
     const clock = manualClock()
     const limiter = new MemoryLimiter(clock.now)
-    assert.deepEqual(limiter.takeNow('k', 2, 500), { allowed: true, limit: 2, remaining: 1, resetMs: 500 })
-    assert.deepEqual(await limiter.take('k', 2, 500), { allowed: true, limit: 2, remaining: 0, resetMs: 500 })
-    assert.deepEqual(limiter.takeNow('k', 2, 500), { allowed: false, limit: 2, remaining: 0, resetMs: 500 })
+    assert.deepEqual(limiter.takeNow('k', 2, 500), hit(true, 2, 1, 500))
+    assert.deepEqual(await limiter.take('k', 2, 500), hit(true, 2, 0, 500))
+    assert.deepEqual(limiter.takeNow('k', 2, 500), hit(false, 2, 0, 500))
   })
 
   it('starts a new window when the same key is asked with another length', () => {
@@ -174,7 +127,7 @@ describe('rate limiter in memory', () => {
     const limiter = new MemoryLimiter(clock.now)
     assert.equal(limiter.takeNow('k', 1, 1000).allowed, true)
     assert.equal(limiter.takeNow('k', 1, 1000).allowed, false)
-    assert.deepEqual(limiter.takeNow('k', 1, 2000), { allowed: true, limit: 1, remaining: 0, resetMs: 2000 })
+    assert.deepEqual(limiter.takeNow('k', 1, 2000), hit(true, 1, 0, 2000))
   })
 
   it('keeps counting right while it compacts a long window', () => {
@@ -224,10 +177,11 @@ describe('rate limiter in Redis', () => {
 
   const prefix = `compras-test:${process.pid}:${Math.random()}:`
   let opened = 0
-  const open = async (now: () => number, options: { prefix?: string } = {}) => {
+  /** A limiter on the test's Redis, under a prefix of its own unless told, once its connection is ready. */
+  const open = async (now: () => number, options: RedisLimiterOptions = {}) => {
     if (!redis) return undefined
-    const limiter = new RedisLimiter(redis.url, { now, prefix: options.prefix ?? `${prefix}${opened++}:` })
-    await until(() => status(limiter) === 'ready')
+    const limiter = new RedisLimiter(redis.url, { prefix: `${prefix}${opened++}:`, ...options, now })
+    await until(() => limiterReady(limiter))
     return limiter
   }
 
@@ -240,7 +194,7 @@ describe('rate limiter in Redis', () => {
     const clock = manualClock()
     const own = `${prefix}own:`
     const limiter = await open(clock.now, { prefix: own })
-    if (!limiter) return
+    assert.ok(limiter)
     const client = new Redis(redis.url)
     try {
       await limiter.take('k', 5, 1500)
@@ -266,7 +220,7 @@ describe('rate limiter in Redis', () => {
     const limiter = new RedisLimiter(redis.url, { now: clock.now })
     const client = new Redis(redis.url)
     try {
-      await until(() => status(limiter) === 'ready')
+      await until(() => limiterReady(limiter))
       await limiter.take(key, 5, 1000)
       assert.equal(await client.zcard(`compras:rl:${key}`), 1)
     } finally {
@@ -284,24 +238,9 @@ describe('rate limiter in Redis', () => {
       onFault: (e) => faults.push(e),
     })
     try {
-      assert.deepEqual(await limiter.take('k', 2, 1000), {
-        allowed: true,
-        limit: 2,
-        remaining: 1,
-        resetMs: 1000,
-      })
-      assert.deepEqual(await limiter.take('k', 2, 1000), {
-        allowed: true,
-        limit: 2,
-        remaining: 0,
-        resetMs: 1000,
-      })
-      assert.deepEqual(await limiter.take('k', 2, 1000), {
-        allowed: false,
-        limit: 2,
-        remaining: 0,
-        resetMs: 1000,
-      })
+      assert.deepEqual(await limiter.take('k', 2, 1000), hit(true, 2, 1, 1000))
+      assert.deepEqual(await limiter.take('k', 2, 1000), hit(true, 2, 0, 1000))
+      assert.deepEqual(await limiter.take('k', 2, 1000), hit(false, 2, 0, 1000))
       await until(() => faults.length > 0)
       await new Promise((resolve) => setTimeout(resolve, 300)) // reconnection attempts fail again meanwhile
       assert.equal(faults.length, 1)
@@ -314,19 +253,14 @@ describe('rate limiter in Redis', () => {
     if (!redis) return t.skip(NO_REDIS)
     const clock = manualClock()
     const faults: Error[] = []
-    const limiter = new RedisLimiter(redis.url, { now: clock.now, prefix, onFault: (e) => faults.push(e) })
+    const limiter = await open(clock.now, { prefix, onFault: (e) => faults.push(e) })
+    assert.ok(limiter)
     try {
-      await until(() => status(limiter) === 'ready')
       // A key holding a string makes the script's ZREMRANGEBYSCORE fail with WRONGTYPE.
       const client = new Redis(redis.url)
       await client.set(`${prefix}wrong`, 'x')
       client.disconnect()
-      assert.deepEqual(await limiter.take('wrong', 2, 1000), {
-        allowed: true,
-        limit: 2,
-        remaining: 1,
-        resetMs: 1000,
-      })
+      assert.deepEqual(await limiter.take('wrong', 2, 1000), hit(true, 2, 1, 1000))
       assert.equal(faults.length, 1)
       assert.match(faults[0]?.message ?? '', /WRONGTYPE/)
     } finally {
@@ -363,16 +297,20 @@ describe('rate limiter in Redis', () => {
       now: clock.now,
       onFault: (e) => faults.push(e),
     })
+    let timer: NodeJS.Timeout | undefined
     try {
-      await until(() => status(limiter) === 'ready')
+      await until(() => limiterReady(limiter))
       const answer = await Promise.race([
         limiter.take('k', 2, 1000),
-        new Promise((resolve) => setTimeout(() => resolve('still waiting after 5 s'), 5000)),
+        new Promise((resolve) => {
+          timer = setTimeout(() => resolve('still waiting after 5 s'), 5000)
+        }),
       ])
-      assert.deepEqual(answer, { allowed: true, limit: 2, remaining: 1, resetMs: 1000 })
+      assert.deepEqual(answer, hit(true, 2, 1, 1000))
       assert.equal(faults.length, 1)
       assert.match(faults[0]?.message ?? '', /timed out/i)
     } finally {
+      clearTimeout(timer)
       await limiter.close()
       silent.close()
     }
@@ -389,7 +327,7 @@ describe('rate limiter in Redis', () => {
       onRecover: () => recoveries++,
     })
     try {
-      await until(() => status(limiter) === 'ready')
+      await until(() => limiterReady(limiter))
       assert.deepEqual([faults, recoveries], [0, 0])
       for (let outage = 1; outage <= 2; outage++) {
         server.kill('SIGKILL')

@@ -1,5 +1,6 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import net from 'node:net'
+import type { RedisLimiter } from '../../src/auth/rate-limit.js'
 
 /** The redis-server binary on PATH, if any. */
 export const REDIS_SERVER = (() => {
@@ -70,3 +71,8 @@ export async function testRedis(): Promise<TestRedis | undefined> {
 
 /** Why Redis tests cannot run here; the skip message test/run.ts counts. */
 export const NO_REDIS = 'no Redis: neither TEST_REDIS_URL nor redis-server'
+
+/** Whether a RedisLimiter's connection is ready (it asks Redis only then; until then it counts alone). */
+export function limiterReady(limiter: RedisLimiter): boolean {
+  return (limiter as unknown as { redis: { status: string } }).redis.status === 'ready'
+}

@@ -9,6 +9,7 @@ import { importRecords } from '../../src/import/importer.js'
 import { MESSAGES } from '../../src/transparency/messages.js'
 import { buildTestApp, listen } from '../helpers/app.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
+import { until } from '../helpers/http.js'
 import { startProxy, type TcpProxy, viaProxy } from '../helpers/proxy.js'
 import { demoRecords, first, ndjson, source } from '../helpers/records.js'
 
@@ -155,8 +156,7 @@ describe('the database unreachable for 10 s under load', () => {
     // Every client back in the pool, none waiting: nothing leaked by the failed requests. A leaked client
     // never returns; one still finishing its work on a busy machine returns within moments.
     const out = () => pool.totalCount - pool.idleCount
-    for (let waited = 0; waited < 5000 && (pool.waitingCount > 0 || out() > 1); waited += 100)
-      await sleep(100)
+    await until(() => pool.waitingCount === 0 && out() <= 1, 5000).catch(() => {}) // the asserts say what is left
     assert.equal(pool.waitingCount, 0)
     // At most one client out: the cache's LISTEN connection, which stays checked out for good.
     assert.ok(out() <= 1, `${out()} clients still out`)

@@ -6,6 +6,7 @@ import { issueToken } from '../../src/auth/tokens.js'
 import { importRecords } from '../../src/import/importer.js'
 import { buildTestApp } from '../helpers/app.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
+import { until } from '../helpers/http.js'
 import { demoRecords, first, ndjson, source } from '../helpers/records.js'
 
 // The order query's edges that the main suite does not reach: the media type of an answer, errors raised
@@ -64,14 +65,15 @@ describe('order query: answers, framework errors and failures', () => {
     })
     assert.equal(response.statusCode, 500)
     assert.deepEqual(response.json(), { message: 'Número da ordem é obrigatório', data: [] })
+    // The access log is written after the answer: wait for its row.
     let rows: { order_number: string | null; status: number }[] = []
-    for (let attempt = 0; attempt < 100 && rows.length === 0; attempt++) {
-      await new Promise((resolve) => setTimeout(resolve, 50))
+    await until(async () => {
       ;({ rows } = await db.pool.query(
         `SELECT order_number, status FROM access_log WHERE status = 500 AND order_number IS DISTINCT FROM $1`,
         [number],
       ))
-    }
+      return rows.length > 0
+    }, 5000).catch(() => {}) // the assert says what was found
     assert.deepEqual(rows, [{ order_number: null, status: 500 }])
   })
 

@@ -6,6 +6,7 @@ import { issueToken, revokeToken } from '../../src/auth/tokens.js'
 import type { DemoRecord } from '../../src/demo/generator.js'
 import { importRecords } from '../../src/import/importer.js'
 import { buildTestApp } from '../helpers/app.js'
+import { manualClock } from '../helpers/clock.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
 import { demoRecords, ndjson, source } from '../helpers/records.js'
 
@@ -44,12 +45,6 @@ const ITEM_FIELDS = [
   'amount_total',
 ]
 const MICROS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/
-
-/** A clock the tests move by hand, starting at the beginning of a second. */
-function manualClock() {
-  let now = Math.floor(Date.now() / 1000) * 1000 + 1_000_000
-  return { now: () => now, advance: (ms: number) => (now += ms) }
-}
 
 describe('GET /external/orders', () => {
   let db: TestDatabase

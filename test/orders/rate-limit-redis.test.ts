@@ -7,30 +7,19 @@ import { RedisLimiter } from '../../src/auth/rate-limit.js'
 import { issueToken } from '../../src/auth/tokens.js'
 import { importRecords } from '../../src/import/importer.js'
 import { buildTestApp } from '../helpers/app.js'
+import { manualClock } from '../helpers/clock.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
+import { until } from '../helpers/http.js'
 import { demoRecords, first, ndjson, source } from '../helpers/records.js'
 import {
   freePort,
+  limiterReady,
   NO_REDIS,
   REDIS_SERVER,
   startRedisServer,
   type TestRedis,
   testRedis,
 } from '../helpers/redis.js'
-
-/** A shared manual clock far from real time, so that runs never share a Redis window. */
-function manualClock() {
-  let now = (Math.floor(Date.now() / 1000) + 1_000_000 + Math.floor(Math.random() * 1_000_000_000)) * 1000
-  return { now: () => now, advance: (ms: number) => (now += ms) }
-}
-
-async function until(condition: () => boolean, timeoutMs = 10_000) {
-  const deadline = Date.now() + timeoutMs
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('timed out')
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-}
 
 describe('order query rate limit with Redis', () => {
   let db: TestDatabase
@@ -61,9 +50,7 @@ describe('order query rate limit with Redis', () => {
     const limiters = [0, 1].map(() => new RedisLimiter(redisUrl, { now: clock.now, prefix }))
     const apps = await Promise.all(limiters.map((limiter) => buildTestApp(db, { limiter })))
     try {
-      await until(() =>
-        limiters.every((l) => (l as unknown as { redis: { status: string } }).redis.status === 'ready'),
-      )
+      await until(() => limiters.every(limiterReady))
       for (let i = 0; i < 60; i++) {
         const response = await ask(apps[i % 2] as FastifyInstance)
         assert.equal(response.statusCode, 200, `request ${i + 1}`)
@@ -111,9 +98,8 @@ describe('order query rate limit with Redis', () => {
       onRecover: () => recoveries++,
     })
     const peer = new RedisLimiter(`redis://127.0.0.1:${port}`, { now: clock.now })
-    const status = (l: RedisLimiter) => (l as unknown as { redis: { status: string } }).redis.status
     try {
-      await until(() => status(limiter) === 'ready' && status(peer) === 'ready')
+      await until(() => limiterReady(limiter) && limiterReady(peer))
       assert.equal((await limiter.take('k', 60, 1000)).remaining, 59)
       server.kill('SIGKILL')
       await once(server, 'exit')
@@ -121,7 +107,7 @@ describe('order query rate limit with Redis', () => {
       // While Redis is away, this process counts alone.
       assert.equal((await limiter.take('k', 60, 1000)).remaining, 59)
       server = await start()
-      await until(() => recoveries > 0 && status(peer) === 'ready')
+      await until(() => recoveries > 0 && limiterReady(peer))
       // Shared again: what one instance counts, the other sees (allowing for the reconnection to settle).
       let shared = false
       for (let attempt = 0; attempt < 50 && !shared; attempt++) {

@@ -7,19 +7,14 @@ import type { DemoRecord } from '../../src/demo/generator.js'
 import { importRecords } from '../../src/import/importer.js'
 import { DocumentStore } from '../../src/readmodel/store.js'
 import { buildTestApp } from '../helpers/app.js'
+import { manualClock } from '../helpers/clock.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
 import { until } from '../helpers/http.js'
 import { demoRecords, ndjson, source } from '../helpers/records.js'
-import { NO_REDIS, type TestRedis, testRedis } from '../helpers/redis.js'
+import { limiterReady, NO_REDIS, type TestRedis, testRedis } from '../helpers/redis.js'
 
 // Hardening, items 2 (the access log), 3 (one bad key in a batch), 7 (the failure limit under
 // concurrency) and 9 (a sliding window across the boundary of a second).
-
-/** A clock the tests move by hand, starting at the beginning of a second far from now. */
-function manualClock() {
-  let now = (Math.floor(Date.now() / 1000) + 1_000_000) * 1000
-  return { now: () => now, set: (ms: number) => (now = ms), advance: (ms: number) => (now += ms) }
-}
 
 describe('order query under hostile input', () => {
   let db: TestDatabase
@@ -173,8 +168,7 @@ describe('order query under hostile input', () => {
       if (!limiter) return t.skip(NO_REDIS)
       const app = await buildTestApp(db, { limiter, env: { AUTH_FAILURE_LIMIT: '30' } })
       try {
-        if (limiter instanceof RedisLimiter)
-          await until(() => (limiter as unknown as { redis: { status: string } }).redis.status === 'ready')
+        if (limiter instanceof RedisLimiter) await until(() => limiterReady(limiter))
         const bad = (i: number) => `${String(i).padStart(3, '0')}${'x'.repeat(40)}`
         const answers = await Promise.all(
           Array.from({ length: 200 }, (_, i) =>
@@ -217,8 +211,7 @@ describe('order query under hostile input', () => {
           headers: { authorization: tokenA },
         })
       try {
-        if (limiter instanceof RedisLimiter)
-          await until(() => (limiter as unknown as { redis: { status: string } }).redis.status === 'ready')
+        if (limiter instanceof RedisLimiter) await until(() => limiterReady(limiter))
         const second = clock.now()
         clock.set(second + 900) // late in a calendar second
         for (let i = 0; i < 60; i++) assert.equal((await ask()).statusCode, 200, `request ${i + 1}`)
