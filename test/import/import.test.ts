@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, beforeEach, describe, it } from 'node:test'
 import { dumpRecords } from '../../src/import/dump.js'
-import { importRecords } from '../../src/import/importer.js'
+import { type ImportProgress, importRecords } from '../../src/import/importer.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
 import { byKey, demoRecords, first, ndjson, source } from '../helpers/records.js'
 
@@ -142,6 +142,60 @@ describe('import', () => {
     const result = await importRecords(db.pool, [source(content)])
     assert.equal(result.ok, true, JSON.stringify(result.problems))
     assert.equal(result.counts.organization, 1)
+  })
+
+  it('tells where it is, every thousand records and at each phase, and records the run', async () => {
+    // 80 copies of the demo: 2,400 lines, each key kept once (the last line wins).
+    const content = ndjson(Array.from({ length: 80 }, () => demo).flat())
+    const lines = demo.length * 80
+    const heard: ImportProgress[] = []
+    const result = await importRecords(db.pool, [{ ...source(content), size: Buffer.byteLength(content) }], {
+      onProgress: (progress) => heard.push({ ...progress }),
+    })
+    assert.equal(result.ok, true, JSON.stringify(result.problems))
+    assert.equal(result.lines, lines)
+    const size = Buffer.byteLength(content)
+    const at = (phase: ImportProgress['phase'], records: number) => ({
+      phase,
+      records,
+      bytes: size,
+      totalBytes: size,
+    })
+    assert.deepEqual(heard, [
+      at('reading', 1000),
+      at('reading', 2000),
+      at('checking', lines),
+      at('writing', lines),
+      at('documents', lines),
+    ])
+    // The run is kept for the metrics, with the documents it built: all of them, on a first load.
+    const { rows } = await db.pool.query(
+      `SELECT ok, records::int, documents::int, seconds > 0 AS timed,
+         (SELECT count(*) FROM order_documents)::int + (SELECT count(*) FROM detail_documents)::int
+           + (SELECT count(*) FROM ocds_releases)::int AS stored
+       FROM import_runs ORDER BY id DESC LIMIT 1`,
+    )
+    assert.equal(rows[0].ok, true)
+    assert.equal(rows[0].records, lines)
+    assert.equal(rows[0].timed, true)
+    assert.ok(rows[0].stored > 0)
+    assert.equal(rows[0].documents, rows[0].stored)
+  })
+
+  it('tells no total when a source has no known size, and stops telling at checking when refused', async () => {
+    const org = first(demo, 'organization')
+    const sized = { ...source(JSON.stringify(org)), size: Buffer.byteLength(JSON.stringify(org)) }
+    const heard: ImportProgress[] = []
+    const result = await importRecords(db.pool, [sized, source('{"type":"nothing"}')], {
+      onProgress: (progress) => heard.push({ ...progress }),
+    })
+    assert.equal(result.ok, false)
+    const bytes = sized.size + '{"type":"nothing"}'.length
+    assert.deepEqual(heard, [{ phase: 'checking', records: 2, bytes, totalBytes: undefined }])
+    const { rows } = await db.pool.query(
+      'SELECT ok, records::int, documents::int FROM import_runs ORDER BY id DESC LIMIT 1',
+    )
+    assert.deepEqual(rows[0], { ok: false, records: 2, documents: 0 })
   })
 
   describe('a file with any bad line is rejected whole', () => {
