@@ -143,8 +143,12 @@ function emptyCounts(): Record<RecordType, number> {
   return { organization: 0, order: 0, contract: 0, direct_contract: 0, public_call: 0, arp: 0 }
 }
 
-/** Whether a run that stages `staged` rows of a table of `rows` rows changes a large share of it. */
-const large = (staged: number, rows: number) => staged >= 1000 && staged >= 0.1 * Math.max(rows, 0)
+/**
+ * Whether a run that stages `staged` rows of a table of `rows` rows (-1: never analyzed) changes a large
+ * share of it: at least 1,000 rows and at least a tenth of the table. Such a run analyzes the table.
+ */
+export const largeShare = (staged: number, rows: number) =>
+  staged >= 1000 && staged >= 0.1 * Math.max(rows, 0)
 
 /**
  * Reads NDJSON records from the sources and writes them in one transaction: all of them, or, when any
@@ -262,7 +266,7 @@ export async function importRecords(
     for (const step of WRITE_STEPS) {
       if (typeof step === 'string') await client.query(step)
       else {
-        const tables = step.analyze.filter((table) => large(staged(table), rows.get(table) ?? -1))
+        const tables = step.analyze.filter((table) => largeShare(staged(table), rows.get(table) ?? -1))
         if (tables.length > 0) await client.query(`ANALYZE ${tables.join(', ')}`)
       }
     }
@@ -270,7 +274,7 @@ export async function importRecords(
     if (!first) for (const statement of TOUCHED) await client.query(statement)
     // A run that changed a large share of a table changes its shape: the documents' joins, and the next
     // runs, need statistics that know it. A small run leaves that to autovacuum.
-    const stale = WRITTEN_TABLES.filter((table) => large(staged(table), rows.get(table) ?? -1))
+    const stale = WRITTEN_TABLES.filter((table) => largeShare(staged(table), rows.get(table) ?? -1))
     if (stale.length > 0) await client.query(`ANALYZE ${stale.join(', ')}`)
     progress('documents')
     const documents = await rebuildDocuments(client, first ? 'all' : 'touched')

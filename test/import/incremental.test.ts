@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { DemoRecord } from '../../src/demo/generator.js'
-import { importRecords } from '../../src/import/importer.js'
+import { importRecords, largeShare } from '../../src/import/importer.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
 import { assertFresh, changed, documents } from '../helpers/readmodel.js'
 import { demoRecords, first, ndjson, recordKey, source, TINY } from '../helpers/records.js'
@@ -171,5 +171,18 @@ describe('incremental imports', () => {
     } finally {
       await own.drop()
     }
+  })
+})
+
+describe('which runs analyze a table', () => {
+  it('those that write at least 1,000 rows and a tenth of the table, counted as empty when never analyzed', () => {
+    assert.equal(largeShare(999, -1), false)
+    assert.equal(largeShare(1000, -1), true)
+    assert.equal(largeShare(1000, 0), true)
+    assert.equal(largeShare(1000, 10_000), true)
+    assert.equal(largeShare(1000, 10_001), false)
+    assert.equal(largeShare(1001, 10_010), true)
+    assert.equal(largeShare(5000, 1_000_000), false)
+    assert.equal(largeShare(100_000, 1_000_000), true)
   })
 })
