@@ -23,7 +23,8 @@ import { checkRecord } from './validate.js'
 import { SNAPSHOT_SUPPLIERS, WRITE_STEPS, WRITTEN_TABLES } from './write.js'
 
 export const MAX_REPORTED_PROBLEMS = 100
-const IMPORT_LOCK = 7_310_002 // one import at a time: keeps the key-clash checks true until commit
+/** The advisory lock an import holds: one import at a time keeps the key-clash checks true until commit. */
+export const IMPORT_LOCK = 7_310_002
 const FLUSH_BYTES = 256 * 1024
 
 export interface ImportSource {

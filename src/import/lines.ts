@@ -42,6 +42,8 @@ export async function* readLines(input: Readable, onBytes?: (bytes: number) => v
       const end = buffer.indexOf(0x0a, start)
       if (end === -1) break
       const piece = buffer.subarray(start, end)
+      // A line that arrived whole in one chunk, or whose last piece takes it past the limit.
+      if (pendingBytes + piece.length > MAX_LINE_BYTES) tooLong = true
       const line = finish(pendingBytes === 0 ? [piece] : [...pending, piece])
       pending = []
       pendingBytes = 0

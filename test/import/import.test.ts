@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict'
+import { Readable } from 'node:stream'
 import { after, before, beforeEach, describe, it } from 'node:test'
 import { dumpRecords } from '../../src/import/dump.js'
-import { type ImportProgress, importRecords } from '../../src/import/importer.js'
+import { IMPORT_LOCK, type ImportProgress, importRecords } from '../../src/import/importer.js'
+import { MAX_LINE_BYTES } from '../../src/import/lines.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
+import { until } from '../helpers/http.js'
 import { byKey, demoRecords, first, ndjson, source } from '../helpers/records.js'
 
 const TABLES = [
@@ -149,11 +152,14 @@ describe('import', () => {
     const content = ndjson(Array.from({ length: 80 }, () => demo).flat())
     const lines = demo.length * 80
     const heard: ImportProgress[] = []
+    const started = performance.now()
     const result = await importRecords(db.pool, [{ ...source(content), size: Buffer.byteLength(content) }], {
       onProgress: (progress) => heard.push({ ...progress }),
     })
+    const took = (performance.now() - started) / 1000
     assert.equal(result.ok, true, JSON.stringify(result.problems))
     assert.equal(result.lines, lines)
+    assert.ok(result.seconds > 0 && result.seconds <= took, `${result.seconds} s of ${took}`)
     const size = Buffer.byteLength(content)
     const at = (phase: ImportProgress['phase'], records: number) => ({
       phase,
@@ -196,6 +202,52 @@ describe('import', () => {
       'SELECT ok, records::int, documents::int FROM import_runs ORDER BY id DESC LIMIT 1',
     )
     assert.deepEqual(rows[0], { ok: false, records: 2, documents: 0 })
+  })
+
+  it('gives the error of a source that fails while read, writes nothing, and leaves no transaction open', async () => {
+    const line = `${JSON.stringify(first(demo, 'organization'))}\n`
+    const failing = Readable.from(
+      (async function* () {
+        yield Buffer.from(line)
+        throw new Error('the disk went away')
+      })(),
+    )
+    await assert.rejects(
+      importRecords(db.pool, [{ name: 'failing.ndjson', stream: failing }]),
+      /the disk went away/,
+    )
+    assert.equal((await counts(db)).organizations, 0)
+    const open = await db.pool.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM pg_stat_activity
+       WHERE datname = current_database() AND state LIKE 'idle in transaction%'`,
+    )
+    assert.equal(open.rows[0]?.n, 0)
+    assert.equal((await importRecords(db.pool, [source(ndjson(demo))])).ok, true)
+  })
+
+  it('waits while another import holds the import lock', async () => {
+    const other = await db.pool.connect()
+    try {
+      await other.query('BEGIN')
+      await other.query('SELECT pg_advisory_xact_lock($1)', [IMPORT_LOCK])
+      const running = importRecords(db.pool, [source(ndjson(demo))])
+      const waiting = async () =>
+        (
+          await db.pool.query<{ n: number }>(
+            "SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted",
+          )
+        ).rows[0]?.n === 1
+      const waited = await until(waiting, 5000).then(
+        () => true,
+        () => false,
+      )
+      assert.equal((await counts(db)).organizations, 0)
+      await other.query('COMMIT')
+      assert.equal((await running).ok, true)
+      assert.equal(waited, true, 'the import did not wait for the lock')
+    } finally {
+      other.release()
+    }
   })
 
   describe('a file with any bad line is rejected whole', () => {
@@ -324,6 +376,40 @@ describe('import', () => {
         assert.equal((await counts(db)).organizations, 0)
       })
     }
+
+    it('rejects a line over 1 MiB, naming it, and reads on', async () => {
+      const long = JSON.stringify({ ...org, name: 'x'.repeat(MAX_LINE_BYTES) })
+      const result = await importRecords(db.pool, [source(ndjson([org, long, order]), 'long.ndjson')])
+      assert.equal(result.ok, false)
+      assert.equal(result.lines, 3)
+      assert.deepEqual(result.problems, [
+        {
+          file: 'long.ndjson',
+          line: 2,
+          field: '(line)',
+          reason: `line is longer than ${MAX_LINE_BYTES} bytes`,
+        },
+      ])
+      assert.equal((await counts(db)).organizations, 0)
+    })
+
+    it('reports the problems of links and withdrawals together, in file and line order', async () => {
+      const nowhere = { type: 'withdraw', record: 'order', organization_uuid: org.uuid, number: 'none/2099' }
+      const result = await importRecords(db.pool, [
+        source(ndjson([org, nowhere, { ...order, contract_number: '999/2099' }]), 'a.ndjson'),
+        source(ndjson([{ ...order, number: 'other/2099', arp_number: 'ARP 999/2099' }]), 'b.ndjson'),
+      ])
+      assert.equal(result.ok, false)
+      assert.deepEqual(
+        result.problems.map((p) => [p.file, p.line, p.field]),
+        [
+          ['a.ndjson', 2, 'number'],
+          ['a.ndjson', 3, 'contract_number'],
+          ['b.ndjson', 1, 'arp_number'],
+        ],
+      )
+      assert.equal((await counts(db)).organizations, 0)
+    })
 
     it('rejects a contract number already used by a stored contract', async () => {
       await importRecords(db.pool, [source(ndjson([org, contract]))])

@@ -50,4 +50,14 @@ describe('readLines', () => {
       { number: 2, text: 'ok' },
     ])
   })
+  it('reports a line over the limit that arrives in one chunk, or whose last piece takes it over', async () => {
+    const tooLong = { number: 1, error: `line is longer than ${MAX_LINE_BYTES} bytes` }
+    const whole = `${'x'.repeat(MAX_LINE_BYTES + 1)}\nok\n`
+    assert.deepEqual(await lines([whole]), [tooLong, { number: 2, text: 'ok' }])
+    const split = ['x'.repeat(MAX_LINE_BYTES - 10), `${'x'.repeat(11)}\nok\n`]
+    assert.deepEqual(await lines(split), [tooLong, { number: 2, text: 'ok' }])
+    // At the limit exactly, a line is read.
+    const [atLimit] = await lines(['x'.repeat(MAX_LINE_BYTES - 10), `${'x'.repeat(10)}\n`])
+    assert.equal(atLimit && 'text' in atLimit ? atLimit.text.length : -1, MAX_LINE_BYTES)
+  })
 })
