@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { DemoRecord } from '../../src/demo/generator.js'
-import { importRecords, largeShare } from '../../src/import/importer.js'
+import { importRecords, largeShare, stagedRows } from '../../src/import/importer.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
 import { assertFresh, changed, documents } from '../helpers/readmodel.js'
 import { demoRecords, first, ndjson, recordKey, source, TINY } from '../helpers/records.js'
@@ -184,5 +184,53 @@ describe('which runs analyze a table', () => {
     assert.equal(largeShare(1001, 10_010), true)
     assert.equal(largeShare(5000, 1_000_000), false)
     assert.equal(largeShare(100_000, 1_000_000), true)
+  })
+
+  it('counts the rows a run writes per table from its records', () => {
+    const written = { organization: 2, order: 3, contract: 5, arp: 7, direct_contract: 11, public_call: 13 }
+    assert.deepEqual(stagedRows(written, 17), {
+      organizations: 2,
+      units: 3,
+      suppliers: 3 + 5 + 7 + 11 + 13,
+      biddings: 24,
+      bidding_providers: 24,
+      arps: 7,
+      contracts: 5,
+      contract_people: 5,
+      contract_commitments: 5,
+      additive_terms: 12,
+      documents: 5 + 7 + 24,
+      orders: 3,
+      order_items: 17,
+    })
+  })
+
+  it('analyzes a table a run changes a large share of, and not one it changes a small share of', async () => {
+    const own = await createTestDatabase()
+    try {
+      const analyses = async () => {
+        const { rows } = await own.pool.query<{ relname: string; n: string }>(
+          "SELECT relname, analyze_count AS n FROM pg_stat_user_tables WHERE relname IN ('orders', 'order_items')",
+        )
+        return Object.fromEntries(rows.map((row) => [row.relname, Number(row.n)]))
+      }
+      const settle = () => new Promise((resolve) => setTimeout(resolve, 600)) // pg_stat lags a little
+      // 1,100 orders of 10 items: a first load analyzes both tables it fills.
+      const bulk = demoRecords({ ...TINY, orders: 1100, itemsPerOrder: 10 }, 31)
+      assert.equal((await importRecords(own.pool, [source(ndjson(bulk))])).ok, true)
+      await settle()
+      const loaded = await analyses()
+      assert.ok((loaded.orders ?? 0) >= 1 && (loaded.order_items ?? 0) >= 1, JSON.stringify(loaded))
+      // 1,000 of the orders again with one item each: most of the orders, a tenth of 11,000 items at most.
+      const orders = bulk.filter((r) => r.type === 'order').slice(0, 1000)
+      const again = orders.map((o) => ({ ...o, items: (o.items as object[]).slice(0, 1) }))
+      assert.equal((await importRecords(own.pool, [source(ndjson(again))])).ok, true)
+      await settle()
+      const after = await analyses()
+      assert.ok((after.orders ?? 0) > (loaded.orders ?? 0), 'orders, changed a large share of, analyzed')
+      assert.equal(after.order_items, loaded.order_items, 'order items, a small share, left to autovacuum')
+    } finally {
+      await own.drop()
+    }
   })
 })
