@@ -266,6 +266,8 @@ export async function importRecords(
     // Into empty tables (a first load) every record is new: all documents are built, without working out
     // which ones the run touched (that took half a minute of the large dataset's load), and the foreign
     // keys are checked once at the end instead of row by row (src/import/bulk.ts).
+    // Stryker disable next-line UnaryOperator: every written table has statistics, analyzed or not (-1)
+    const changesLargeShare = (table: string) => largeShare(staged(table), rows.get(table) ?? -1)
     const first = await noRecordsStored(client)
     const deferred = first && (await deferReferenceChecks(client))
     progress('writing')
@@ -280,8 +282,8 @@ export async function importRecords(
         continue
       }
       // Statistics mid-run only help the next steps' plans, and the run's end analyzes the same tables:
-      // Stryker disable next-line ArrowFunction,LogicalOperator,MethodExpression,UnaryOperator: see above
-      const tables = step.analyze.filter((table) => largeShare(staged(table), rows.get(table) ?? -1))
+      // Stryker disable next-line MethodExpression: see above
+      const tables = step.analyze.filter(changesLargeShare)
       // Stryker disable next-line ConditionalExpression,StringLiteral: see above
       if (tables.length > 0) await client.query(`ANALYZE ${tables.join(', ')}`)
     }
@@ -290,8 +292,7 @@ export async function importRecords(
     if (!first) for (const statement of TOUCHED) await client.query(statement)
     // A run that changed a large share of a table changes its shape: the documents' joins, and the next
     // runs, need statistics that know it. A small run leaves that to autovacuum.
-    // Stryker disable next-line UnaryOperator: every written table has statistics, analyzed or not (-1)
-    const stale = WRITTEN_TABLES.filter((table) => largeShare(staged(table), rows.get(table) ?? -1))
+    const stale = WRITTEN_TABLES.filter(changesLargeShare)
     if (stale.length > 0) await client.query(`ANALYZE ${stale.join(', ')}`)
     progress('documents')
     const documents = await rebuildDocuments(client, first ? 'all' : 'touched')

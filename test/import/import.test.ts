@@ -151,16 +151,16 @@ describe('import', () => {
     // 80 copies of the demo: 2,400 lines, each key kept once (the last line wins).
     const content = ndjson(Array.from({ length: 80 }, () => demo).flat())
     const lines = demo.length * 80
+    const size = Buffer.byteLength(content)
     const heard: ImportProgress[] = []
     const started = performance.now()
-    const result = await importRecords(db.pool, [{ ...source(content), size: Buffer.byteLength(content) }], {
+    const result = await importRecords(db.pool, [{ ...source(content), size }], {
       onProgress: (progress) => heard.push({ ...progress }),
     })
     const took = (performance.now() - started) / 1000
     assert.equal(result.ok, true, JSON.stringify(result.problems))
     assert.equal(result.lines, lines)
     assert.ok(result.seconds > 0 && result.seconds <= took, `${result.seconds} s of ${took}`)
-    const size = Buffer.byteLength(content)
     const at = (phase: ImportProgress['phase'], records: number) => ({
       phase,
       records,
@@ -189,14 +189,18 @@ describe('import', () => {
   })
 
   it('tells no total when a source has no known size, and stops telling at checking when refused', async () => {
-    const org = first(demo, 'organization')
-    const sized = { ...source(JSON.stringify(org)), size: Buffer.byteLength(JSON.stringify(org)) }
+    const org = JSON.stringify(first(demo, 'organization'))
+    const bad = '{"type":"nothing"}'
     const heard: ImportProgress[] = []
-    const result = await importRecords(db.pool, [sized, source('{"type":"nothing"}')], {
-      onProgress: (progress) => heard.push({ ...progress }),
-    })
+    const result = await importRecords(
+      db.pool,
+      [{ ...source(org), size: Buffer.byteLength(org) }, source(bad)],
+      {
+        onProgress: (progress) => heard.push({ ...progress }),
+      },
+    )
     assert.equal(result.ok, false)
-    const bytes = sized.size + '{"type":"nothing"}'.length
+    const bytes = Buffer.byteLength(org) + bad.length
     assert.deepEqual(heard, [{ phase: 'checking', records: 2, bytes, totalBytes: undefined }])
     const { rows } = await db.pool.query(
       'SELECT ok, records::int, documents::int FROM import_runs ORDER BY id DESC LIMIT 1',
@@ -231,10 +235,14 @@ describe('import', () => {
       await other.query('BEGIN')
       await other.query('SELECT pg_advisory_xact_lock($1)', [IMPORT_LOCK])
       const running = importRecords(db.pool, [source(ndjson(demo))])
+      // Only this database's import lock: other test files import into databases of their own meanwhile.
       const waiting = async () =>
         (
           await db.pool.query<{ n: number }>(
-            "SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted",
+            `SELECT count(*)::int AS n FROM pg_locks
+             WHERE locktype = 'advisory' AND NOT granted AND objid = $1
+               AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+            [IMPORT_LOCK],
           )
         ).rows[0]?.n === 1
       const waited = await until(waiting, 5000).then(
