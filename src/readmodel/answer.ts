@@ -44,14 +44,21 @@ export function entityTag(body: string | Buffer): string {
  */
 export class Answer {
   readonly body: Buffer
-  /** The body's entityTag, quoted: the same whether the answer was cached or just built. */
-  readonly etag: string
+  private tag: string | undefined
   private br: Buffer | undefined
   private gzip: Buffer | undefined
 
   constructor(text: string) {
     this.body = Buffer.from(text)
-    this.etag = `"${entityTag(this.body)}"`
+  }
+
+  /**
+   * The body's entityTag, quoted: the same whether the answer was cached or just built. Hashed the first
+   * time a route asks (the order query never does).
+   */
+  get etag(): string {
+    this.tag ??= `"${entityTag(this.body)}"`
+    return this.tag
   }
 
   /**

@@ -268,20 +268,17 @@ export class DocumentStore {
   }
 
   /**
-   * A document's served JSON (compact), from the read model; undefined when there is none. The document is
-   * not cached by itself: the answers made of it are.
+   * An order's document from the read model, as served: stored compact (src/resources/sql.ts), so it goes
+   * out as read, never parsed. Undefined when there is none. The document is not cached by itself: the
+   * answers made of it are.
    */
-  private async document(batcher: Batcher, key: string[]): Promise<string | undefined> {
-    const body = await batcher.load(key)
-    return body === undefined ? undefined : JSON.stringify(JSON.parse(body))
-  }
-
   order(organizationId: string, number: string): Promise<string | undefined> {
-    return this.document(this.orders, [organizationId, number])
+    return this.orders.load([organizationId, number])
   }
 
+  /** A detail's document, as `order` gives an order's. */
   detail(resource: string, id: string): Promise<string | undefined> {
-    return this.document(this.details, [resource, id])
+    return this.details.load([resource, id])
   }
 
   /** The order query's answer for an order: its document inside `wrap`'s envelope. */

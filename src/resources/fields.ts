@@ -1,6 +1,6 @@
 import { type TSchema, Type } from 'typebox'
 import { MAX_NUMBER_LENGTH, NO_CONTROL_PATTERN } from '../checks.js'
-import { day, instant, maskedCpf, money, publicTaxId } from './sql.js'
+import { day, instant, jsNumber, maskedCpf, money, publicTaxId } from './sql.js'
 
 // The vocabulary every resource is declared in. A field says once what it is (its kind, whether it can be
 // null, its Portuguese label) and where it lives (its store); each face takes what it needs from that:
@@ -284,6 +284,8 @@ export function servedSql(f: AnyField, a: string): string {
       return maskedCpf(raw)
     case 'taxId':
       return f.reveal ? raw : publicTaxId(raw)
+    case 'amount':
+      return secret(f, a, jsNumber(raw))
     default:
       return secret(f, a, raw)
   }

@@ -199,6 +199,36 @@ describe('GET /external/orders', () => {
     assert.equal(foreign.headers['content-type'], missing.headers['content-type'])
   })
 
+  it('writes amounts as JavaScript writes numbers, whatever digits the import file gave them', async () => {
+    // A file written by another program: trailing zeros, exponents, more digits than a double holds.
+    const written = [
+      '12.50',
+      '1E2',
+      '0.0000123',
+      '1e-7',
+      '999999999999999.99',
+      '0.1000000000000000055511151231257827',
+    ]
+    const item = (bare.items as Record<string, unknown>[])[0] as Record<string, unknown>
+    const items = written.map((_, n) => ({ ...item, number_item: String(n + 1), amount: 1000 + n }))
+    let line = JSON.stringify({ ...bare, number: 'DIGITOS/2025', amount_total: 999, items })
+    line = line.replace('"amount_total":999,', `"amount_total":${written[0]},`)
+    for (const [n, text] of written.entries())
+      line = line.replace(`"amount":${1000 + n},`, `"amount":${text},`)
+    const imported = await importRecords(db.pool, [source(line)])
+    assert.equal(imported.ok, true, JSON.stringify(imported.problems))
+    const response = await get(orderUrl('DIGITOS/2025'), tokenA)
+    assert.equal(response.statusCode, 200)
+    const served = ['12.5', '100', '0.0000123', '1e-7', '1000000000000000', '0.1']
+    assert.deepEqual(
+      served,
+      written.map((text) => JSON.stringify(JSON.parse(text))),
+    )
+    assert.ok(response.body.includes('"amount_total":12.5,"items"'), response.body)
+    for (const text of served) assert.ok(response.body.includes(`"amount":${text},`), text)
+    assert.equal(response.body, JSON.stringify(response.json()))
+  })
+
   const refused: [string, () => string | undefined][] = [
     ['no Authorization header', () => undefined],
     ['an empty header', () => ''],
