@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
-import { Redis } from 'ioredis'
+import { createRequire } from 'node:module'
+import type { Redis } from 'ioredis'
 
 // Sliding-window limits: an event is admitted when fewer than `limit` events were admitted under the same
 // key in the last `windowMs`, so "60 per second" holds in every one-second span, across the boundary of
@@ -134,7 +135,9 @@ export class RedisLimiter implements Limiter {
   ) {
     this.now = options.now ?? Date.now
     this.fallback = new MemoryLimiter(this.now)
-    this.redis = new Redis(url, {
+    // Loaded here, not at the top: a service without REDIS_URL never holds the client (about 20 MB).
+    const { Redis: Client } = createRequire(import.meta.url)('ioredis') as typeof import('ioredis')
+    this.redis = new Client(url, {
       // Stryker disable next-line BooleanLiteral: take() asks Redis only when ready, so nothing would wait in the queue
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,

@@ -1,8 +1,8 @@
 import { createWriteStream } from 'node:fs'
 import type { Writable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
-import { type DemoCounts, SCALES, type Scale } from '../demo/generator.js'
 import { demoStream, demoTotal } from '../demo/ndjson.js'
+import { type DemoCounts, SCALES, type Scale } from '../demo/scales.js'
 import { fail, UsageError } from './common.js'
 import { ProgressLine } from './progress.js'
 

@@ -19,40 +19,10 @@ import {
   TERM_KINDS,
 } from './catalog.js'
 import { MUNICIPALITIES, ORGAN_KINDS, UNITS } from './places.js'
+import type { DemoCounts } from './scales.js'
 import { cnpjFrom, cpfFrom } from './tax-ids.js'
 
-export interface DemoCounts {
-  organizations: number
-  orders: number
-  contracts: number
-  arps: number
-  directContracts: number
-  publicCalls: number
-  /** Items of every order; when absent each order gets 1 to 9 (5 on average). */
-  itemsPerOrder?: number
-}
-
-export const SCALES = {
-  small: { organizations: 5, orders: 300, contracts: 60, arps: 30, directContracts: 20, publicCalls: 20 },
-  medium: {
-    organizations: 50,
-    orders: 20_000,
-    contracts: 4_000,
-    arps: 2_000,
-    directContracts: 2_000,
-    publicCalls: 2_000,
-  },
-  large: {
-    organizations: 500,
-    orders: 1_000_000,
-    contracts: 200_000,
-    arps: 100_000,
-    directContracts: 100_000,
-    publicCalls: 100_000,
-  },
-} as const satisfies Record<string, DemoCounts>
-
-export type Scale = keyof typeof SCALES
+export { type DemoCounts, SCALES, type Scale } from './scales.js'
 /** A record as tests read it: any field by name. The generator itself yields typed import lines. */
 export type DemoRecord = { type: string } & Record<string, unknown>
 
