@@ -38,6 +38,18 @@ export function entityTag(body: string | Buffer): string {
 }
 
 /**
+ * Bytes in memory of their own. Node hands out buffers under 4 kB as slices of a shared 8 kB slab, and a
+ * slice kept in the cache keeps its whole slab alive: cached answers of 2 to 4 kB held about twice their
+ * size (92 MB of buffers for 44 MB of bodies, after 20 s of random contract details).
+ */
+function unpooled(bytes: Buffer): Buffer {
+  if (bytes.buffer.byteLength === bytes.length) return bytes
+  const own = Buffer.allocUnsafeSlow(bytes.length)
+  bytes.copy(own)
+  return own
+}
+
+/**
  * A response body as it goes on the wire: its bytes, its entity tag, and its compressed variants, each
  * made the first time a client asks for it and kept. A cached answer is served without hashing, encoding
  * or compressing anything on the request's path.
@@ -49,7 +61,8 @@ export class Answer {
   private gzip: Buffer | undefined
 
   constructor(text: string) {
-    this.body = Buffer.from(text)
+    this.body = Buffer.allocUnsafeSlow(Buffer.byteLength(text))
+    this.body.write(text)
   }
 
   /**
@@ -73,11 +86,11 @@ export class Answer {
   /** The bytes for an encoding the client accepts (Accept-Encoding), or the body as it is. */
   bytesFor(encoding: Encoding | undefined): Buffer {
     if (encoding === 'br') {
-      this.br ??= brotliCompressSync(this.body, BROTLI)
+      this.br ??= unpooled(brotliCompressSync(this.body, BROTLI))
       return this.br
     }
     if (encoding === 'gzip') {
-      this.gzip ??= gzipSync(this.body)
+      this.gzip ??= unpooled(gzipSync(this.body))
       return this.gzip
     }
     return this.body

@@ -189,4 +189,16 @@ describe('answers kept whole', () => {
     assert.deepEqual(brotliDecompressSync(br), answer.body)
     assert.deepEqual(gunzipSync(answer.bytesFor('gzip')), answer.body)
   })
+
+  it('keeps its bytes in memory of their own, not in a slab shared with other buffers', () => {
+    // Node slices buffers under 4 kB out of shared 8 kB slabs; a cached slice would keep its slab alive.
+    const text = JSON.stringify({ nome: 'Órgão', text: 'x'.repeat(1500) })
+    const answer = new Answer(text)
+    assert.equal(answer.body.toString(), text)
+    for (const bytes of [answer.body, answer.bytesFor('br'), answer.bytesFor('gzip')]) {
+      assert.ok(bytes.length < 4096)
+      assert.equal(bytes.byteOffset, 0)
+      assert.equal(bytes.buffer.byteLength, bytes.length)
+    }
+  })
 })
