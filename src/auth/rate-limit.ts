@@ -135,7 +135,7 @@ export class RedisLimiter implements Limiter {
   ) {
     this.now = options.now ?? Date.now
     this.fallback = new MemoryLimiter(this.now)
-    // Loaded here, not at the top: a service without REDIS_URL never holds the client (about 20 MB).
+    // Loaded here, not at the top: a service without REDIS_URL never holds the client (about 10 MB).
     const { Redis: Client } = createRequire(import.meta.url)('ioredis') as typeof import('ioredis')
     this.redis = new Client(url, {
       // Stryker disable next-line BooleanLiteral: take() asks Redis only when ready, so nothing would wait in the queue

@@ -1,5 +1,5 @@
 // The demo dataset's sizes, apart from the generator: the CLI and the server name them without loading
-// Faker and its Portuguese locale (about 30 MB of a process's memory) unless they generate records.
+// Faker and its Portuguese locale (about 25 MB of a process's memory) unless they generate records.
 
 export interface DemoCounts {
   organizations: number

@@ -16,9 +16,10 @@ export const instant = (sql: string) => `to_char(${sql} AT TIME ZONE 'UTC', 'YYY
  * 2^53 PostgreSQL's float8 may write other digits than JavaScript's for the same text.
  */
 export const jsNumber = (sql: string) => {
-  const f = `(${sql})::float8`
+  const x = `(${sql})`
+  const f = `${x}::float8`
   // The first case is nearly every amount: one conversion, and no JSON to parse.
-  return `CASE WHEN (${sql}) >= 0.0001 AND (${sql}) < 999999999999999 OR (${sql}) = 0 THEN to_json(${f})
+  return `CASE WHEN ${x} >= 0.0001 AND ${x} < 999999999999999 OR ${x} = 0 THEN to_json(${f})
     WHEN abs(${f}) < 1e-6 THEN replace(${f}::text, 'e-0', 'e-')::json
     WHEN abs(${f}) >= 1e21 THEN to_json(${f})
     ELSE ${f}::text::numeric::text::json END`
