@@ -5,6 +5,7 @@ import Fastify, { type FastifyInstance, LogController } from 'fastify'
 import { AccessLog } from './auth/access-log.js'
 import { type Limiter, MemoryLimiter, RedisLimiter } from './auth/rate-limit.js'
 import { TokenCache } from './auth/tokens.js'
+import { Notifications } from './channel.js'
 import type { Config } from './config.js'
 import { derivePool, type Pool } from './db/pool.js'
 import { ExportGate } from './export/gate.js'
@@ -97,13 +98,22 @@ export async function buildApp(
   const accessLog = new AccessLog(deps.pool, (error) =>
     app.log.error({ err: error }, 'writing access records failed'),
   )
+  // One connection hears imports (the cache) and token changes (the token cache) for the whole app.
+  const notifications = new Notifications(deps.pool, (error) =>
+    app.log.error(
+      { err: error },
+      'listening for changes failed: nothing is cached and tokens are checked every second until it is back',
+    ),
+  )
   const store =
     deps.store ??
     new DocumentStore(deps.pool, {
       cacheBytes: config.cacheMb * 1024 * 1024,
       onError: (error, what) => app.log.error({ err: error }, what),
+      notifications,
     })
-  if (!deps.store) await store.start()
+  const tokens = new TokenCache(deps.pool, undefined, undefined, notifications)
+  await notifications.start()
   // Exports run on connections of their own, so that however many run, the API's pool stays free; the
   // statement timeout bounds how long one may run, a slow reader included.
   const exportPool = derivePool(deps.pool, {
@@ -125,6 +135,7 @@ export async function buildApp(
   }
   app.addHook('onClose', async () => {
     if (!deps.store) await store.close()
+    await notifications.close()
     await accessLog.close()
     if (!deps.limiter) await limiter.close()
     await exportPool.end()
@@ -164,7 +175,7 @@ export async function buildApp(
   await app.register(orders, {
     prefix: '/external',
     store,
-    tokens: new TokenCache(deps.pool),
+    tokens,
     limiter,
     accessLog,
     authFailureLimit: config.authFailureLimit,

@@ -1,2 +1,112 @@
+import type { Pool, PoolClient } from './db/pool.js'
+
 /** The PostgreSQL NOTIFY channel on which every import tells every instance that the data changed. */
 export const DATA_CHANNEL = 'compras_data'
+
+/**
+ * The channel on which PostgreSQL itself (a trigger on access_tokens, migrations/0010_token_changes.sql)
+ * tells every instance that a token was issued, revoked or deleted, by the CLI or by hand.
+ */
+export const TOKENS_CHANNEL = 'compras_tokens'
+
+/** What hears a channel: its notifications, and whether it can hear them at all. */
+export interface Subscriber {
+  /** Something changed. */
+  notified(): void
+  /**
+   * Whether notifications are heard: false from a lost connection until listening again, and true once it
+   * listens (again). While false, notifications may be missed, so nothing learnt meanwhile is safe to keep.
+   */
+  hearing(heard: boolean): void
+}
+
+/**
+ * One connection of the pool listening on the channels its subscribers asked for. A lost connection is
+ * reported once per outage (onError), its subscribers are told they hear nothing, and it listens again
+ * every second until it can.
+ */
+export class Notifications {
+  private readonly subscribers = new Map<string, Subscriber[]>()
+  private client: PoolClient | undefined
+  private closed = false
+  /** An outage was reported; reset when listening again. */
+  private reported = false
+  private retry: NodeJS.Timeout | undefined
+  /** Whether the connection is up and listening on every channel. */
+  listening = false
+
+  constructor(
+    private readonly pool: Pool,
+    private readonly onError: (error: Error) => void,
+  ) {}
+
+  /** Adds a subscriber to channel (one of the constants above); before start. */
+  subscribe(channel: string, subscriber: Subscriber): void {
+    const list = this.subscribers.get(channel)
+    if (list) list.push(subscriber)
+    else this.subscribers.set(channel, [subscriber])
+  }
+
+  /** Starts listening; resolves once it listens, or once the first failure is reported and retrying. */
+  async start(): Promise<void> {
+    await this.listen().catch((error: Error) => this.lost(error))
+  }
+
+  private tell(heard: boolean) {
+    for (const list of this.subscribers.values()) for (const subscriber of list) subscriber.hearing(heard)
+  }
+
+  private async listen() {
+    const client = await this.pool.connect()
+    client.on('notification', (message) => {
+      for (const subscriber of this.subscribers.get(message.channel) ?? []) subscriber.notified()
+    })
+    client.on('error', (error: Error) => this.lost(error))
+    try {
+      for (const channel of this.subscribers.keys()) await client.query(`LISTEN ${channel}`)
+    } catch (error) {
+      client.release(error as Error)
+      throw error
+    }
+    if (this.closed) {
+      client.release()
+      return
+    }
+    this.client = client
+    this.listening = true
+    this.reported = false
+    this.tell(true)
+  }
+
+  private lost(error: Error) {
+    this.listening = false
+    if (this.client) {
+      this.client.release(error)
+      this.client = undefined
+    }
+    this.tell(false)
+    if (this.closed) return
+    if (!this.reported) {
+      this.reported = true
+      this.onError(error)
+    }
+    clearTimeout(this.retry)
+    this.retry = setTimeout(() => {
+      this.retry = undefined
+      void this.listen().catch((next: Error) => this.lost(next))
+    }, 1000)
+    this.retry.unref()
+  }
+
+  async close(): Promise<void> {
+    this.closed = true
+    clearTimeout(this.retry)
+    this.listening = false
+    if (this.client) {
+      const client = this.client
+      this.client = undefined
+      await client.query(`UNLISTEN *`).catch(() => {})
+      client.release()
+    }
+  }
+}

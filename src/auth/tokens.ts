@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto'
+import { type Notifications, TOKENS_CHANNEL } from '../channel.js'
 import type { Pool } from '../db/pool.js'
 
 // Tokens are 32 random bytes (256 bits) in base64url: 43 characters, shown once at issue.
@@ -84,26 +85,50 @@ export async function findToken(pool: Pool, token: string): Promise<TokenIdentit
 }
 
 /**
- * Token lookups cached for at most ttlMs, answers "unknown" included, so that a busy integrator costs one
- * query a second and a revocation reaches every instance within ttlMs.
+ * Token lookups, answers "unknown" included, cached so that a busy integrator does not cost a query per
+ * request. While the instance hears of token changes (`notifications`: PostgreSQL notifies every change
+ * of access_tokens, migrations/0010_token_changes.sql) an answer is kept for heardTtlMs and dropped the
+ * moment any token changes; while it does not (no notifications given, or their connection lost), for at
+ * most ttlMs. Either way a revocation reaches every instance within ttlMs.
  */
 export class TokenCache {
   private readonly entries = new Map<string, { identity: TokenIdentity | undefined; expires: number }>()
+  /** Changes whenever the entries are dropped: an answer looked up before is not kept after. */
+  private generation = 0
+  private heard = false
 
   constructor(
     private readonly pool: Pool,
     private readonly ttlMs = 1000,
     private readonly maxEntries = 100_000,
-  ) {}
+    notifications?: Notifications,
+    private readonly heardTtlMs = 60_000,
+  ) {
+    notifications?.subscribe(TOKENS_CHANNEL, {
+      notified: () => this.drop(),
+      hearing: (heard) => {
+        this.drop()
+        this.heard = heard
+      },
+    })
+  }
+
+  private drop() {
+    this.entries.clear()
+    this.generation++
+  }
 
   async verify(token: string): Promise<TokenIdentity | undefined> {
     if (!isWellFormedToken(token)) return undefined
     const now = Date.now()
     const cached = this.entries.get(token)
     if (cached && cached.expires > now) return cached.identity
+    const generation = this.generation
     const identity = await findToken(this.pool, token)
-    if (this.entries.size >= this.maxEntries) this.entries.clear()
-    this.entries.set(token, { identity, expires: now + this.ttlMs })
+    if (generation === this.generation) {
+      if (this.entries.size >= this.maxEntries) this.entries.clear()
+      this.entries.set(token, { identity, expires: now + (this.heard ? this.heardTtlMs : this.ttlMs) })
+    }
     return identity
   }
 }

@@ -1,5 +1,5 @@
-import { DATA_CHANNEL } from '../channel.js'
-import type { Pool, PoolClient } from '../db/pool.js'
+import { DATA_CHANNEL, Notifications } from '../channel.js'
+import type { Pool } from '../db/pool.js'
 import { Answer } from './answer.js'
 
 /** What the cache holds: answers as they go on the wire, and strings (counts, kept until the next import). */
@@ -134,6 +134,11 @@ export interface DocumentStoreOptions {
   /** Memory for cached documents and responses; 0 turns the cache off. */
   cacheBytes: number
   onError: (error: Error, what: string) => void
+  /**
+   * The data channel heard on a connection shared with others (started and closed by its owner); by
+   * default the store listens on one of its own, from start to close.
+   */
+  notifications?: Notifications
 }
 
 /**
@@ -146,17 +151,15 @@ export class DocumentStore {
   private readonly cache: LruCache
   /** Values being built, by key: who asks meanwhile waits for the same build. */
   private readonly building = new Map<string, Promise<Cached | undefined>>()
+  /** Whether imports are heard of: the cache is trusted only then. */
   private listening = false
-  private listener: PoolClient | undefined
-  private closed = false
-  /** An outage of the listening connection was reported; reset when listening again. */
-  private reported = false
-  private retry: NodeJS.Timeout | undefined
+  /** The listening connection, when the store has one of its own. */
+  private readonly own: Notifications | undefined
   private readonly orders: Batcher
   private readonly details: Batcher
 
   constructor(
-    private readonly pool: Pool,
+    pool: Pool,
     private readonly options: DocumentStoreOptions,
   ) {
     this.cache = new LruCache(options.cacheBytes)
@@ -168,47 +171,24 @@ export class DocumentStore {
       ['resource', 'text'],
       ['id', 'uuid'],
     ])
+    if (options.cacheBytes <= 0) return
+    if (!options.notifications)
+      this.own = new Notifications(pool, (error) =>
+        options.onError(error, 'listening for data changes failed; caching is off until it is back'),
+      )
+    const notifications = options.notifications ?? (this.own as Notifications)
+    notifications.subscribe(DATA_CHANNEL, {
+      notified: () => this.cache.clear(),
+      hearing: (heard) => {
+        this.cache.clear()
+        this.listening = heard
+      },
+    })
   }
 
-  /** Starts listening for data changes; the cache is used once this succeeds. */
+  /** Starts listening for data changes (unless given notifications to share); the cache is used once it does. */
   async start(): Promise<void> {
-    if (this.options.cacheBytes <= 0) return
-    await this.listen().catch((error: Error) => this.lost(error))
-  }
-
-  private async listen() {
-    const client = await this.pool.connect()
-    client.on('notification', () => this.cache.clear())
-    client.on('error', (error: Error) => this.lost(error))
-    await client.query(`LISTEN ${DATA_CHANNEL}`)
-    if (this.closed) {
-      client.release()
-      return
-    }
-    this.listener = client
-    this.cache.clear()
-    this.listening = true
-    this.reported = false
-  }
-
-  private lost(error: Error) {
-    this.listening = false
-    this.cache.clear()
-    if (this.listener) {
-      this.listener.release(error)
-      this.listener = undefined
-    }
-    if (this.closed) return
-    if (!this.reported) {
-      this.reported = true
-      this.options.onError(error, 'listening for data changes failed; caching is off until it is back')
-    }
-    clearTimeout(this.retry)
-    this.retry = setTimeout(() => {
-      this.retry = undefined
-      void this.listen().catch((next: Error) => this.lost(next))
-    }, 1000)
-    this.retry.unref()
+    if (this.options.cacheBytes > 0) await this.own?.start()
   }
 
   /** Lookups answered from the cache, and lookups that were not, since start (for the metrics). */
@@ -298,14 +278,6 @@ export class DocumentStore {
   }
 
   async close(): Promise<void> {
-    this.closed = true
-    clearTimeout(this.retry)
-    this.listening = false
-    if (this.listener) {
-      const client = this.listener
-      this.listener = undefined
-      await client.query(`UNLISTEN ${DATA_CHANNEL}`).catch(() => {})
-      client.release()
-    }
+    await this.own?.close()
   }
 }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { createHash } from 'node:crypto'
 import { after, before, describe, it, mock } from 'node:test'
+import { setTimeout as sleep } from 'node:timers/promises'
 import {
   findToken,
   hashToken,
@@ -11,9 +12,22 @@ import {
   TokenCache,
   TokenError,
 } from '../../src/auth/tokens.js'
+import { Notifications } from '../../src/channel.js'
 import { importRecords } from '../../src/import/importer.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
 import { demoRecords, first, ndjson, source } from '../helpers/records.js'
+
+async function eventually(check: () => Promise<void>) {
+  const deadline = Date.now() + 5000
+  for (;;) {
+    try {
+      return await check()
+    } catch (error) {
+      if (Date.now() > deadline) throw error
+      await sleep(25)
+    }
+  }
+}
 
 describe('access tokens', () => {
   let db: TestDatabase
@@ -116,6 +130,60 @@ describe('access tokens', () => {
     assert.equal(entries.size, 2, 'kept until full')
     await cache.verify(third.token)
     assert.equal(entries.size, 1)
+  })
+
+  it('keeps answers while it hears of token changes, and drops them at any change, by hand too', async () => {
+    const errors: Error[] = []
+    const notifications = new Notifications(db.pool, (error) => errors.push(error))
+    let lookups = 0
+    const counted = {
+      query: (...args: Parameters<typeof db.pool.query>) => {
+        lookups++
+        return db.pool.query(...args)
+      },
+    } as unknown as typeof db.pool
+    const cache = new TokenCache(counted, 50, 100, notifications)
+    const entries = (cache as unknown as { entries: Map<string, unknown> }).entries
+    const a = await issueToken(db.pool, organization, null) // before listening: its notification unheard
+    await notifications.start()
+    try {
+      assert.deepEqual(await cache.verify(a.token), { tokenId: a.id, organizationId: organization })
+      await sleep(150) // three times ttlMs: heard, the answer is kept
+      assert.deepEqual(await cache.verify(a.token), { tokenId: a.id, organizationId: organization })
+      assert.equal(lookups, 1)
+      // An unknown token, then issued by hand in SQL: the "unknown" kept is dropped.
+      const later = 'L'.repeat(43)
+      assert.equal(await cache.verify(later), undefined)
+      const { rows } = await db.pool.query<{ id: string }>(
+        'INSERT INTO access_tokens (organization_id, token_hash) VALUES ($1, $2) RETURNING id',
+        [organization, hashToken(later)],
+      )
+      await eventually(async () =>
+        assert.deepEqual(await cache.verify(later), {
+          tokenId: Number(rows[0]?.id),
+          organizationId: organization,
+        }),
+      )
+      // Revoked by hand: seen without waiting for any time to live.
+      await db.pool.query('UPDATE access_tokens SET revoked_at = now() WHERE id = $1', [a.id])
+      await eventually(async () => assert.equal(await cache.verify(a.token), undefined))
+      // The listening connection lost: what was kept is dropped (a change may go unheard), and reported once.
+      await cache.verify(later)
+      assert.ok(entries.has(later))
+      await db.pool.query(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%'",
+      )
+      await eventually(async () => assert.equal(errors.length, 1))
+      assert.equal(entries.size, 0)
+      // Listening again, it hears the next change.
+      await eventually(async () => assert.equal(notifications.listening, true))
+      await cache.verify(later)
+      await revokeToken(db.pool, Number(rows[0]?.id))
+      await eventually(async () => assert.equal(await cache.verify(later), undefined))
+      assert.equal(errors.length, 1)
+    } finally {
+      await notifications.close()
+    }
   })
 
   it('answers from the cache for less than its time to live, never at its end', async () => {

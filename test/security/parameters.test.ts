@@ -254,6 +254,7 @@ describe('migration 0006 trims the numbers already stored', () => {
         '0007_read_model_versions',
         '0008_operations',
         '0009_ocds',
+        '0010_token_changes',
       ])
       await syncReadModel(db.pool) // as `compras migrate` does after the migrations
       const numbers = await db.pool.query(
