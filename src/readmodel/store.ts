@@ -160,7 +160,7 @@ export class DocumentStore {
 
   constructor(
     pool: Pool,
-    private readonly options: DocumentStoreOptions,
+    options: DocumentStoreOptions,
   ) {
     this.cache = new LruCache(options.cacheBytes)
     this.orders = new Batcher(pool, 'order_documents', [
@@ -188,7 +188,7 @@ export class DocumentStore {
 
   /** Starts listening for data changes (unless given notifications to share); the cache is used once it does. */
   async start(): Promise<void> {
-    if (this.options.cacheBytes > 0) await this.own?.start()
+    await this.own?.start()
   }
 
   /** Lookups answered from the cache, and lookups that were not, since start (for the metrics). */
