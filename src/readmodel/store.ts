@@ -158,10 +158,7 @@ export class DocumentStore {
   private readonly orders: Batcher
   private readonly details: Batcher
 
-  constructor(
-    pool: Pool,
-    options: DocumentStoreOptions,
-  ) {
+  constructor(pool: Pool, options: DocumentStoreOptions) {
     this.cache = new LruCache(options.cacheBytes)
     this.orders = new Batcher(pool, 'order_documents', [
       ['organization_id', 'uuid'],
