@@ -1,5 +1,12 @@
 import { readFileSync } from 'node:fs'
-import type { ServerOptions } from 'node:http'
+import {
+  createServer as createHttpServer,
+  type IncomingMessage,
+  type RequestListener,
+  type ServerOptions,
+  type ServerResponse,
+} from 'node:http'
+import { createServer as createHttpsServer } from 'node:https'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Fastify, { type FastifyInstance, LogController } from 'fastify'
 import { AccessLog } from './auth/access-log.js'
@@ -14,10 +21,12 @@ import { clientErrorHandler, frameworkErrors } from './plugins/client-errors.js'
 import openapi from './plugins/openapi.js'
 import { DocumentStore } from './readmodel/store.js'
 import { requestId } from './request-id.js'
+import { PUBLIC_RESOURCES } from './resources/index.js'
 import health from './routes/health.js'
+import { answerHits } from './routes/hits.js'
 import orders from './routes/orders.js'
 import portal from './routes/portal.js'
-import transparency from './routes/transparency.js'
+import transparency, { HELPERS } from './routes/transparency.js'
 import { requestValidator } from './validation.js'
 
 export interface AppDeps {
@@ -41,6 +50,23 @@ export async function buildApp(
   deps: AppDeps,
   options: AppOptions = {},
 ): Promise<FastifyInstance> {
+  // Node checks the request timeout on this beat (30 s by default, which would let a slow request overstay).
+  const serverOptions: ServerOptions & { cert?: Buffer; key?: Buffer } = config.tls
+    ? {
+        cert: readFileSync(config.tls.certFile),
+        key: readFileSync(config.tls.keyFile),
+        connectionsCheckingInterval: 1000,
+      }
+    : { connectionsCheckingInterval: 1000 }
+  // A GET-only API: a request arrives whole within requestTimeout or is answered 408 and closed; a
+  // connection quiet both ways for idleTimeout (a reader that stopped reading an export) is dropped.
+  const timeouts = {
+    requestTimeout: config.requestTimeoutSeconds * 1000,
+    keepAliveTimeout: config.keepAliveTimeoutSeconds * 1000,
+    connectionTimeout: config.idleTimeoutSeconds * 1000,
+  }
+  /** Serves a cached transparency answer, once the routes exist; false for anything Fastify must answer. */
+  let serveHit: ((request: IncomingMessage, response: ServerResponse) => boolean) | undefined
   const app = Fastify({
     logger:
       options.logger === false
@@ -51,23 +77,24 @@ export async function buildApp(
             redact: { paths: ['req.headers.authorization', 'headers.authorization'], remove: true },
             ...(options.logStream ? { stream: options.logStream } : {}),
           },
-    // Node checks the request timeout on this beat (30 s by default, which would let a slow request overstay).
     // Fastify's types take https or http options; both are Node's server options, so one shape serves both.
-    ...((config.tls
-      ? {
-          https: {
-            cert: readFileSync(config.tls.certFile),
-            key: readFileSync(config.tls.keyFile),
-            connectionsCheckingInterval: 1000,
-          },
-        }
-      : { http: { connectionsCheckingInterval: 1000 } }) as { http: ServerOptions }),
+    ...((config.tls ? { https: serverOptions } : { http: serverOptions }) as { http: ServerOptions }),
+    // The server is made here so that cached answers are served before Fastify (src/routes/hits.ts); it is
+    // set up as Fastify sets up its own.
+    serverFactory: (handler) => {
+      const listener: RequestListener = (request, response) => {
+        if (serveHit === undefined || !serveHit(request, response)) handler(request, response)
+      }
+      const server = config.tls
+        ? createHttpsServer(serverOptions, listener)
+        : createHttpServer(serverOptions, listener)
+      server.keepAliveTimeout = timeouts.keepAliveTimeout
+      server.requestTimeout = timeouts.requestTimeout
+      server.setTimeout(timeouts.connectionTimeout)
+      return server
+    },
     trustProxy: config.trustProxy,
-    // A GET-only API: a request arrives whole within requestTimeout or is answered 408 and closed; a
-    // connection quiet both ways for idleTimeout (a reader that stopped reading an export) is dropped.
-    requestTimeout: config.requestTimeoutSeconds * 1000,
-    keepAliveTimeout: config.keepAliveTimeoutSeconds * 1000,
-    connectionTimeout: config.idleTimeoutSeconds * 1000,
+    ...timeouts,
     clientErrorHandler,
     frameworkErrors,
     return503OnClosing: true,
@@ -122,10 +149,12 @@ export async function buildApp(
     statementTimeoutMs: config.exportTimeoutSeconds * 1000,
   })
   let exportRows: ((rows: number) => void) | undefined
+  let metrics: Metrics | undefined
   if (config.metricsPort !== undefined) {
-    const metrics = new Metrics({ pool: deps.pool, exportPool, store, redisUp: () => redisUp })
+    metrics = new Metrics({ pool: deps.pool, exportPool, store, redisUp: () => redisUp })
     metrics.instrument(app)
-    exportRows = (rows) => metrics.exportRows.inc(rows)
+    const counter = metrics.exportRows
+    exportRows = (rows) => counter.inc(rows)
     const server = await serveMetrics(metrics, config.metricsPort, config.host)
     app.decorate('metricsServer', server)
     app.addHook('onClose', (_, done) => {
@@ -170,6 +199,8 @@ export async function buildApp(
       )
     })
 
+  // The public routes' per-address limit, shared by their Fastify hook and the hits served before Fastify.
+  const publicLimiter = config.publicRateLimit > 0 ? new MemoryLimiter() : undefined
   await app.register(openapi)
   await app.register(health, { pool: deps.pool })
   await app.register(orders, {
@@ -187,10 +218,28 @@ export async function buildApp(
     exportPool,
     exportGate: new ExportGate(config.exportConcurrency),
     publicRateLimit: config.publicRateLimit,
+    publicLimiter,
     onExportRows: exportRows,
     publication: { config: config.ocds, publicUrl: config.publicUrl },
   })
   // The citizens' portal, at the root: pages over the same read path.
   await app.register(portal, { pool: deps.pool, store })
+  // Cached transparency answers served before Fastify, except where they could not be answered as Fastify
+  // would: with a line logged per request, or the per-address limit behind a proxy (the address is then
+  // Fastify's to find). Off from the start of closing, so that Fastify answers 503 as it drains.
+  if (!config.logRequests && !(publicLimiter && config.trustProxy)) {
+    const serve = answerHits({
+      store,
+      resources: PUBLIC_RESOURCES.map((resource) => resource.path),
+      helpers: HELPERS.map(([path]) => path),
+      limit: publicLimiter && { limiter: publicLimiter, perMinute: config.publicRateLimit },
+      metrics,
+    })
+    serveHit = serve
+    app.addHook('preClose', (done) => {
+      serveHit = undefined
+      done()
+    })
+  }
   return app as unknown as FastifyInstance
 }

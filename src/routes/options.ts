@@ -1,3 +1,4 @@
+import type { MemoryLimiter } from '../auth/rate-limit.js'
 import type { Pool } from '../db/pool.js'
 import type { ExportGate } from '../export/gate.js'
 import type { Publication } from '../ocds/publish.js'
@@ -12,6 +13,8 @@ export interface TransparencyOptions {
   exportGate: ExportGate
   /** Requests per client address per minute; 0: no limit. */
   publicRateLimit: number
+  /** Its counters, when shared with the hits served below Fastify (src/routes/hits.ts). */
+  publicLimiter?: MemoryLimiter
   /** Told how many rows each export wrote, as it goes (the metrics' export row counter). */
   onExportRows?: (rows: number) => void
   /** The OCDS packages' metadata and the address for their links. */

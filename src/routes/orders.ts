@@ -7,6 +7,7 @@ import type { Hit, Limiter } from '../auth/rate-limit.js'
 import type { TokenCache, TokenIdentity } from '../auth/tokens.js'
 import { isPossibleNumber, normalizeNumber } from '../checks.js'
 import type { DocumentStore } from '../readmodel/store.js'
+import { rateHeaders, resetSeconds } from './answer.js'
 import { OrderSchema } from './schemas.js'
 
 /** What the order query answers (spec 7.1, 7.2), byte for byte, and our generic 500. */
@@ -53,11 +54,8 @@ const errorResponse = (description: string, extraHeaders: Record<string, unknown
   Type.Object(ORDER_ERROR, { description, headers: { ...RATE_HEADERS, ...extraHeaders } })
 
 function setRateHeaders(reply: FastifyReply, hit: Hit) {
-  const reset = Math.max(1, Math.ceil(hit.resetMs / 1000))
-  reply.header('X-RateLimit-Limit', hit.limit)
-  reply.header('X-RateLimit-Remaining', hit.remaining)
-  reply.header('X-RateLimit-Reset', reset)
-  return reset
+  for (const [name, value] of rateHeaders(hit)) reply.header(name, value)
+  return resetSeconds(hit)
 }
 
 const fail = (reply: FastifyReply, status: number, message: string) =>

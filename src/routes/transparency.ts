@@ -7,12 +7,13 @@ import { Type } from 'typebox'
 import { MemoryLimiter } from '../auth/rate-limit.js'
 import { isUnavailable } from '../db/pool.js'
 import { type Answer, entityTag } from '../readmodel/answer.js'
+import { helperKey, listingKey } from '../readmodel/store.js'
 import { PUBLIC_RESOURCES } from '../resources/index.js'
 import { ExportRefused, NotFoundError, ParameterError } from '../transparency/errors.js'
 import { LOOKUPS, listingPage, lookup } from '../transparency/listing.js'
 import { MESSAGES } from '../transparency/messages.js'
 import { listingParameters, type ParameterProblem, parameterError } from '../transparency/parameters.js'
-import { CACHE_CONTROL, sendAnswer } from './answer.js'
+import { CACHE_CONTROL, rateHeaders, resetSeconds, sendAnswer } from './answer.js'
 import exportRoute from './export.js'
 import { ocdsBulkRoute, ocdsRoutes } from './ocds.js'
 import type { TransparencyOptions } from './options.js'
@@ -40,6 +41,13 @@ function statusOf(error: Error): number | undefined {
   if (error instanceof ExportRefused) return error.reason === 'address' ? 429 : 503
   return undefined
 }
+
+/** The helper routes under /transparency/helpers, and what each lists. */
+export const HELPERS = [
+  ['bidding-modalities', 'The 20 bidding modalities (spec 2.3)'],
+  ['bidding-statuses', 'Statuses of direct contracts and public calls (status_id)'],
+  ['management-statuses', 'Management statuses of contracts and ARPs (management_status_id)'],
+] as const
 
 const operationId = (verb: string, path: string) =>
   verb + path.replace(/(^|-)([a-z])/g, (_, _dash, letter: string) => letter.toUpperCase())
@@ -92,15 +100,12 @@ const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app,
 
   // Generous for browsing, a brake on scraping and guessing; per instance, in memory (docs: Security).
   if (publicRateLimit > 0) {
-    const limiter = new MemoryLimiter()
+    const limiter = options.publicLimiter ?? new MemoryLimiter()
     app.addHook('onRequest', async (request, reply) => {
       const hit = limiter.takeNow(request.ip, publicRateLimit, 60_000)
-      const reset = Math.max(1, Math.ceil(hit.resetMs / 1000))
-      reply.header('X-RateLimit-Limit', hit.limit)
-      reply.header('X-RateLimit-Remaining', hit.remaining)
-      reply.header('X-RateLimit-Reset', reset)
+      for (const [name, value] of rateHeaders(hit)) reply.header(name, value)
       if (!hit.allowed) {
-        reply.header('Retry-After', reset)
+        reply.header('Retry-After', resetSeconds(hit))
         return reply.code(429).send({ success: false, message: MESSAGES.tooManyRequests })
       }
     })
@@ -178,7 +183,7 @@ const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app,
         // Same URL, same page until the next import: pages are cached whole, keyed by the URL as sent, and
         // built once however many ask for one at the same time.
         const query = request.query as Record<string, unknown>
-        const answer = await store.answer(`l\u0000${request.url}`, () =>
+        const answer = await store.answer(listingKey(request.url), () =>
           listingPage(pool, store, resource, query),
         )
         return sendAnswer(request, reply, answer as Answer)
@@ -186,12 +191,7 @@ const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app,
     )
   }
 
-  const helpers = [
-    ['bidding-modalities', 'The 20 bidding modalities (spec 2.3)'],
-    ['bidding-statuses', 'Statuses of direct contracts and public calls (status_id)'],
-    ['management-statuses', 'Management statuses of contracts and ARPs (management_status_id)'],
-  ] as const
-  for (const [path, summary] of helpers) {
+  for (const [path, summary] of HELPERS) {
     app.get(
       `/transparency/helpers/${path}`,
       {
@@ -205,7 +205,7 @@ const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app,
         },
       },
       async (request, reply) => {
-        const answer = await store.answer(`h\u0000${path}`, async () =>
+        const answer = await store.answer(helperKey(path), async () =>
           JSON.stringify({
             success: true,
             message: MESSAGES.success,

@@ -1,0 +1,208 @@
+import assert from 'node:assert/strict'
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { after, before, describe, it } from 'node:test'
+import { importRecords } from '../../src/import/importer.js'
+import { MESSAGES } from '../../src/transparency/messages.js'
+import { buildTestApp, listen } from '../helpers/app.js'
+import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
+import { demoRecords, first, ndjson, source } from '../helpers/records.js'
+
+// Issue 12: cached transparency answers are served before Fastify (src/routes/hits.ts). A client cannot
+// tell: each answer served that way is compared, header by header, with the one Fastify gives for the
+// same request (app.inject goes straight to Fastify), and everything the shortcut does not answer (a miss,
+// HEAD, a refused request) still reaches Fastify.
+
+interface Got {
+  status: number
+  headers: Record<string, string>
+  body: string
+}
+
+/** A request over a real socket: the headers as sent, and the body as bytes in latin1 (compressed or not). */
+function request(url: string, headers: Record<string, string> = {}, method = 'GET'): Promise<Got> {
+  return new Promise((resolve, reject) => {
+    http
+      .request(url, { method, headers }, (response) => {
+        const chunks: Buffer[] = []
+        response.on('data', (chunk: Buffer) => chunks.push(chunk))
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode as number,
+            headers: response.headers as Record<string, string>,
+            body: Buffer.concat(chunks).toString('latin1'),
+          }),
+        )
+        response.on('error', reject)
+      })
+      .on('error', reject)
+      .end()
+  })
+}
+
+/** What two answers to the same request must share: all but the per-request and per-connection headers. */
+function comparable(headers: Record<string, string | string[] | number | undefined>) {
+  const kept: Record<string, string> = {}
+  for (const [name, value] of Object.entries(headers)) {
+    if (['date', 'x-request-id', 'connection', 'keep-alive', 'x-ratelimit-remaining'].includes(name)) continue
+    kept[name] = String(value)
+  }
+  return kept
+}
+
+describe('cached answers served before Fastify', () => {
+  let db: TestDatabase
+  const records = demoRecords(
+    { organizations: 1, orders: 4, contracts: 30, arps: 2, directContracts: 2, publicCalls: 2 },
+    11,
+  )
+  const contract = () => first(records, 'contract').id as string
+
+  before(async () => {
+    db = await createTestDatabase()
+    const result = await importRecords(db.pool, [source(ndjson(records))])
+    assert.equal(result.ok, true, JSON.stringify(result.problems))
+  })
+  after(() => db.drop())
+
+  /** The app listening, and how many requests Fastify answered. */
+  async function serving(env: Record<string, string>) {
+    const app = await buildTestApp(db, { env })
+    let reached = 0
+    app.addHook('onResponse', (_request, _reply, done) => {
+      reached++
+      done()
+    })
+    const base = await listen(app)
+    return { app, base, reached: () => reached }
+  }
+
+  it('answers each cached detail, page and helper as Fastify does, without entering it', async () => {
+    const { app, base, reached } = await serving({ PUBLIC_RATE_LIMIT: '1000' })
+    try {
+      const paths = [
+        `/v1/transparency/contracts/${contract()}`,
+        `/v1/transparency/contracts/${contract().toUpperCase()}`,
+        '/v1/transparency/contracts?per_page=5',
+        '/v1/transparency/arps',
+        '/v1/transparency/helpers/bidding-statuses',
+      ]
+      const variants: Record<string, string>[] = [
+        {},
+        { 'accept-encoding': 'br' },
+        { 'accept-encoding': 'gzip' },
+        { 'accept-encoding': 'gzip', 'x-no-compression': '1' },
+        { 'x-request-id': 'client-chosen.id-1' },
+        { origin: 'https://example.org' },
+      ]
+      for (const path of paths) {
+        const built = await request(`${base}${path}`)
+        assert.equal(built.status, 200, path)
+        for (const headers of [...variants, { 'if-none-match': built.headers.etag as string }]) {
+          const before = reached()
+          const hit = await request(`${base}${path}`, headers)
+          assert.equal(reached(), before, `${path} ${JSON.stringify(headers)} was served before Fastify`)
+          const fastify = await app.inject({ url: path, headers })
+          assert.equal(hit.status, fastify.statusCode, `${path} ${JSON.stringify(headers)}`)
+          assert.deepEqual(
+            comparable(hit.headers),
+            comparable(fastify.headers),
+            `${path} ${JSON.stringify(headers)}`,
+          )
+          assert.equal(hit.body, fastify.rawPayload.toString('latin1'), `${path} ${JSON.stringify(headers)}`)
+          assert.match(hit.headers['x-request-id'] as string, /^[\w.:@/+=-]+$/)
+          if (headers['x-request-id']) assert.equal(hit.headers['x-request-id'], headers['x-request-id'])
+          // The limit counted it: one fewer left than Fastify's answer just before it showed.
+          assert.equal(
+            Number(hit.headers['x-ratelimit-remaining']),
+            Number(fastify.headers['x-ratelimit-remaining']) + 1,
+          )
+        }
+      }
+      // Not in the cache, or not a GET, or not one of these routes: Fastify answers.
+      for (const [method, path, status] of [
+        ['GET', '/v1/transparency/contracts/00000000-0000-4000-8000-000000000000', 404],
+        ['GET', '/v1/transparency/contracts/not-a-uuid', 400],
+        ['GET', '/v1/transparency/contracts?per_page=5&page=2', 200],
+        ['GET', '/v1/transparency/nothing-here', 404],
+        ['HEAD', `/v1/transparency/contracts/${contract()}`, 200],
+        ['OPTIONS', `/v1/transparency/contracts/${contract()}`, 204],
+      ] as const) {
+        const before = reached()
+        const got = await request(
+          `${base}${path}`,
+          { origin: 'https://example.org', 'access-control-request-method': 'GET' },
+          method,
+        )
+        assert.equal(got.status, status, `${method} ${path}`)
+        assert.equal(reached(), before + 1, `${method} ${path} reached Fastify`)
+      }
+    } finally {
+      await app.close()
+    }
+  })
+
+  it('counts hits against the per-address limit, and leaves the refusal to Fastify', async () => {
+    const { app, base, reached } = await serving({ PUBLIC_RATE_LIMIT: '3' })
+    try {
+      const url = `${base}/v1/transparency/contracts/${contract()}`
+      const seen: string[] = []
+      for (let i = 0; i < 3; i++) seen.push((await request(url)).headers['x-ratelimit-remaining'] as string)
+      assert.deepEqual(seen, ['2', '1', '0'])
+      assert.equal(reached(), 1, 'the first built the answer; the next two were hits')
+      const refused = await request(url)
+      assert.equal(refused.status, 429)
+      assert.equal(
+        Buffer.from(refused.body, 'latin1').toString(),
+        JSON.stringify({ success: false, message: MESSAGES.tooManyRequests }),
+      )
+      assert.ok(Number(refused.headers['retry-after']) >= 1)
+      assert.equal(refused.headers['x-ratelimit-remaining'], '0')
+      assert.equal(reached(), 2)
+    } finally {
+      await app.close()
+    }
+  })
+
+  it('counts hits in the metrics under their route, as Fastify counts the rest', async () => {
+    const { app, base } = await serving({ PUBLIC_RATE_LIMIT: '0', METRICS_PORT: '0' })
+    try {
+      const url = `${base}/v1/transparency/contracts/${contract()}`
+      for (let i = 0; i < 3; i++) assert.equal((await request(url)).status, 200)
+      const server = (app as unknown as { metricsServer: http.Server }).metricsServer
+      const metrics = await request(`http://127.0.0.1:${(server.address() as AddressInfo).port}/metrics`)
+      const line = metrics.body
+        .split('\n')
+        .find(
+          (l) =>
+            l.startsWith('compras_http_requests_total{') &&
+            l.includes('route="/v1/transparency/contracts/:id"') &&
+            l.includes('status="200"'),
+        )
+      assert.ok(line, metrics.body)
+      assert.match(line, / 3$/)
+      const count = metrics.body
+        .split('\n')
+        .find(
+          (l) =>
+            l.startsWith('compras_http_request_duration_seconds_count{') &&
+            l.includes('route="/v1/transparency/contracts/:id"'),
+        )
+      assert.match(count as string, / 3$/)
+    } finally {
+      await app.close()
+    }
+  })
+
+  it('lets Fastify answer everything, hits included, when each request is logged', async () => {
+    const { app, base, reached } = await serving({ PUBLIC_RATE_LIMIT: '0', LOG_REQUESTS: 'true' })
+    try {
+      const url = `${base}/v1/transparency/contracts/${contract()}`
+      await request(url)
+      await request(url)
+      assert.equal(reached(), 2)
+    } finally {
+      await app.close()
+    }
+  })
+})
