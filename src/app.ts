@@ -29,6 +29,8 @@ import portal from './routes/portal.js'
 import transparency, { HELPERS } from './routes/transparency.js'
 import { requestValidator } from './validation.js'
 
+type Serve = (request: IncomingMessage, response: ServerResponse) => boolean
+
 export interface AppDeps {
   pool: Pool
   /** Rate-limit counters; by default in Redis when REDIS_URL is set, else in the process. */
@@ -66,7 +68,26 @@ export async function buildApp(
     connectionTimeout: config.idleTimeoutSeconds * 1000,
   }
   /** Serves a cached transparency answer, once the routes exist; false for anything Fastify must answer. */
-  let serveHit: ((request: IncomingMessage, response: ServerResponse) => boolean) | undefined
+  let serveHit: Serve | undefined
+  /**
+   * Whether serve answered. Should it fail, the failure is logged and the request goes to Fastify as if
+   * nothing had been tried (what serve set is taken back), or, had it begun to answer, the connection is
+   * closed: never an exception out of the request event, which would stop the process.
+   */
+  const serveFirst = (serve: Serve, request: IncomingMessage, response: ServerResponse): boolean => {
+    try {
+      return serve(request, response)
+    } catch (error) {
+      app.log.error({ err: error }, 'serving a cached answer failed')
+      if (response.headersSent) {
+        response.destroy()
+        return true
+      }
+      for (const name of response.getHeaderNames()) response.removeHeader(name)
+      response.statusCode = 200
+      return false
+    }
+  }
   const app = Fastify({
     logger:
       options.logger === false
@@ -83,7 +104,8 @@ export async function buildApp(
     // set up as Fastify sets up its own.
     serverFactory: (handler) => {
       const listener: RequestListener = (request, response) => {
-        if (serveHit === undefined || !serveHit(request, response)) handler(request, response)
+        if (serveHit !== undefined && serveFirst(serveHit, request, response)) return
+        handler(request, response)
       }
       const server = config.tls
         ? createHttpsServer(serverOptions, listener)

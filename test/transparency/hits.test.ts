@@ -3,6 +3,7 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { after, before, describe, it } from 'node:test'
 import { importRecords } from '../../src/import/importer.js'
+import { DocumentStore } from '../../src/readmodel/store.js'
 import { MESSAGES } from '../../src/transparency/messages.js'
 import { buildTestApp, listen } from '../helpers/app.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
@@ -191,6 +192,32 @@ describe('cached answers served before Fastify', () => {
       assert.match(count as string, / 3$/)
     } finally {
       await app.close()
+    }
+  })
+
+  it('hands the request to Fastify, as it was, when serving a hit fails', async () => {
+    const store = new DocumentStore(db.pool, { cacheBytes: 1 << 20, onError: () => {} })
+    await store.start()
+    const app = await buildTestApp(db, { store, env: { PUBLIC_RATE_LIMIT: '0' } })
+    try {
+      const base = await listen(app)
+      const url = `${base}/v1/transparency/contracts/${contract()}`
+      const built = await request(url, { 'accept-encoding': 'br' })
+      const cached = store.cached.bind(store)
+      let calls = 0
+      store.cached = (key: string) => {
+        if (calls++ === 0) throw new Error('a fault while serving a hit')
+        return cached(key)
+      }
+      const got = await request(url, { 'accept-encoding': 'br' })
+      assert.equal(calls, 2, 'the shortcut failed, then Fastify looked the answer up')
+      assert.equal(got.status, 200)
+      assert.deepEqual(comparable(got.headers), comparable(built.headers))
+      assert.equal(got.body, built.body)
+      assert.equal((await request(url)).status, 200, 'and the service still answers')
+    } finally {
+      await app.close()
+      await store.close()
     }
   })
 
