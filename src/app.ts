@@ -29,8 +29,6 @@ import portal from './routes/portal.js'
 import transparency, { HELPERS } from './routes/transparency.js'
 import { requestValidator } from './validation.js'
 
-type Serve = (request: IncomingMessage, response: ServerResponse) => boolean
-
 export interface AppDeps {
   pool: Pool
   /** Rate-limit counters; by default in Redis when REDIS_URL is set, else in the process. */
@@ -68,15 +66,16 @@ export async function buildApp(
     connectionTimeout: config.idleTimeoutSeconds * 1000,
   }
   /** Serves a cached transparency answer, once the routes exist; false for anything Fastify must answer. */
-  let serveHit: Serve | undefined
+  let serveHit: ((request: IncomingMessage, response: ServerResponse) => boolean) | undefined
   /**
-   * Whether serve answered. Should it fail, the failure is logged and the request goes to Fastify as if
-   * nothing had been tried (what serve set is taken back), or, had it begun to answer, the connection is
+   * Whether serveHit answered. Should it fail, the failure is logged and the request goes to Fastify as if
+   * nothing had been tried (what it set is taken back), or, had it begun to answer, the connection is
    * closed: never an exception out of the request event, which would stop the process.
    */
-  const serveFirst = (serve: Serve, request: IncomingMessage, response: ServerResponse): boolean => {
+  const servedFirst = (request: IncomingMessage, response: ServerResponse): boolean => {
+    if (serveHit === undefined) return false
     try {
-      return serve(request, response)
+      return serveHit(request, response)
     } catch (error) {
       app.log.error({ err: error }, 'serving a cached answer failed')
       if (response.headersSent) {
@@ -104,8 +103,7 @@ export async function buildApp(
     // set up as Fastify sets up its own.
     serverFactory: (handler) => {
       const listener: RequestListener = (request, response) => {
-        if (serveHit !== undefined && serveFirst(serveHit, request, response)) return
-        handler(request, response)
+        if (!servedFirst(request, response)) handler(request, response)
       }
       const server = config.tls
         ? createHttpsServer(serverOptions, listener)
@@ -161,7 +159,7 @@ export async function buildApp(
       onError: (error, what) => app.log.error({ err: error }, what),
       notifications,
     })
-  const tokens = new TokenCache(deps.pool, undefined, undefined, notifications)
+  const tokens = new TokenCache(deps.pool, { notifications })
   await notifications.start()
   // Exports run on connections of their own, so that however many run, the API's pool stays free; the
   // statement timeout bounds how long one may run, a slow reader included.
@@ -250,14 +248,13 @@ export async function buildApp(
   // would: with a line logged per request, or the per-address limit behind a proxy (the address is then
   // Fastify's to find). Off from the start of closing, so that Fastify answers 503 as it drains.
   if (!config.logRequests && !(publicLimiter && config.trustProxy)) {
-    const serve = answerHits({
+    serveHit = answerHits({
       store,
       resources: PUBLIC_RESOURCES.map((resource) => resource.path),
       helpers: HELPERS.map(([path]) => path),
       limit: publicLimiter && { limiter: publicLimiter, perMinute: config.publicRateLimit },
       metrics,
     })
-    serveHit = serve
     app.addHook('preClose', (done) => {
       serveHit = undefined
       done()

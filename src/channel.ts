@@ -9,16 +9,11 @@ export const DATA_CHANNEL = 'compras_data'
  */
 export const TOKENS_CHANNEL = 'compras_tokens'
 
-/** What hears a channel: its notifications, and whether it can hear them at all. */
-export interface Subscriber {
-  /** Something changed. */
-  notified(): void
-  /**
-   * Whether notifications are heard: false from a lost connection until listening again, and true once it
-   * listens (again). While false, notifications may be missed, so nothing learnt meanwhile is safe to keep.
-   */
-  hearing(heard: boolean): void
-}
+/**
+ * What a subscriber is told: anything it kept from the database may be stale. Called on each notification
+ * of its channel, and whenever `listening` changes (a notification may have gone unheard meanwhile).
+ */
+export type Drop = () => void
 
 /**
  * One connection of the pool listening on the channels its subscribers asked for. A lost connection is
@@ -26,13 +21,13 @@ export interface Subscriber {
  * every second until it can.
  */
 export class Notifications {
-  private readonly subscribers = new Map<string, Subscriber[]>()
+  private readonly subscribers = new Map<string, Drop[]>()
   private client: PoolClient | undefined
   private closed = false
   /** An outage was reported; reset when listening again. */
   private reported = false
   private retry: NodeJS.Timeout | undefined
-  /** Whether the connection is up and listening on every channel. */
+  /** Whether the connection is up and listening on every channel: only then may subscribers keep anything. */
   listening = false
 
   constructor(
@@ -41,10 +36,10 @@ export class Notifications {
   ) {}
 
   /** Adds a subscriber to channel (one of the constants above); before start. */
-  subscribe(channel: string, subscriber: Subscriber): void {
+  subscribe(channel: string, drop: Drop): void {
     const list = this.subscribers.get(channel)
-    if (list) list.push(subscriber)
-    else this.subscribers.set(channel, [subscriber])
+    if (list) list.push(drop)
+    else this.subscribers.set(channel, [drop])
   }
 
   /** Starts listening; resolves once it listens, or once the first failure is reported and retrying. */
@@ -52,14 +47,14 @@ export class Notifications {
     await this.listen().catch((error: Error) => this.lost(error))
   }
 
-  private tell(heard: boolean) {
-    for (const list of this.subscribers.values()) for (const subscriber of list) subscriber.hearing(heard)
+  private dropAll() {
+    for (const list of this.subscribers.values()) for (const drop of list) drop()
   }
 
   private async listen() {
     const client = await this.pool.connect()
     client.on('notification', (message) => {
-      for (const subscriber of this.subscribers.get(message.channel) ?? []) subscriber.notified()
+      for (const drop of this.subscribers.get(message.channel) ?? []) drop()
     })
     client.on('error', (error: Error) => this.lost(error))
     try {
@@ -75,7 +70,7 @@ export class Notifications {
     this.client = client
     this.listening = true
     this.reported = false
-    this.tell(true)
+    this.dropAll()
   }
 
   private lost(error: Error) {
@@ -84,7 +79,7 @@ export class Notifications {
       this.client.release(error)
       this.client = undefined
     }
-    this.tell(false)
+    this.dropAll()
     if (this.closed) return
     if (!this.reported) {
       this.reported = true

@@ -84,6 +84,17 @@ export async function findToken(pool: Pool, token: string): Promise<TokenIdentit
   return row ? { tokenId: row.id, organizationId: row.organization_id } : undefined
 }
 
+export interface TokenCacheOptions {
+  /** How long an answer is kept while token changes are not heard (1 s). */
+  ttlMs?: number
+  /** Answers kept at most; all are dropped when full (100,000). */
+  maxEntries?: number
+  /** Where token changes are heard; without it, answers live ttlMs. */
+  notifications?: Notifications
+  /** How long an answer is kept while they are heard (60 s). */
+  heardTtlMs?: number
+}
+
 /**
  * Token lookups, answers "unknown" included, cached so that a busy integrator does not cost a query per
  * request. While the instance hears of token changes (`notifications`: PostgreSQL notifies every change
@@ -95,27 +106,23 @@ export class TokenCache {
   private readonly entries = new Map<string, { identity: TokenIdentity | undefined; expires: number }>()
   /** Changes whenever the entries are dropped: an answer looked up before is not kept after. */
   private generation = 0
-  private heard = false
+  private readonly ttlMs: number
+  private readonly maxEntries: number
+  private readonly heard: Notifications | undefined
+  private readonly heardTtlMs: number
 
   constructor(
     private readonly pool: Pool,
-    private readonly ttlMs = 1000,
-    private readonly maxEntries = 100_000,
-    notifications?: Notifications,
-    private readonly heardTtlMs = 60_000,
+    options: TokenCacheOptions = {},
   ) {
-    notifications?.subscribe(TOKENS_CHANNEL, {
-      notified: () => this.drop(),
-      hearing: (heard) => {
-        this.drop()
-        this.heard = heard
-      },
+    this.ttlMs = options.ttlMs ?? 1000
+    this.maxEntries = options.maxEntries ?? 100_000
+    this.heardTtlMs = options.heardTtlMs ?? 60_000
+    this.heard = options.notifications
+    this.heard?.subscribe(TOKENS_CHANNEL, () => {
+      this.entries.clear()
+      this.generation++
     })
-  }
-
-  private drop() {
-    this.entries.clear()
-    this.generation++
   }
 
   async verify(token: string): Promise<TokenIdentity | undefined> {
@@ -127,7 +134,8 @@ export class TokenCache {
     const identity = await findToken(this.pool, token)
     if (generation === this.generation) {
       if (this.entries.size >= this.maxEntries) this.entries.clear()
-      this.entries.set(token, { identity, expires: now + (this.heard ? this.heardTtlMs : this.ttlMs) })
+      const ttl = this.heard?.listening ? this.heardTtlMs : this.ttlMs
+      this.entries.set(token, { identity, expires: now + ttl })
     }
     return identity
   }

@@ -155,9 +155,9 @@ export class DocumentStore {
   private readonly cache: LruCache
   /** Values being built, by key: who asks meanwhile waits for the same build. */
   private readonly building = new Map<string, Promise<Cached | undefined>>()
-  /** Whether imports are heard of: the cache is trusted only then. */
-  private listening = false
-  /** The listening connection, when the store has one of its own. */
+  /** Where imports are heard of (when there is a cache): the cache is trusted only while they are. */
+  private readonly heard: Notifications | undefined
+  /** The same, when it is the store's own, started and closed with it. */
   private readonly own: Notifications | undefined
   private readonly orders: Batcher
   private readonly details: Batcher
@@ -173,18 +173,18 @@ export class DocumentStore {
       ['id', 'uuid'],
     ])
     if (options.cacheBytes <= 0) return
-    if (!options.notifications)
-      this.own = new Notifications(pool, (error) =>
+    const heard =
+      options.notifications ??
+      new Notifications(pool, (error) =>
         options.onError(error, 'listening for data changes failed; caching is off until it is back'),
       )
-    const notifications = options.notifications ?? (this.own as Notifications)
-    notifications.subscribe(DATA_CHANNEL, {
-      notified: () => this.cache.clear(),
-      hearing: (heard) => {
-        this.cache.clear()
-        this.listening = heard
-      },
-    })
+    if (heard !== options.notifications) this.own = heard
+    heard.subscribe(DATA_CHANNEL, () => this.cache.clear())
+    this.heard = heard
+  }
+
+  private get listening(): boolean {
+    return this.heard?.listening === true
   }
 
   /** Starts listening for data changes (unless given notifications to share); the cache is used once it does. */

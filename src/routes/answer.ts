@@ -1,12 +1,10 @@
+import type { IncomingHttpHeaders } from 'node:http'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { Hit } from '../auth/rate-limit.js'
-import type { Answer, Encoding } from '../readmodel/answer.js'
+import type { Answer } from '../readmodel/answer.js'
 
 export const CACHE_CONTROL = 'public, max-age=60'
 export const JSON_TYPE = 'application/json; charset=utf-8'
-
-/** What every public answer carries besides its own headers: open to any site's scripts (CORS). */
-export const PUBLIC_HEADERS: readonly (readonly [string, string])[] = [['access-control-allow-origin', '*']]
 
 /** Whole seconds until a place of the limit frees (X-RateLimit-Reset, and Retry-After when refused). */
 export const resetSeconds = (hit: Hit) => Math.max(1, Math.ceil(hit.resetMs / 1000))
@@ -20,37 +18,37 @@ export function rateHeaders(hit: Hit): [string, number][] {
   ]
 }
 
+/** How an answer kept whole goes out: its headers, and its bytes (none for a 304). */
+export interface Outgoing {
+  headers: [string, string][]
+  /** Undefined when the client's copy is fresh: the answer is a 304. */
+  body: Buffer | undefined
+}
+
 /**
- * The headers of an answer kept whole: its stored tag and Cache-Control, and unless the client's copy is
- * fresh (304) the type and the encoding chosen. Sent by sendAnswer and by the hits served below Fastify
+ * How an answer kept whole goes out for a request: its stored tag and Cache-Control; a 304 without a body
+ * when If-None-Match names the tag (the body is not touched); else its type and the bytes of the encoding
+ * the client accepts, compressed once per answer. Used by sendAnswer and by the hits served before Fastify
  * (src/routes/hits.ts), so that both answer alike.
  */
-export function answerHeaders(
-  answer: Answer,
-  fresh: boolean,
-  encoding: Encoding | undefined,
-  type: string,
-): [string, string][] {
+export function outgoing(answer: Answer, request: IncomingHttpHeaders, type: string): Outgoing {
   const headers: [string, string][] = [
     ['etag', answer.etag],
     ['cache-control', CACHE_CONTROL],
   ]
-  if (fresh) return headers
+  if (answer.matches(request['if-none-match'])) return { headers, body: undefined }
+  const encoding = answer.encodingFor(request)
   headers.push(['content-type', type])
   if (encoding !== undefined) headers.push(['vary', 'accept-encoding'], ['content-encoding', encoding])
-  return headers
+  return { headers, body: answer.bytesFor(encoding) }
 }
 
 /**
- * Sends an answer as it is kept: its stored tag (304 when If-None-Match names it, without touching the
- * body), and the bytes of the encoding the client accepts, compressed once per answer. What @fastify/etag,
- * @fastify/compress and the Cache-Control hook do for the other routes, without hashing, encoding or
- * compressing on the request's path.
+ * Sends an answer as it is kept (`outgoing`). What @fastify/etag, @fastify/compress and the Cache-Control
+ * hook do for the other routes, without hashing, encoding or compressing on the request's path.
  */
 export function sendAnswer(request: FastifyRequest, reply: FastifyReply, answer: Answer, type = JSON_TYPE) {
-  const fresh = answer.matches(request.headers['if-none-match'])
-  const encoding = fresh ? undefined : answer.encodingFor(request.headers)
-  for (const [name, value] of answerHeaders(answer, fresh, encoding, type)) reply.header(name, value)
-  if (fresh) return reply.code(304).send()
-  return reply.send(answer.bytesFor(encoding))
+  const { headers, body } = outgoing(answer, request.headers, type)
+  for (const [name, value] of headers) reply.header(name, value)
+  return body === undefined ? reply.code(304).send() : reply.send(body)
 }

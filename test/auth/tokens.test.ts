@@ -15,19 +15,8 @@ import {
 import { Notifications } from '../../src/channel.js'
 import { importRecords } from '../../src/import/importer.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
+import { eventually } from '../helpers/http.js'
 import { demoRecords, first, ndjson, source } from '../helpers/records.js'
-
-async function eventually(check: () => Promise<void>) {
-  const deadline = Date.now() + 5000
-  for (;;) {
-    try {
-      return await check()
-    } catch (error) {
-      if (Date.now() > deadline) throw error
-      await sleep(25)
-    }
-  }
-}
 
 describe('access tokens', () => {
   let db: TestDatabase
@@ -110,7 +99,7 @@ describe('access tokens', () => {
   })
 
   it('caches lookups, unknown tokens too, for at most its time to live', async () => {
-    const cache = new TokenCache(db.pool, 300, 2)
+    const cache = new TokenCache(db.pool, { ttlMs: 300, maxEntries: 2 })
     const { id, token } = await issueToken(db.pool, organization, null)
     assert.deepEqual(await cache.verify(token), { tokenId: id, organizationId: organization })
     await revokeToken(db.pool, id)
@@ -142,7 +131,7 @@ describe('access tokens', () => {
         return db.pool.query(...args)
       },
     } as unknown as typeof db.pool
-    const cache = new TokenCache(counted, 50, 100, notifications)
+    const cache = new TokenCache(counted, { ttlMs: 50, notifications })
     const entries = (cache as unknown as { entries: Map<string, unknown> }).entries
     const a = await issueToken(db.pool, organization, null) // before listening: its notification unheard
     await notifications.start()
@@ -189,7 +178,7 @@ describe('access tokens', () => {
   it('answers from the cache for less than its time to live, never at its end', async () => {
     mock.timers.enable({ apis: ['Date'], now: Date.now() })
     try {
-      const cache = new TokenCache(db.pool, 1000)
+      const cache = new TokenCache(db.pool, { ttlMs: 1000 })
       const { id, token } = await issueToken(db.pool, organization, null)
       assert.deepEqual(await cache.verify(token), { tokenId: id, organizationId: organization })
       await revokeToken(db.pool, id)

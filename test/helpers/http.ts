@@ -82,3 +82,16 @@ export async function until(
     await new Promise((resolve) => setTimeout(resolve, 50))
   }
 }
+
+/** Runs check (assertions) until it passes or 5 s pass; then its last failure is the test's. */
+export async function eventually(check: () => Promise<void>) {
+  const deadline = Date.now() + 5000
+  for (;;) {
+    try {
+      return await check()
+    } catch (error) {
+      if (Date.now() > deadline) throw error
+      await new Promise((resolve) => setTimeout(resolve, 25))
+    }
+  }
+}

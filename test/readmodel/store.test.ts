@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { setTimeout as sleep } from 'node:timers/promises'
 import type { FastifyInstance } from 'fastify'
 import { issueToken } from '../../src/auth/tokens.js'
 import { migrate } from '../../src/db/migrate.js'
@@ -10,21 +9,10 @@ import { DOCUMENT_VERSIONS, syncReadModel } from '../../src/readmodel/build.js'
 import { DocumentStore, LruCache } from '../../src/readmodel/store.js'
 import { buildTestApp } from '../helpers/app.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
+import { eventually } from '../helpers/http.js'
 import { demoRecords, ndjson, source } from '../helpers/records.js'
 
 /** Polls until check passes (an import's notice reaches the instance asynchronously) or fails after 5 s. */
-async function eventually(check: () => Promise<void>) {
-  const deadline = Date.now() + 5000
-  for (;;) {
-    try {
-      return await check()
-    } catch (error) {
-      if (Date.now() > deadline) throw error
-      await sleep(25)
-    }
-  }
-}
-
 describe('LruCache', () => {
   it('drops the least recently used entries once over its size', () => {
     const cache = new LruCache(400) // bytes; an entry costs its key and value, a byte a character, and 64
