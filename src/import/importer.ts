@@ -1,12 +1,14 @@
 import type { Readable } from 'node:stream'
-import { copyIn, copyRow } from '../db/copy.js'
+import { copyIn } from '../db/copy.js'
 import type { Pool, PoolClient } from '../db/pool.js'
 import type { RecordType } from '../domain.js'
 import { rebuildDocuments } from '../readmodel/build.js'
-import { RECORD_KINDS, type RecordKind } from '../resources/index.js'
+import { RECORD_KINDS } from '../resources/index.js'
 import { checkReferences, deferReferenceChecks } from './bulk.js'
 import { SNAPSHOT, TOUCHED } from './changes.js'
-import { readLines } from './lines.js'
+import type { CheckedBatch } from './check.js'
+import { Checkers, type CheckersOptions } from './checkers.js'
+import { type Line, readLines } from './lines.js'
 import { WITHDRAW_PROBLEMS } from './references.js'
 import {
   COPY_ITEMS,
@@ -15,11 +17,8 @@ import {
   CREATE_STAGE,
   DROP_SUPERSEDED,
   INDEX_STAGE,
-  ITEM_COLUMNS,
   LINK_PROBLEMS,
-  ORDER_COLUMNS,
 } from './stage.js'
-import { checkRecord } from './validate.js'
 import { SNAPSHOT_SUPPLIERS, WRITE_STEPS, WRITTEN_TABLES } from './write.js'
 
 export const MAX_REPORTED_PROBLEMS = 100
@@ -27,6 +26,10 @@ export const MAX_REPORTED_PROBLEMS = 100
 export const IMPORT_LOCK = 7_310_002
 // Stryker disable next-line ArithmeticOperator: the size sets only how many COPY statements carry the rows
 const FLUSH_BYTES = 256 * 1024
+// A batch of lines checked at once (src/import/check.ts): large enough that handing it to a worker costs
+// little beside checking it, small enough that the batches in flight keep memory flat.
+const BATCH_LINES = 1000
+const BATCH_CHARS = 1024 * 1024
 
 export interface ImportSource {
   /** Shown in problem reports: the file name, or "-" for standard input. */
@@ -65,15 +68,10 @@ export interface ImportProgress {
   totalBytes?: number
 }
 
-export interface ImportOptions {
+export interface ImportOptions extends CheckersOptions {
   /** Called now and then (every thousand records, and at each phase) with where the import is. */
   onProgress?: (progress: ImportProgress) => void
 }
-
-/** The record kind of each import type. */
-const KIND_OF: ReadonlyMap<string, RecordKind> = new Map(
-  RECORD_KINDS.flatMap((kind) => kind.types.map((type) => [type, kind] as const)),
-)
 
 /**
  * Buffers COPY rows per staging table and sends each buffer as one COPY statement when it fills. One
@@ -85,6 +83,7 @@ class Stager {
   constructor(private readonly client: PoolClient) {}
 
   async add(copySql: string, rows: string): Promise<void> {
+    if (rows === '') return
     const buffer = (this.buffers.get(copySql) ?? '') + rows
     this.buffers.set(copySql, buffer)
     // Stryker disable next-line ConditionalExpression,EqualityOperator: when to send sets only how many COPY statements carry the rows
@@ -105,44 +104,6 @@ class Stager {
   async flushAll(): Promise<void> {
     for (const copySql of this.buffers.keys()) await this.flush(copySql)
     await this.sending
-  }
-
-  /** Stages one valid record: its key and links, and its body (typed columns for orders, jsonb otherwise). */
-  async stage(
-    seq: number,
-    file: number,
-    line: number,
-    record: Record<string, unknown>,
-    raw: string,
-  ): Promise<void> {
-    const withdraw = record.type === 'withdraw'
-    const type = (withdraw ? record.record : record.type) as RecordType
-    const kind = KIND_OF.get(type) as RecordKind
-    const { group, key, number, arp, contract, bidding } = kind.placement
-    const lower = (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : null)
-    // Stryker disable next-line ConditionalExpression,LogicalOperator: a withdrawal has none of these fields; read, they give null too
-    const value = (name: string | undefined) => (name === undefined || withdraw ? null : record[name])
-    const org = lower(group === 'organization' ? record[key] : record.organization_uuid) as string
-    // An order is keyed by its organization and number; every other record by its own id.
-    const id = group === 'order' ? `${org} ${record[key] as string}` : (lower(record[key]) as string)
-    // A withdrawal carries its key only; an order's number is its key.
-    const links = [
-      group === 'order' ? record.number : value(number),
-      value(arp),
-      value(contract),
-      lower(value(bidding)),
-    ]
-    // Stryker disable next-line ConditionalExpression,LogicalOperator,StringLiteral: the staged body of an order or a withdrawal is never read
-    const doc = group === 'order' || withdraw ? null : raw
-    await this.add(COPY_STAGE, copyRow([seq, file, line, group, type, org, id, ...links, doc, withdraw]))
-    if (group !== 'order' || withdraw) return
-    await this.add(COPY_ORDERS, copyRow([seq, ...ORDER_COLUMNS.map(([column]) => record[column])]))
-    const items = record.items as Record<string, unknown>[]
-    await this.add(
-      COPY_ITEMS,
-      // Stryker disable next-line ArithmeticOperator: positions only keep the items in order, which shifted ones do too
-      items.map((item, i) => copyRow([seq, i + 1, ...ITEM_COLUMNS.map(([column]) => item[column])])).join(''),
-    )
   }
 }
 
@@ -207,37 +168,51 @@ export async function importRecords(
     await client.query('SELECT pg_advisory_xact_lock($1)', [IMPORT_LOCK])
     await client.query(CREATE_STAGE)
     const stager = new Stager(client)
-    for (const [fileIndex, source] of sources.entries()) {
-      for await (const line of readLines(source.stream, (n) => {
-        bytes += n
-      })) {
-        records++
-        if (records % 1000 === 0) progress('reading')
-        if ('error' in line) {
-          report({ file: source.name, line: line.number, field: '(line)', reason: line.error })
-          continue
-        }
-        let value: unknown
-        try {
-          value = JSON.parse(line.text)
-        } catch (error) {
-          report({
-            file: source.name,
-            line: line.number,
-            field: '(line)',
-            reason: `invalid JSON: ${(error as Error).message}`,
-          })
-          continue
-        }
-        const problem = checkRecord(value, line.text)
-        if (problem) {
-          report({ file: source.name, line: line.number, ...problem })
-          continue
-        }
+    const checkers = new Checkers(options)
+    try {
+      // Batches are checked (here or in workers) while the next lines are read, and applied in order.
+      const pending: { file: number; checked: Promise<CheckedBatch> }[] = []
+      const apply = async (file: number, checked: CheckedBatch) => {
+        for (const problem of checked.problems)
+          report({ file: (sources[file] as ImportSource).name, ...problem })
         // Stryker disable next-line ConditionalExpression: staging after a problem is only wasted work, rolled back with the rest
-        if (problemCount > 0) continue // keep reading for the report; nothing more is staged
-        await stager.stage(records, fileIndex, line.number, value as Record<string, unknown>, line.text)
+        if (problemCount > 0) return // keep reading for the report; nothing more is staged
+        await stager.add(COPY_STAGE, checked.stage)
+        await stager.add(COPY_ORDERS, checked.orders)
+        await stager.add(COPY_ITEMS, checked.items)
       }
+      const applyFirst = async () => {
+        const first = pending.shift() as { file: number; checked: Promise<CheckedBatch> }
+        await apply(first.file, await first.checked)
+      }
+      let batch: Line[] = []
+      let chars = 0
+      const send = async (file: number) => {
+        // Stryker disable next-line ConditionalExpression: an empty batch checks nothing
+        if (batch.length === 0) return
+        const checked = checkers.check({ file, firstSeq: records - batch.length + 1, lines: batch })
+        checked.catch(() => {}) // its failure is thrown where it is awaited, in order
+        pending.push({ file, checked })
+        batch = []
+        chars = 0
+        while (pending.length > checkers.depth) await applyFirst()
+      }
+      for (const [fileIndex, source] of sources.entries()) {
+        for await (const line of readLines(source.stream, (n) => {
+          bytes += n
+        })) {
+          records++
+          if (records % 1000 === 0) progress('reading')
+          batch.push(line)
+          chars += 'text' in line ? line.text.length : 0
+          // Stryker disable next-line ConditionalExpression,EqualityOperator,LogicalOperator: where a batch ends sets only how the lines are shared out
+          if (batch.length >= BATCH_LINES || chars >= BATCH_CHARS) await send(fileIndex)
+        }
+        await send(fileIndex)
+      }
+      while (pending.length > 0) await applyFirst()
+    } finally {
+      await checkers.close()
     }
     await stager.flushAll()
     progress('checking')

@@ -1,5 +1,7 @@
+import { copyRow } from '../db/copy.js'
+import type { RecordType } from '../domain.js'
 import { type AnyField, isRelation, sqlType } from '../resources/fields.js'
-import { Order, type RecordKind } from '../resources/index.js'
+import { Order, RECORD_KINDS, type RecordKind } from '../resources/index.js'
 import { inRecord } from '../resources/json.js'
 import { OrderItem } from '../resources/shapes.js'
 
@@ -67,6 +69,61 @@ export const CREATE_STAGE = [
 export const COPY_STAGE = copy('import_stage', STAGE_COLUMNS)
 export const COPY_ORDERS = copy('import_orders', ORDER_STAGE)
 export const COPY_ITEMS = copy('import_items', ITEM_STAGE)
+
+/** The record kind of each import type. */
+const KIND_OF: ReadonlyMap<string, RecordKind> = new Map(
+  RECORD_KINDS.flatMap((kind) => kind.types.map((type) => [type, kind] as const)),
+)
+
+/** One valid record's rows in COPY's text format, per staging table ('' where it has none). */
+export interface StagedRows {
+  stage: string
+  orders: string
+  items: string
+}
+
+/**
+ * The staging rows of one valid record: its key and links (and its body as jsonb, except orders) in
+ * import_stage, an order's typed values in import_orders and its items in import_items.
+ */
+export function stageRows(
+  seq: number,
+  file: number,
+  line: number,
+  record: Record<string, unknown>,
+  raw: string,
+): StagedRows {
+  const withdraw = record.type === 'withdraw'
+  const type = (withdraw ? record.record : record.type) as RecordType
+  const kind = KIND_OF.get(type) as RecordKind
+  const { group, key, number, arp, contract, bidding } = kind.placement
+  const lower = (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : null)
+  // Stryker disable next-line ConditionalExpression,LogicalOperator: a withdrawal has none of these fields; read, they give null too
+  const value = (name: string | undefined) => (name === undefined || withdraw ? null : record[name])
+  const org = lower(group === 'organization' ? record[key] : record.organization_uuid) as string
+  // An order is keyed by its organization and number; every other record by its own id.
+  const id = group === 'order' ? `${org} ${record[key] as string}` : (lower(record[key]) as string)
+  // A withdrawal carries its key only; an order's number is its key.
+  const links = [
+    group === 'order' ? record.number : value(number),
+    value(arp),
+    value(contract),
+    lower(value(bidding)),
+  ]
+  // Stryker disable next-line ConditionalExpression,LogicalOperator,StringLiteral: the staged body of an order or a withdrawal is never read
+  const doc = group === 'order' || withdraw ? null : raw
+  const stage = copyRow([seq, file, line, group, type, org, id, ...links, doc, withdraw])
+  if (group !== 'order' || withdraw) return { stage, orders: '', items: '' }
+  const items = record.items as Record<string, unknown>[]
+  return {
+    stage,
+    orders: copyRow([seq, ...ORDER_COLUMNS.map(([column]) => record[column])]),
+    // Stryker disable next-line ArithmeticOperator: positions only keep the items in order, which shifted ones do too
+    items: items
+      .map((item, i) => copyRow([seq, i + 1, ...ITEM_COLUMNS.map(([column]) => item[column])]))
+      .join(''),
+  }
+}
 
 /** The last line wins when a file holds the same key twice. */
 export const DROP_SUPERSEDED = `
