@@ -19,7 +19,7 @@ import {
   INDEX_STAGE,
   LINK_PROBLEMS,
 } from './stage.js'
-import { SNAPSHOT_SUPPLIERS, WRITE_STEPS, WRITTEN_TABLES } from './write.js'
+import { FIRST_LOAD_STEPS, SNAPSHOT_SUPPLIERS, WRITE_STEPS, WRITTEN_TABLES } from './write.js'
 
 export const MAX_REPORTED_PROBLEMS = 100
 /** The advisory lock an import holds: one import at a time keeps the key-clash checks true until commit. */
@@ -251,7 +251,7 @@ export async function importRecords(
       await client.query(SNAPSHOT_SUPPLIERS)
       for (const statement of SNAPSHOT) await client.query(statement)
     }
-    for (const step of WRITE_STEPS) {
+    for (const step of first ? FIRST_LOAD_STEPS : WRITE_STEPS) {
       if (typeof step === 'string') {
         await client.query(step)
         continue

@@ -149,8 +149,13 @@ function unitFields(kind: RecordKind): [string, string] {
   return [byUnit('name') as string, byUnit('name_short') as string]
 }
 
-/** Inserts or replaces the records of one kind, each by its conflict key. */
-function upsert(kind: RecordKind): string {
+/**
+ * Inserts or replaces the records of one kind, each by its conflict key. Into an empty table (`plain`) it
+ * only inserts: the stage holds one line per key (superseded lines dropped, clashes refused), so nothing
+ * can conflict, and ON CONFLICT's speculative insertion costs a third more (200,000 orders into an empty
+ * copy of the table: 4.0-4.2 s against 2.7-3.2 s).
+ */
+function upsert(kind: RecordKind, plain = false): string {
   const { from: sourceFrom, columns, values, joins, read } = source(kind)
   if (kind.search) {
     const search = searchOnWrite(kind, read)
@@ -167,7 +172,7 @@ SELECT ${[...values, 'now()'].join(', ')}
 FROM import_stage s ${sourceFrom}
 ${joins.join('\n')}
 WHERE s.grp = '${kind.placement.group}' AND NOT s.withdraw
-ON CONFLICT (${conflict.join(', ')}) DO UPDATE SET ${updates.map((c) => `${c} = excluded.${c}`).join(', ')}`
+${plain ? '' : `ON CONFLICT (${conflict.join(', ')}) DO UPDATE SET ${updates.map((c) => `${c} = excluded.${c}`).join(', ')}`}`
 }
 
 /**
@@ -202,7 +207,8 @@ function childValues(relation: Relation, element: string) {
 }
 
 /** Replaces the owned children of the staged records of a kind (their own children go with them). */
-function children(kind: RecordKind): string[] {
+/** A kind's owned children, replaced whole; into empty tables (`first`), only inserted. */
+function children(kind: RecordKind, first = false): string[] {
   const group = kind.placement.group
   const staged = `SELECT key::uuid FROM import_stage WHERE grp = '${group}' AND NOT withdraw`
   return owned(kind.fields).flatMap(([name, relation]) => {
@@ -213,7 +219,7 @@ function children(kind: RecordKind): string[] {
       .join('')
     const own = childValues(relation, 'e')
     const statements = [
-      `DELETE FROM ${shape.table} WHERE ${owner.column} IN (${staged})${fixed}`,
+      ...(first ? [] : [`DELETE FROM ${shape.table} WHERE ${owner.column} IN (${staged})${fixed}`]),
       `INSERT INTO ${shape.table} (${owner.column}, ${own.columns.join(', ')})
        SELECT s.key::uuid, ${own.values.join(', ')}
        FROM import_stage s CROSS JOIN LATERAL jsonb_array_elements(s.doc->'${name}') WITH ORDINALITY e(value, ord)
@@ -236,14 +242,18 @@ function children(kind: RecordKind): string[] {
   })
 }
 
-/** An order's items, from their typed stage: replaced whole. */
-function orderItems(): string[] {
+/** An order's items, from their typed stage: replaced whole; into an empty table (`first`), only inserted. */
+function orderItems(first = false): string[] {
   const [name, relation] = owned(Order.fields)[0] as [string, Relation]
   const { shape, owner } = relation
   const columns = Object.keys(shape.fields)
   return [
-    `DELETE FROM ${shape.table} i USING orders o, import_stage s
+    ...(first
+      ? []
+      : [
+          `DELETE FROM ${shape.table} i USING orders o, import_stage s
      WHERE s.grp = 'order' AND o.organization_id = s.org AND o.number = s.number AND i.${owner?.column} = o.id`,
+        ]),
     `INSERT INTO ${shape.table} (${owner?.column}, position, ${columns.join(', ')})
      SELECT o.id, i.position, ${columns.map((c) => `i.${c}`).join(', ')}
      FROM import_items i
@@ -334,23 +344,32 @@ export interface Analyze {
   analyze: readonly string[]
 }
 
-/** In dependency order: what a statement joins to is written before it. */
-export const WRITE_STEPS: readonly (string | Analyze)[] = [
-  ...WITHDRAWALS,
-  upsert(byGroup('organization')),
-  UPSERT_SUPPLIERS,
-  upsertUnits(),
-  { analyze: ['units', 'suppliers'] },
-  upsert(byGroup('bidding')),
-  ...children(byGroup('bidding')),
-  upsert(byGroup('arp')),
-  ...children(byGroup('arp')),
-  upsert(byGroup('contract')),
-  ...children(byGroup('contract')),
-  { analyze: ['biddings', 'arps', 'contracts'] },
-  upsert(byGroup('order')),
-  ...orderItems(),
-]
+/**
+ * In dependency order: what a statement joins to is written before it. `first`: a first load, into
+ * tables with no record stored yet but organizations (and perhaps suppliers and units left by withdrawn
+ * records, which stay upserts): records and children are only inserted, with nothing to replace.
+ */
+function writeSteps(first: boolean): readonly (string | Analyze)[] {
+  return [
+    ...WITHDRAWALS,
+    upsert(byGroup('organization')),
+    UPSERT_SUPPLIERS,
+    upsertUnits(),
+    { analyze: ['units', 'suppliers'] },
+    upsert(byGroup('bidding'), first),
+    ...children(byGroup('bidding'), first),
+    upsert(byGroup('arp'), first),
+    ...children(byGroup('arp'), first),
+    upsert(byGroup('contract'), first),
+    ...children(byGroup('contract'), first),
+    { analyze: ['biddings', 'arps', 'contracts'] },
+    upsert(byGroup('order'), first),
+    ...orderItems(first),
+  ]
+}
+
+export const WRITE_STEPS = writeSteps(false)
+export const FIRST_LOAD_STEPS = writeSteps(true)
 
 /** Every table an import writes, for the statistics after a large run. */
 export const WRITTEN_TABLES: readonly string[] = [
