@@ -94,8 +94,10 @@ export class Checkers {
       // Stryker disable next-line ConditionalExpression: a worker answers only what it was sent
       if (!waiting) return
       checker.waiting.delete(message.id)
-      if (message.checked) waiting.resolve(message.checked)
-      else this.fail(new Error(`checking lines failed in a worker: ${message.error}`), this.pool ?? [])
+      if (message.checked) return waiting.resolve(message.checked)
+      // This batch was taken off the waiting list above: rejected here, the others by fail.
+      this.fail(new Error(`checking lines failed in a worker: ${message.error}`), this.pool ?? [])
+      waiting.reject(this.failure as Error)
     })
     worker.on('error', (error) =>
       this.fail(new Error(`a worker checking lines failed: ${error.message}`), this.pool ?? []),

@@ -84,7 +84,9 @@ describe('import in worker threads', () => {
     assert.equal(await stored(db), 0)
   })
 
-  it('fails, writing nothing and leaving no transaction open, when a worker fails', async () => {
+  it('fails, writing nothing and leaving no transaction open, when a worker fails', {
+    timeout: 60_000,
+  }, async () => {
     const failing = {
       workers: 1,
       parallelAfter: 0,
@@ -100,6 +102,19 @@ describe('import in worker threads', () => {
        WHERE datname = current_database() AND state LIKE 'idle in transaction%'`,
     )
     assert.equal(open.rows[0]?.n, 0)
+  })
+
+  it('fails, writing nothing, when a worker answers a batch with an error', { timeout: 60_000 }, async () => {
+    const erring = {
+      workers: 1,
+      parallelAfter: 0,
+      workerUrl: new URL('./fixtures/erring-worker.mjs', import.meta.url),
+    }
+    await assert.rejects(
+      importRecords(db.pool, [source(ndjson(demo))], erring),
+      /checking lines failed in a worker: Error: checking broke/,
+    )
+    assert.equal(await stored(db), 0)
   })
 
   it('stops its workers when the source fails while it is read', async () => {
