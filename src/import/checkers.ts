@@ -1,10 +1,17 @@
 import { availableParallelism } from 'node:os'
+import type { Readable } from 'node:stream'
 import { Worker } from 'node:worker_threads'
 import { type CheckedBatch, checkBatch, type LineBatch } from './check.js'
+import { type Line, readLines } from './lines.js'
 
-// Where an import's batches of lines are checked: on the importing thread while the import is small
-// (a worker's start, about a tenth of a second, would cost a one-record import more than it saves),
-// then in worker threads, one per core. Answers come back in the order the batches were sent.
+// Where an import's lines are checked, a batch at a time: on the importing thread while the import is
+// small (a worker's start, about a tenth of a second, would cost a one-record import more than it saves),
+// then in worker threads, one per core, while the importing thread reads on. Batches come back in file order.
+
+// A batch: large enough that handing it to a worker costs little beside checking it, small enough that
+// the batches in flight keep memory flat.
+const BATCH_LINES = 1000
+const BATCH_CHARS = 1024 * 1024
 
 /** Lines checked on the importing thread before workers start. */
 export const PARALLEL_AFTER = 20_000
@@ -28,8 +35,14 @@ interface Checker {
   waiting: Map<number, Waiting>
 }
 
-const FROM_SOURCE = import.meta.url.endsWith('.ts')
-const WORKER_URL = new URL(`./check-worker${FROM_SOURCE ? '.ts' : '.js'}`, import.meta.url)
+const WORKER_URL = new URL(
+  `./check-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`,
+  import.meta.url,
+)
+
+/** Worker threads of this process checking lines now: none once every import has ended (tests read it). */
+let running = 0
+export const workersRunning = () => running
 
 /**
  * A worker running `url`. Run from the TypeScript sources (tests, `npm run dev`), the worker does not
@@ -41,7 +54,7 @@ function startWorker(url: URL): Worker {
   return new Worker(script, { eval: true })
 }
 
-export class Checkers {
+class Checkers {
   private readonly workers: number
   private readonly parallelAfter: number
   private readonly workerUrl: URL
@@ -80,14 +93,15 @@ export class Checkers {
 
   /** Stops the workers; what they were still checking is rejected. */
   async close(): Promise<void> {
+    this.fail(new Error('the import stopped'))
     const pool = this.pool ?? []
     this.pool = undefined
-    this.fail(new Error('the import stopped'), pool)
     await Promise.all(pool.map((checker) => checker.worker.terminate()))
   }
 
   private start(): Checker {
     const worker = startWorker(this.workerUrl)
+    running++
     const checker: Checker = { worker, waiting: new Map() }
     worker.on('message', (message: { id: number; checked?: CheckedBatch; error?: string }) => {
       const waiting = checker.waiting.get(message.id)
@@ -96,25 +110,78 @@ export class Checkers {
       checker.waiting.delete(message.id)
       if (message.checked) return waiting.resolve(message.checked)
       // This batch was taken off the waiting list above: rejected here, the others by fail.
-      this.fail(new Error(`checking lines failed in a worker: ${message.error}`), this.pool ?? [])
+      this.fail(new Error(`checking lines failed in a worker: ${message.error}`))
       waiting.reject(this.failure as Error)
     })
-    worker.on('error', (error) =>
-      this.fail(new Error(`a worker checking lines failed: ${error.message}`), this.pool ?? []),
-    )
+    worker.on('error', (error) => this.fail(new Error(`a worker checking lines failed: ${error.message}`)))
     worker.on('exit', (code) => {
+      running--
       if (checker.waiting.size > 0)
-        this.fail(new Error(`a worker checking lines stopped (exit code ${code})`), this.pool ?? [])
+        this.fail(new Error(`a worker checking lines stopped (exit code ${code})`))
     })
     return checker
   }
 
   /** Rejects every batch still waiting, and every later one. */
-  private fail(error: Error, pool: readonly Checker[]): void {
+  private fail(error: Error): void {
     this.failure ??= error
-    for (const checker of pool) {
+    for (const checker of this.pool ?? []) {
       for (const waiting of checker.waiting.values()) waiting.reject(this.failure)
       checker.waiting.clear()
     }
+  }
+}
+
+/** What checkLines reads and tells. */
+export interface CheckLinesOptions extends CheckersOptions {
+  /** Hears of each chunk read, by its size in bytes. */
+  onBytes?: (bytes: number) => void
+  /** Hears of each line read, with how many the sources have given so far (a line's number in the run). */
+  onLine?: (lines: number) => void
+}
+
+/**
+ * Reads the sources' lines and yields them checked, a batch at a time, each with its source's index, in
+ * file order. Several batches are in flight (here or in workers) while the next lines are read; the
+ * workers stop when the generator ends, however it ends.
+ */
+export async function* checkLines(
+  sources: readonly { stream: Readable }[],
+  options: CheckLinesOptions = {},
+): AsyncGenerator<{ file: number; checked: CheckedBatch }> {
+  const checkers = new Checkers(options)
+  const pending: { file: number; checked: Promise<CheckedBatch> }[] = []
+  const first = async () => {
+    const { file, checked } = pending.shift() as (typeof pending)[number]
+    return { file, checked: await checked }
+  }
+  let lines = 0
+  try {
+    for (const [file, source] of sources.entries()) {
+      let batch: Line[] = []
+      let chars = 0
+      const send = () => {
+        // Stryker disable next-line ConditionalExpression: an empty batch checks nothing
+        if (batch.length === 0) return
+        const checked = checkers.check({ file, firstSeq: lines - batch.length + 1, lines: batch })
+        checked.catch(() => {}) // its failure is thrown where it is awaited, in order
+        pending.push({ file, checked })
+        batch = []
+        chars = 0
+      }
+      for await (const line of readLines(source.stream, options.onBytes)) {
+        lines++
+        options.onLine?.(lines)
+        batch.push(line)
+        chars += 'text' in line ? line.text.length : 0
+        // Stryker disable next-line ConditionalExpression,EqualityOperator,LogicalOperator: where a batch ends sets only how the lines are shared out
+        if (batch.length >= BATCH_LINES || chars >= BATCH_CHARS) send()
+        while (pending.length > checkers.depth) yield await first()
+      }
+      send()
+    }
+    while (pending.length > 0) yield await first()
+  } finally {
+    await checkers.close()
   }
 }

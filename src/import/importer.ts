@@ -6,9 +6,7 @@ import { rebuildDocuments } from '../readmodel/build.js'
 import { RECORD_KINDS } from '../resources/index.js'
 import { checkReferences, deferReferenceChecks } from './bulk.js'
 import { SNAPSHOT, TOUCHED } from './changes.js'
-import type { CheckedBatch } from './check.js'
-import { Checkers, type CheckersOptions } from './checkers.js'
-import { type Line, readLines } from './lines.js'
+import { type CheckersOptions, checkLines } from './checkers.js'
 import { WITHDRAW_PROBLEMS } from './references.js'
 import {
   COPY_ITEMS,
@@ -26,10 +24,6 @@ export const MAX_REPORTED_PROBLEMS = 100
 export const IMPORT_LOCK = 7_310_002
 // Stryker disable next-line ArithmeticOperator: the size sets only how many COPY statements carry the rows
 const FLUSH_BYTES = 256 * 1024
-// A batch of lines checked at once (src/import/check.ts): large enough that handing it to a worker costs
-// little beside checking it, small enough that the batches in flight keep memory flat.
-const BATCH_LINES = 1000
-const BATCH_CHARS = 1024 * 1024
 
 export interface ImportSource {
   /** Shown in problem reports: the file name, or "-" for standard input. */
@@ -168,51 +162,24 @@ export async function importRecords(
     await client.query('SELECT pg_advisory_xact_lock($1)', [IMPORT_LOCK])
     await client.query(CREATE_STAGE)
     const stager = new Stager(client)
-    const checkers = new Checkers(options)
-    try {
-      // Batches are checked (here or in workers) while the next lines are read, and applied in order.
-      const pending: { file: number; checked: Promise<CheckedBatch> }[] = []
-      const apply = async (file: number, checked: CheckedBatch) => {
-        for (const problem of checked.problems)
-          report({ file: (sources[file] as ImportSource).name, ...problem })
-        // Stryker disable next-line ConditionalExpression: staging after a problem is only wasted work, rolled back with the rest
-        if (problemCount > 0) return // keep reading for the report; nothing more is staged
-        await stager.add(COPY_STAGE, checked.stage)
-        await stager.add(COPY_ORDERS, checked.orders)
-        await stager.add(COPY_ITEMS, checked.items)
-      }
-      const applyFirst = async () => {
-        const first = pending.shift() as { file: number; checked: Promise<CheckedBatch> }
-        await apply(first.file, await first.checked)
-      }
-      let batch: Line[] = []
-      let chars = 0
-      const send = async (file: number) => {
-        // Stryker disable next-line ConditionalExpression: an empty batch checks nothing
-        if (batch.length === 0) return
-        const checked = checkers.check({ file, firstSeq: records - batch.length + 1, lines: batch })
-        checked.catch(() => {}) // its failure is thrown where it is awaited, in order
-        pending.push({ file, checked })
-        batch = []
-        chars = 0
-        while (pending.length > checkers.depth) await applyFirst()
-      }
-      for (const [fileIndex, source] of sources.entries()) {
-        for await (const line of readLines(source.stream, (n) => {
-          bytes += n
-        })) {
-          records++
-          if (records % 1000 === 0) progress('reading')
-          batch.push(line)
-          chars += 'text' in line ? line.text.length : 0
-          // Stryker disable next-line ConditionalExpression,EqualityOperator,LogicalOperator: where a batch ends sets only how the lines are shared out
-          if (batch.length >= BATCH_LINES || chars >= BATCH_CHARS) await send(fileIndex)
-        }
-        await send(fileIndex)
-      }
-      while (pending.length > 0) await applyFirst()
-    } finally {
-      await checkers.close()
+    const lines = checkLines(sources, {
+      ...options,
+      onBytes: (n) => {
+        bytes += n
+      },
+      onLine: (n) => {
+        records = n
+        if (records % 1000 === 0) progress('reading')
+      },
+    })
+    for await (const { file, checked } of lines) {
+      for (const problem of checked.problems)
+        report({ file: (sources[file] as ImportSource).name, ...problem })
+      // Stryker disable next-line ConditionalExpression: staging after a problem is only wasted work, rolled back with the rest
+      if (problemCount > 0) continue // keep reading for the report; nothing more is staged
+      await stager.add(COPY_STAGE, checked.stage)
+      await stager.add(COPY_ORDERS, checked.orders)
+      await stager.add(COPY_ITEMS, checked.items)
     }
     await stager.flushAll()
     progress('checking')

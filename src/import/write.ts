@@ -150,12 +150,12 @@ function unitFields(kind: RecordKind): [string, string] {
 }
 
 /**
- * Inserts or replaces the records of one kind, each by its conflict key. Into an empty table (`plain`) it
+ * Inserts or replaces the records of one kind, each by its conflict key. Into an empty table (`first`) it
  * only inserts: the stage holds one line per key (superseded lines dropped, clashes refused), so nothing
  * can conflict, and ON CONFLICT's speculative insertion costs a third more (200,000 orders into an empty
  * copy of the table: 4.0-4.2 s against 2.7-3.2 s).
  */
-function upsert(kind: RecordKind, plain = false): string {
+function upsert(kind: RecordKind, first = false): string {
   const { from: sourceFrom, columns, values, joins, read } = source(kind)
   if (kind.search) {
     const search = searchOnWrite(kind, read)
@@ -172,7 +172,7 @@ SELECT ${[...values, 'now()'].join(', ')}
 FROM import_stage s ${sourceFrom}
 ${joins.join('\n')}
 WHERE s.grp = '${kind.placement.group}' AND NOT s.withdraw
-${plain ? '' : `ON CONFLICT (${conflict.join(', ')}) DO UPDATE SET ${updates.map((c) => `${c} = excluded.${c}`).join(', ')}`}`
+${first ? '' : `ON CONFLICT (${conflict.join(', ')}) DO UPDATE SET ${updates.map((c) => `${c} = excluded.${c}`).join(', ')}`}`
 }
 
 /**

@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict'
 import { Readable } from 'node:stream'
 import { after, before, beforeEach, describe, it } from 'node:test'
+import { workersRunning } from '../../src/import/checkers.js'
 import { dumpRecords } from '../../src/import/dump.js'
 import { type ImportResult, importRecords } from '../../src/import/importer.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
+import { eventually } from '../helpers/http.js'
 import { byKey, demoRecords, first, ndjson, source } from '../helpers/records.js'
 
 // A large import checks its lines in worker threads (src/import/checkers.ts). Here they start at once
@@ -33,6 +35,16 @@ async function stored(db: TestDatabase): Promise<number> {
   return Number(rows[0]?.n)
 }
 
+/** One worker running a fixture script of ./fixtures, from the first line. */
+const fixtureWorker = (script: string) => ({
+  workers: 1,
+  parallelAfter: 0,
+  workerUrl: new URL(`./fixtures/${script}`, import.meta.url),
+})
+
+/** Fails unless every worker thread an import started has stopped. */
+const noWorkersLeft = () => eventually(async () => assert.equal(workersRunning(), 0))
+
 /** What a run says, without its duration. */
 const outcome = ({ seconds: _, ...rest }: ImportResult) => rest
 
@@ -53,6 +65,7 @@ describe('import in worker threads', () => {
     const file = [...demo, organization, order]
     const parallel = await importRecords(db.pool, [source(ndjson(file))], PARALLEL)
     assert.equal(parallel.ok, true, JSON.stringify(parallel.problems))
+    await noWorkersLeft()
     const out = await dump(db)
     assert.deepEqual(byKey(out), byKey(file))
     await db.pool.query('TRUNCATE organizations, suppliers CASCADE')
@@ -87,13 +100,8 @@ describe('import in worker threads', () => {
   it('fails, writing nothing and leaving no transaction open, when a worker fails', {
     timeout: 60_000,
   }, async () => {
-    const failing = {
-      workers: 1,
-      parallelAfter: 0,
-      workerUrl: new URL('./fixtures/failing-worker.mjs', import.meta.url),
-    }
     await assert.rejects(
-      importRecords(db.pool, [source(ndjson(demo))], failing),
+      importRecords(db.pool, [source(ndjson(demo))], fixtureWorker('failing-worker.mjs')),
       /a worker checking lines failed: the worker broke/,
     )
     assert.equal(await stored(db), 0)
@@ -102,19 +110,16 @@ describe('import in worker threads', () => {
        WHERE datname = current_database() AND state LIKE 'idle in transaction%'`,
     )
     assert.equal(open.rows[0]?.n, 0)
+    await noWorkersLeft()
   })
 
   it('fails, writing nothing, when a worker answers a batch with an error', { timeout: 60_000 }, async () => {
-    const erring = {
-      workers: 1,
-      parallelAfter: 0,
-      workerUrl: new URL('./fixtures/erring-worker.mjs', import.meta.url),
-    }
     await assert.rejects(
-      importRecords(db.pool, [source(ndjson(demo))], erring),
+      importRecords(db.pool, [source(ndjson(demo))], fixtureWorker('erring-worker.mjs')),
       /checking lines failed in a worker: Error: checking broke/,
     )
     assert.equal(await stored(db), 0)
+    await noWorkersLeft()
   })
 
   it('stops its workers when the source fails while it is read', async () => {
@@ -130,6 +135,6 @@ describe('import in worker threads', () => {
       /the disk went away/,
     )
     assert.equal(await stored(db), 0)
-    // Workers left running would keep this test's process alive past its end, and the runner would fail it.
+    await noWorkersLeft()
   })
 })
