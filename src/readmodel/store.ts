@@ -232,6 +232,17 @@ export class DocumentStore {
   }
 
   /**
+   * What keeps a value about to be read from the database under key, until the next import: nothing is
+   * kept if one came in meanwhile (the value may be older than it), or while the cache is not trusted.
+   */
+  keeper(key: string): (value: Cached) => void {
+    const generation = this.cache.generation
+    return (value) => {
+      if (this.listening) this.cache.set(key, value, generation)
+    }
+  }
+
+  /**
    * The answer made of what build gives, as `through` keeps values: its bytes, tag and compressed variants
    * are made once and served from memory until the next import. Undefined when build gives nothing.
    */

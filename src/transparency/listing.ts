@@ -11,7 +11,10 @@ import { DEFAULT_PER_PAGE, filterValues, parseRelations, sortOf } from './parame
 
 /** Where values are kept between requests (the read path's cache, dropped on every import). */
 export interface Through {
-  through<T extends string | undefined>(key: string, build: () => Promise<T>): Promise<T>
+  /** The value kept under key, if any. */
+  cached(key: string): unknown
+  /** What keeps a value about to be read under key: it is dropped if an import comes in meanwhile. */
+  keeper(key: string): (value: string) => void
 }
 
 export interface ListQuery {
@@ -27,6 +30,15 @@ export interface ListQuery {
 
 /** A listing item as built by SQL, already in its served shape. */
 export type Json = Record<string, unknown>
+
+/** A page as PostgreSQL wrote it: the items as one compact JSON array, served as they are. */
+export interface ListText {
+  total: number
+  /** Items on the page. */
+  count: number
+  /** The items, a JSON array in the served shape. */
+  rows: string
+}
 
 export interface ListResult {
   total: number
@@ -73,37 +85,50 @@ function itemFields(resource: PublicResource, relations: readonly string[]): str
 }
 
 /**
- * A page of a listing and the total count of its filter. The page's ids come first, off the order's index;
- * only those rows are built into JSON. Counts are kept through `counts`: a total holds until the next import.
+ * A page of a listing and the total count of its filter, in one round trip to PostgreSQL: the page's ids
+ * come first, off the order's index, and only those rows are built into JSON, as one array PostgreSQL
+ * writes and the API serves as it is (never parsed and written again here). The total is kept through
+ * `counts` until the next import; while it is not kept, the same statement counts too.
  */
+export async function listText(
+  pool: Pool,
+  resource: PublicResource,
+  query: ListQuery,
+  counts: Through,
+): Promise<ListText> {
+  const { from: source, where, orderBy, values } = listingSql(resource, query)
+  const a = resource.record.alias
+  const row = jsonObject(resource.record, itemFields(resource, query.relations), a, 'served')
+  const countSql = `SELECT count(*)::int FROM ${source} WHERE ${where}`
+  const countKey = `c\u0000${countSql}\u0000${JSON.stringify(values)}`
+  const kept = counts.cached(countKey)
+  const keep = kept === undefined ? counts.keeper(countKey) : undefined
+  const pageSql = `WITH page AS MATERIALIZED (
+      SELECT ${a}.id FROM ${source} WHERE ${where} ORDER BY ${orderBy}
+      LIMIT $${values.length + 1} OFFSET $${values.length + 2})
+    SELECT count(*)::int AS count, coalesce(array_to_json(array_agg(${row} ORDER BY ${orderBy})), '[]')::text AS rows
+    FROM ${source} WHERE ${a}.id IN (SELECT id FROM page)`
+  const sql = kept === undefined ? `SELECT p.*, (${countSql}) AS total FROM (${pageSql}) p` : pageSql
+  const { rows } = await pool.query<{ count: number; rows: string; total?: number }>(
+    prepared(sql, [...values, query.perPage, (query.page - 1) * query.perPage]),
+  )
+  // Stryker disable next-line OptionalChaining: an aggregate always answers one row
+  const page = rows[0] ?? { count: 0, rows: '[]' }
+  if (keep === undefined) return { total: Number(kept), count: page.count, rows: page.rows }
+  const total = page.total ?? 0
+  keep(String(total))
+  return { total, count: page.count, rows: page.rows }
+}
+
+/** A page of a listing as values (the portal renders its items), as listText reads it. */
 export async function list(
   pool: Pool,
   resource: PublicResource,
   query: ListQuery,
   counts: Through,
 ): Promise<ListResult> {
-  const { from: source, where, orderBy, values } = listingSql(resource, query)
-  const a = resource.record.alias
-  const row = jsonObject(resource.record, itemFields(resource, query.relations), a, 'served')
-  const countSql = `SELECT count(*)::int AS total FROM ${source} WHERE ${where}`
-  const [total, page] = await Promise.all([
-    counts.through(`c\u0000${countSql}\u0000${JSON.stringify(values)}`, async () => {
-      const { rows } = await pool.query<{ total: number }>(prepared(countSql, values))
-      // Stryker disable next-line OptionalChaining: count(*) always answers one row
-      return String(rows[0]?.total ?? 0)
-    }),
-    pool.query<{ row: Json }>(
-      prepared(
-        `WITH page AS MATERIALIZED (
-           SELECT ${a}.id FROM ${source} WHERE ${where} ORDER BY ${orderBy}
-           LIMIT $${values.length + 1} OFFSET $${values.length + 2})
-         SELECT ${row} AS row FROM ${source}
-         WHERE ${a}.id IN (SELECT id FROM page) ORDER BY ${orderBy}`,
-        [...values, query.perPage, (query.page - 1) * query.perPage],
-      ),
-    ),
-  ])
-  return { total: Number(total), rows: page.rows.map((r) => r.row) }
+  const page = await listText(pool, resource, query, counts)
+  return { total: page.total, rows: JSON.parse(page.rows) as Json[] }
 }
 
 export async function organizationExists(pool: Pool, id: string): Promise<boolean> {
@@ -130,7 +155,7 @@ export async function listingPage(
   const perPage = (query.per_page as number | undefined) ?? DEFAULT_PER_PAGE
   const relations = parseRelations(resource, query.with_relations as string | undefined)
   const filters = filterValues(resource, query)
-  const result = await list(
+  const result = await listText(
     pool,
     resource,
     { page, perPage, filters, sort: sortOf(resource, query.sort), relations },
@@ -147,20 +172,19 @@ export async function listingPage(
     throw new NotFoundError('organization')
   }
   const offset = (page - 1) * perPage
-  return JSON.stringify({
-    success: true,
-    message: MESSAGES.success,
-    data: {
-      data: result.rows,
-      current_page: page,
-      per_page: perPage,
-      total: result.total,
-      last_page: Math.max(1, Math.ceil(result.total / perPage)),
-      from: result.rows.length > 0 ? offset + 1 : null,
-      to: result.rows.length > 0 ? offset + result.rows.length : null,
-    },
+  // As JSON.stringify would write the envelope, around the items as PostgreSQL wrote them.
+  const rest = JSON.stringify({
+    current_page: page,
+    per_page: perPage,
+    total: result.total,
+    last_page: Math.max(1, Math.ceil(result.total / perPage)),
+    from: result.count > 0 ? offset + 1 : null,
+    to: result.count > 0 ? offset + result.count : null,
   })
+  return `${PAGE_PREFIX}${result.rows},${rest.slice(1)}}`
 }
+
+const PAGE_PREFIX = `{"success":true,"message":${JSON.stringify(MESSAGES.success)},"data":{"data":`
 
 export interface LookupRow {
   id: number

@@ -139,6 +139,27 @@ describe('read model', () => {
     })
   })
 
+  it('keeps no count read before an import that came in meanwhile', async () => {
+    const store = new DocumentStore(db.pool, { cacheBytes: 1 << 20, onError: () => {} })
+    await store.start()
+    try {
+      store.keeper('probe')('kept')
+      assert.equal(store.cached('probe'), 'kept')
+      // As a listing's total: its keeper taken before the query, the import landing while it runs.
+      const keep = store.keeper('count')
+      const contract = records.find((r) => r.type === 'contract') as DemoRecord
+      const changed = { ...contract, object_details: 'Objeto mudado enquanto se contava' }
+      assert.equal((await importRecords(db.pool, [source(ndjson([changed]))])).ok, true)
+      await eventually(async () => assert.equal(store.cached('probe'), undefined))
+      keep('41')
+      assert.equal(store.cached('count'), undefined)
+      store.keeper('count')('42')
+      assert.equal(store.cached('count'), '42')
+    } finally {
+      await store.close()
+    }
+  })
+
   it('answers concurrent lookups of different orders, batched, each with its own document', async () => {
     const numbers = records
       .filter((r) => r.type === 'order' && r.organization_uuid === orgA.uuid)

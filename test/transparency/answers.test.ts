@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify'
 import { issueToken } from '../../src/auth/tokens.js'
 import { importRecords } from '../../src/import/importer.js'
 import { Answer } from '../../src/readmodel/answer.js'
+import { PUBLIC_RESOURCES } from '../../src/resources/index.js'
 import { buildTestApp, listen } from '../helpers/app.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
 import { demoRecords, first, ndjson, source } from '../helpers/records.js'
@@ -150,6 +151,41 @@ describe('answers kept whole', () => {
     assert.match(after.raw.toString(), /Objeto alterado por uma importação/)
     const old = await get(`${base}${detailPath}`, { 'if-none-match': before.headers.etag as string })
     assert.equal(old.status, 200)
+  })
+
+  it('serves every listing exactly as JSON.stringify would write it, items as PostgreSQL wrote them', async () => {
+    // Text that JSON escapes, and characters past ASCII: the items go out as PostgreSQL wrote them.
+    const odd = {
+      ...first(records, 'contract'),
+      id: 'ffffffff-0000-4000-8000-0000000000aa',
+      contract_number: 'ESCAPES/2026',
+      object_details: 'Aspas " barra \\ nova\nlinha\ttab \u0001 \u001f \u007f ú € 😀 \u2028 </script>',
+      bidding_uuid: null,
+      arp_number: null,
+      date_start: '2099-12-31',
+    }
+    const result = await importRecords(db.pool, [source(ndjson([odd]))])
+    assert.equal(result.ok, true, JSON.stringify(result.problems))
+    for (const resource of PUBLIC_RESOURCES) {
+      const all = resource.offered.join(',')
+      const listing = `${base}/v1/transparency/${resource.path}?per_page=100&with_relations=${all}`
+      let text = ''
+      // The first answer reads the total with the page; the second (another page) the total kept.
+      for (const page of [1, 2]) {
+        const got = await get(`${listing}&page=${page}`)
+        assert.equal(got.status, 200, resource.path)
+        text = got.raw.toString()
+        assert.equal(text, JSON.stringify(JSON.parse(text)), `${resource.path} page ${page}`)
+      }
+      const body = JSON.parse(text) as { data: { data: unknown[]; total: number; from: null; to: null } }
+      const total =
+        records.filter((r) => r.type === resource.type).length + (resource.path === 'contracts' ? 1 : 0)
+      assert.equal(body.data.total, total, resource.path)
+      assert.deepEqual([body.data.data, body.data.from, body.data.to], [[], null, null], resource.path)
+    }
+    const got = await get(`${base}/v1/transparency/contracts?per_page=1`)
+    const newest = (JSON.parse(got.raw.toString()) as { data: { data: { object_details: string }[] } }).data
+    assert.equal(newest.data[0]?.object_details, odd.object_details)
   })
 
   it('sends the order query the same bytes from memory as from the read model', async () => {
