@@ -45,6 +45,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     process.stderr.write(`${message}${error ? `: ${error.message}` : ''}\n`)
   const db = await openDatabase(config, {
     role: 'serve',
+    poolSize: config.databasePoolSize,
     onHealth: (event, error) =>
       health(
         {

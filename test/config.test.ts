@@ -15,6 +15,7 @@ describe('loadConfig', () => {
     assert.equal(config.tls, undefined)
     assert.equal(config.demoOnEmpty, true)
     assert.equal(config.cacheMb, 64)
+    assert.equal(config.databasePoolSize, 10)
     assert.equal(config.logRequests, false)
     assert.ok(Object.isFrozen(config))
   })
@@ -29,6 +30,7 @@ describe('loadConfig', () => {
       LOG_LEVEL: 'WARN',
       DEMO_ON_EMPTY: 'false',
       CACHE_MB: '0',
+      DATABASE_POOL_SIZE: '4',
       LOG_REQUESTS: 'true',
     })
     assert.equal(config.port, 8080)
@@ -39,6 +41,7 @@ describe('loadConfig', () => {
     assert.equal(config.logLevel, 'warn')
     assert.equal(config.demoOnEmpty, false)
     assert.equal(config.cacheMb, 0)
+    assert.equal(config.databasePoolSize, 4)
     assert.equal(config.logRequests, true)
   })
 
@@ -54,6 +57,9 @@ describe('loadConfig', () => {
     [{ DEMO_ON_EMPTY: 'maybe' }, /^DEMO_ON_EMPTY must be true or false/],
     [{ CACHE_MB: '-5' }, /^CACHE_MB must be a whole number of megabytes/],
     [{ LOG_REQUESTS: 'often' }, /^LOG_REQUESTS must be true or false/],
+    // One connection listens for imports: with one alone, no request would ever get one.
+    [{ DATABASE_POOL_SIZE: '1' }, /^DATABASE_POOL_SIZE must be a whole number from 2 to 1000, got "1"/],
+    [{ DATABASE_POOL_SIZE: 'many' }, /^DATABASE_POOL_SIZE must be a whole number from 2 to 1000/],
   ]
   for (const [env, message] of bad) {
     it(`refuses ${JSON.stringify(env)} with a message naming the variable`, () => {

@@ -79,6 +79,55 @@ describe('stopping and killing', () => {
     }
   })
 
+  it('keeps to DATABASE_POOL_SIZE connections to PostgreSQL, however many requests wait for one', async () => {
+    const port = await freePort()
+    const { rows } = await db.pool.query<{ now: Date }>('SELECT now()')
+    const child = spawnCli(['serve'], {
+      DATABASE_URL: db.url,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_POOL_SIZE: '2',
+      PUBLIC_RATE_LIMIT: '0',
+    })
+    try {
+      const base = `http://127.0.0.1:${port}`
+      for (let started = performance.now(); ; await sleep(100)) {
+        if ((await fetch(`${base}/ready`).catch(() => undefined))?.status === 200) break
+        assert.ok(performance.now() - started < 30_000, 'serve never became ready')
+      }
+      // The service's connections: opened since it started, the one asking here excluded.
+      const connections = async () =>
+        (
+          await db.pool.query<{ n: number }>(
+            `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database()
+             AND application_name = 'compras' AND backend_start >= $1 AND pid <> pg_backend_pid()`,
+            [rows[0]?.now],
+          )
+        ).rows[0]?.n ?? 0
+      let most = 0
+      let answered = false
+      const watching = (async () => {
+        while (!answered) {
+          most = Math.max(most, await connections())
+          await sleep(2)
+        }
+      })()
+      // Sixty pages no one asked for yet, each its own query.
+      const statuses = await Promise.all(
+        Array.from({ length: 60 }, (_, i) =>
+          fetch(`${base}/v1/transparency/contracts?per_page=1&page=${i + 1}`).then((r) => r.status),
+        ),
+      )
+      answered = true
+      await watching
+      assert.deepEqual(new Set(statuses), new Set([200]))
+      most = Math.max(most, await connections())
+      assert.ok(most >= 1 && most <= 2, `${most} connections`)
+    } finally {
+      child.kill('SIGKILL')
+    }
+  })
+
   it('an import killed with SIGKILL halfway: nothing of it lands, and the next import runs', async () => {
     const counts = async () =>
       (
