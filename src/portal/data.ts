@@ -113,14 +113,43 @@ export async function listing(
   return result
 }
 
-/** One record's detail document (every field of the spec, every relation), or undefined. */
-export async function detail(
+/** Organ names by id, once per version of the form's choices. */
+const namesOf = new WeakMap<Choices, Map<string, string>>()
+
+/**
+ * One record's detail document (every field of the spec, every relation) and its organ, or undefined. The
+ * organ's name comes from the form's choices, kept until the next import, so that a page costs one round
+ * trip (the batched lookup); an organ they do not hold yet (an import not yet heard of) is read.
+ */
+export async function ownedDetail(
+  pool: Pool,
   store: DocumentStore,
   resource: PublicResource,
   id: string,
-): Promise<Json | undefined> {
-  const text = await store.detail(resource.path, id)
-  return text === undefined ? undefined : (JSON.parse(text) as Json)
+): Promise<{ document: Json; owner: { organization_uuid: string; organization_name: string } } | undefined> {
+  const found = await store.ownedDetail(resource.path, id)
+  if (found === undefined) return undefined
+  const options = await choices(pool, store)
+  let names = namesOf.get(options)
+  if (names === undefined) {
+    names = new Map(options.organizations.map((o) => [o.id, o.name]))
+    namesOf.set(options, names)
+  }
+  const name =
+    names.get(found.organizationId) ??
+    (
+      await pool.query<{ name: string }>({
+        // Stryker disable next-line StringLiteral: the name only spares planning
+        name: 'organization-name',
+        text: 'SELECT name FROM organizations WHERE id = $1',
+        values: [found.organizationId],
+      })
+    ).rows[0]?.name
+  if (name === undefined) return undefined
+  return {
+    document: JSON.parse(found.body) as Json,
+    owner: { organization_uuid: found.organizationId, organization_name: name },
+  }
 }
 
 /** The public resource whose record has this id: a bidding is a direct contract or a public call. */

@@ -63,6 +63,12 @@ export class LruCache {
   }
 }
 
+/** A document of the read model, with the organization it belongs to. */
+export interface Found {
+  body: string
+  organizationId: string
+}
+
 /**
  * Looks keys up in batches: every lookup asked for during one turn of the event loop goes to the
  * database as one query, so concurrent requests share a round trip instead of queueing for connections.
@@ -70,7 +76,7 @@ export class LruCache {
 class Batcher {
   private pending: {
     key: string[]
-    resolve: (body: string | undefined) => void
+    resolve: (found: Found | undefined) => void
     reject: (error: Error) => void
   }[] = []
   private readonly sql: string
@@ -84,13 +90,13 @@ class Batcher {
     key: readonly (readonly [string, string])[],
   ) {
     this.name = `batch-${table}`
-    this.sql = `SELECT k.i, d.body
+    this.sql = `SELECT k.i, d.body, d.organization_id::text AS "organizationId"
       FROM unnest(${key.map(([, type], n) => `$${n + 1}::${type}[]`).join(', ')}) WITH ORDINALITY
         k(${key.map(([column]) => column).join(', ')}, i)
       JOIN ${table} d ON ${key.map(([column]) => `d.${column} = k.${column}`).join(' AND ')}`
   }
 
-  load(key: string[]): Promise<string | undefined> {
+  load(key: string[]): Promise<Found | undefined> {
     return new Promise((resolve, reject) => {
       if (this.pending.push({ key, resolve, reject }) === 1) setImmediate(() => void this.flush())
     })
@@ -105,12 +111,12 @@ class Batcher {
   private async run(batch: typeof this.pending) {
     const columns = (batch[0]?.key ?? []).map((_, part) => batch.map((entry) => entry.key[part]))
     try {
-      const { rows } = await this.pool.query<{ i: string; body: string }>({
+      const { rows } = await this.pool.query<{ i: string } & Found>({
         name: this.name,
         text: this.sql,
         values: columns,
       })
-      const found = new Map(rows.map((row) => [Number(row.i) - 1, row.body]))
+      const found = new Map(rows.map((row) => [Number(row.i) - 1, row]))
       for (const [i, entry] of batch.entries()) entry.resolve(found.get(i))
     } catch (error) {
       // A value PostgreSQL refuses (a data exception) fails only the lookup that carried it: the others of
@@ -265,11 +271,16 @@ export class DocumentStore {
    * answers made of it are.
    */
   order(organizationId: string, number: string): Promise<string | undefined> {
-    return this.orders.load([organizationId, number])
+    return this.orders.load([organizationId, number]).then((found) => found?.body)
   }
 
   /** A detail's document, as `order` gives an order's. */
   detail(resource: string, id: string): Promise<string | undefined> {
+    return this.details.load([resource, id]).then((found) => found?.body)
+  }
+
+  /** A detail's document and the organization it belongs to (which the document does not show). */
+  ownedDetail(resource: string, id: string): Promise<Found | undefined> {
     return this.details.load([resource, id])
   }
 

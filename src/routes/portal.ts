@@ -1,8 +1,16 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { hasControlCharacter, isUuid } from '../checks.js'
 import type { Pool } from '../db/pool.js'
-import { isUnavailable, prepared } from '../db/pool.js'
-import { biddingResource, choices, detail, listing, organ, organsNamed, summaries } from '../portal/data.js'
+import { isUnavailable } from '../db/pool.js'
+import {
+  biddingResource,
+  choices,
+  listing,
+  organ,
+  organsNamed,
+  ownedDetail,
+  summaries,
+} from '../portal/data.js'
 import {
   detailPage,
   errorPage,
@@ -215,17 +223,8 @@ const portal: FastifyPluginAsync<PortalOptions> = async (app, { pool, store }) =
       const id = request.params.id.toLowerCase()
       if (!isUuid(id)) return notFound(reply, 'Identificador inválido: o endereço deve terminar com um UUID.')
       return cachedPage(request, reply, async () => {
-        const document = await detail(store, resource, id)
-        if (document === undefined) return undefined
-        const { rows } = await pool.query<{ organization_uuid: string; organization_name: string }>(
-          prepared(
-            `SELECT o.id AS organization_uuid, o.name AS organization_name
-             FROM ${resource.record.table} r JOIN organizations o ON o.id = r.organization_id WHERE r.id = $1`,
-            [id],
-          ),
-        )
-        const owner = rows[0]
-        return owner === undefined ? undefined : detailPage(resource, id, document, owner)
+        const found = await ownedDetail(pool, store, resource, id)
+        return found === undefined ? undefined : detailPage(resource, id, found.document, found.owner)
       })
     })
   }

@@ -3,8 +3,10 @@ import { after, before, describe, it } from 'node:test'
 import type { FastifyInstance } from 'fastify'
 import { type DemoRecord, generateDemo, SCALES } from '../../src/demo/generator.js'
 import { importRecords } from '../../src/import/importer.js'
+import { choices, ownedDetail } from '../../src/portal/data.js'
 import { day, formatValue, instant, money, taxId } from '../../src/portal/format.js'
-import { PUBLIC_RESOURCES } from '../../src/resources/index.js'
+import { DocumentStore } from '../../src/readmodel/store.js'
+import { contracts, PUBLIC_RESOURCES } from '../../src/resources/index.js'
 import { buildTestApp } from '../helpers/app.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
 import { ndjson, source } from '../helpers/records.js'
@@ -151,11 +153,38 @@ describe('portal pages', () => {
           assert.ok(!html.includes(cpf.cpf), 'a whole CPF')
           assert.ok(html.includes(`***.${cpf.cpf.slice(3, 6)}.${cpf.cpf.slice(6, 9)}-**`), 'the masked CPF')
         }
-        assert.ok(html.includes(`href="/orgaos/${record.organization_uuid}"`), 'a link to the organ')
+        const organ = records.find((r) => r.type === 'organization' && r.uuid === record.organization_uuid)
+        assert.ok(
+          html.includes(`<a href="/orgaos/${record.organization_uuid}">${organ?.name}</a>`),
+          'a link to the organ, by its name',
+        )
         assert.ok(html.includes(`href="/${resource.portal.path}"`), 'a breadcrumb to the listing')
       }
     })
   }
+
+  it("reads a record's organ when the organs kept for the form do not have it yet", async () => {
+    const store = new DocumentStore(db.pool, { cacheBytes: 1 << 20, onError: () => {} })
+    await store.start()
+    try {
+      const contract = records.find((r) => r.type === 'contract') as DemoRecord
+      const organ = records.find((r) => r.type === 'organization' && r.uuid === contract.organization_uuid)
+      // As between an import that added the organ and the moment this instance hears of it.
+      const kept = await choices(db.pool, store)
+      const stale = { ...kept, organizations: kept.organizations.filter((o) => o.id !== organ?.uuid) }
+      store.keeper('portal\u0000choices')(JSON.stringify(stale))
+      assert.equal((await choices(db.pool, store)).organizations.length, kept.organizations.length - 1)
+      const found = await ownedDetail(db.pool, store, contracts, contract.id as string)
+      assert.deepEqual(found?.owner, { organization_uuid: organ?.uuid, organization_name: organ?.name })
+      assert.equal(found?.document.contract_number, contract.contract_number)
+      assert.equal(
+        await ownedDetail(db.pool, store, contracts, 'aaaaaaaa-0000-4000-8000-00000000dead'),
+        undefined,
+      )
+    } finally {
+      await store.close()
+    }
+  })
 
   it('links a contract to its bidding, whatever its kind, and a bidding to its contracts', async () => {
     const contract = records.find((r) => r.type === 'contract' && r.bidding_uuid) as DemoRecord
