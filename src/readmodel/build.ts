@@ -2,12 +2,13 @@ import { createHash } from 'node:crypto'
 import { DATA_CHANNEL } from '../channel.js'
 import type { Pool, PoolClient } from '../db/pool.js'
 import { RELEASES_VERSION, rebuildReleases } from '../ocds/releases.js'
-import { ORDER_DOCUMENT, Order, PUBLIC_RESOURCES } from '../resources/index.js'
+import { listingItemFields, ORDER_DOCUMENT, Order, PUBLIC_RESOURCES } from '../resources/index.js'
 import { from, jsonObject } from '../resources/json.js'
 
 // The read model (migrations/0004_read_model.sql): each order (spec 2.2) and each transparency detail
 // (2.7-2.9) as the JSON text PostgreSQL builds for it, in the served field order, from the resources'
-// definitions (src/resources). Each kind of document carries the version of the SQL that built it.
+// definitions (src/resources), and beside each detail its listing item without relations (listings join
+// their pages' ids to these). Each kind of document carries the version of the SQL that built it.
 
 /**
  * Which documents to build: all of them, or those an import listed in the temporary tables
@@ -55,6 +56,7 @@ const KINDS: readonly DocumentKind[] = [
     const { record } = resource
     const a = record.alias
     const body = `${jsonObject(record, resource.detail, a, 'served')}::text`
+    const item = `${jsonObject(record, listingItemFields(resource), a, 'served')}::text`
     return {
       kind: resource.path,
       table: 'detail_documents',
@@ -62,8 +64,8 @@ const KINDS: readonly DocumentKind[] = [
         AND NOT EXISTS (SELECT 1 FROM detail_documents WHERE resource = '${resource.path}') AS missing`,
       remove: (scope) =>
         `DELETE FROM detail_documents WHERE resource = '${resource.path}' AND ${recordInScope(scope, record.table, 'id')}`,
-      insert: (scope) => `INSERT INTO detail_documents (resource, id, organization_id, body)
-        SELECT '${resource.path}', ${a}.id, ${a}.organization_id, ${body} FROM ${from(record, a)}
+      insert: (scope) => `INSERT INTO detail_documents (resource, id, organization_id, body, item)
+        SELECT '${resource.path}', ${a}.id, ${a}.organization_id, ${body}, ${item} FROM ${from(record, a)}
         WHERE ${resource.where(a)} AND ${recordInScope(scope, record.table, `${a}.id`)}`,
     }
   }),

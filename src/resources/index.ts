@@ -6,6 +6,7 @@ import { Organization, type OrganizationRecord } from './organization.js'
 import type { PublicResource, RecordKind } from './resource.js'
 
 export type { PublicResource, RecordKind } from './resource.js'
+export { listingItemFields } from './resource.js'
 export type { ArpRecord, BiddingRecord, ContractRecord, OrderRecord, OrganizationRecord }
 
 /** A line of the import format: any record, told apart by its `type`. */

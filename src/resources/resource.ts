@@ -105,3 +105,15 @@ export function defineRecord<F extends Fields>(kind: RecordKind<F>): RecordKind 
 export function definePublic<F extends Fields>(resource: PublicResource<F>): PublicResource {
   return resource as unknown as PublicResource
 }
+
+/**
+ * A listing item's fields: its id and organization, the detail's own fields, the listing's extras, then the
+ * relations asked for (in the resource's own order, whatever order with_relations named them in). The read
+ * model keeps each record's item without relations (src/readmodel/build.ts); a listing builds the rest.
+ */
+export function listingItemFields(resource: PublicResource, relations: readonly string[] = []): string[] {
+  // Stryker disable next-line OptionalChaining: a detail's names are its record's fields (type-checked)
+  const own = resource.detail.filter((name) => resource.record.fields[name]?.kind !== 'relation')
+  const added = resource.offered.filter((name) => relations.includes(name))
+  return ['id', 'organization_uuid', ...own, ...resource.listingExtra, ...added]
+}

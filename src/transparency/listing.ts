@@ -1,6 +1,6 @@
 import { type Pool, prepared } from '../db/pool.js'
 import { type AnyField, rawSql } from '../resources/fields.js'
-import type { PublicResource } from '../resources/index.js'
+import { listingItemFields, type PublicResource } from '../resources/index.js'
 import { from, jsonObject } from '../resources/json.js'
 import { NotFoundError } from './errors.js'
 import { MESSAGES } from './messages.js'
@@ -67,28 +67,23 @@ export function listingSql(resource: PublicResource, query: Pick<ListQuery, 'fil
   if (!field) throw new Error(`unknown sort ${query.sort}`)
   // Stryker disable next-line StringLiteral: no direction is ascending too
   const direction = query.sort.startsWith('-') ? 'DESC' : 'ASC'
+  const sortKey = sortSql(resource.record.fields[field] as AnyField, a)
   return {
     from: from(resource.record, a),
     where: conditions.join(' AND '),
-    orderBy: `${sortSql(resource.record.fields[field] as AnyField, a)} ${direction} NULLS LAST, ${a}.id ${direction}`,
+    orderBy: `${sortKey} ${direction} NULLS LAST, ${a}.id ${direction}`,
+    sortKey,
+    direction,
     values,
   }
 }
 
-/** A listing item's fields: its id and organization, the detail's own fields, the extras, the relations. */
-function itemFields(resource: PublicResource, relations: readonly string[]): string[] {
-  // Stryker disable next-line OptionalChaining: a detail's names are its record's fields (type-checked)
-  const own = resource.detail.filter((name) => resource.record.fields[name]?.kind !== 'relation')
-  // Relations in the resource's own order, whatever order with_relations named them in.
-  const added = resource.offered.filter((name) => relations.includes(name))
-  return ['id', 'organization_uuid', ...own, ...resource.listingExtra, ...added]
-}
-
 /**
  * A page of a listing and the total count of its filter, in one round trip to PostgreSQL: the page's ids
- * come first, off the order's index, and only those rows are built into JSON, as one array PostgreSQL
- * writes and the API serves as it is (never parsed and written again here). The total is kept through
- * `counts` until the next import; while it is not kept, the same statement counts too.
+ * come first, off the order's index, and only those rows' items are read (as the read model keeps them) or,
+ * with relations, built into JSON, as one array PostgreSQL writes and the API serves as it is (never parsed
+ * and written again here). The total is kept through `counts` until the next import; while it is not
+ * kept, the same statement counts too.
  */
 export async function listText(
   pool: Pool,
@@ -96,18 +91,29 @@ export async function listText(
   query: ListQuery,
   counts: Through,
 ): Promise<ListText> {
-  const { from: source, where, orderBy, values } = listingSql(resource, query)
+  const { from: source, where, orderBy, sortKey, direction, values } = listingSql(resource, query)
   const a = resource.record.alias
-  const row = jsonObject(resource.record, itemFields(resource, query.relations), a, 'served')
   const countSql = `SELECT count(*)::int FROM ${source} WHERE ${where}`
   const countKey = `c\u0000${countSql}\u0000${JSON.stringify(values)}`
   const kept = counts.cached(countKey)
   const keep = kept === undefined ? counts.keeper(countKey) : undefined
-  const pageSql = `WITH page AS MATERIALIZED (
-      SELECT ${a}.id FROM ${source} WHERE ${where} ORDER BY ${orderBy}
-      LIMIT $${values.length + 1} OFFSET $${values.length + 2})
-    SELECT count(*)::int AS count, coalesce(array_to_json(array_agg(${row} ORDER BY ${orderBy})), '[]')::text AS rows
-    FROM ${source} WHERE ${a}.id IN (SELECT id FROM page)`
+  const limits = `LIMIT $${values.length + 1} OFFSET $${values.length + 2}`
+  let pageSql: string
+  if (query.relations.length === 0) {
+    // The items as the read model keeps them (src/readmodel/build.ts), joined to the page's ids and
+    // written as one array, in the page's order: as array_to_json would write the items built here.
+    pageSql = `WITH page AS MATERIALIZED (
+        SELECT ${a}.id, ${sortKey} AS sort_key FROM ${source} WHERE ${where} ORDER BY ${orderBy} ${limits})
+      SELECT count(*)::int AS count,
+        '[' || coalesce(string_agg(d.item, ',' ORDER BY p.sort_key ${direction} NULLS LAST, p.id ${direction}), '') || ']' AS rows
+      FROM page p JOIN detail_documents d ON d.resource = '${resource.path}' AND d.id = p.id`
+  } else {
+    const row = jsonObject(resource.record, listingItemFields(resource, query.relations), a, 'served')
+    pageSql = `WITH page AS MATERIALIZED (
+        SELECT ${a}.id FROM ${source} WHERE ${where} ORDER BY ${orderBy} ${limits})
+      SELECT count(*)::int AS count, coalesce(array_to_json(array_agg(${row} ORDER BY ${orderBy})), '[]')::text AS rows
+      FROM ${source} WHERE ${a}.id IN (SELECT id FROM page)`
+  }
   const sql = kept === undefined ? `SELECT p.*, (${countSql}) AS total FROM (${pageSql}) p` : pageSql
   const { rows } = await pool.query<{ count: number; rows: string; total?: number }>(
     prepared(sql, [...values, query.perPage, (query.page - 1) * query.perPage]),

@@ -2,12 +2,13 @@ import assert from 'node:assert/strict'
 import type { Pool } from '../../src/db/pool.js'
 import { rebuildDocuments } from '../../src/readmodel/build.js'
 
+/** A detail's document is its body and its listing item, compared together. */
+const DOCUMENTS = `SELECT 'order ' || organization_id || ' ' || number AS key, body FROM order_documents
+  UNION ALL SELECT resource || ' ' || id, body || E'\\n' || coalesce(item, 'no item') FROM detail_documents`
+
 /** Every stored document, by key: `order ORG NUMBER` and `RESOURCE ID`. */
 export async function documents(pool: Pool): Promise<Map<string, string>> {
-  const { rows } = await pool.query<{ key: string; body: string }>(
-    `SELECT 'order ' || organization_id || ' ' || number AS key, body FROM order_documents
-     UNION ALL SELECT resource || ' ' || id, body FROM detail_documents`,
-  )
+  const { rows } = await pool.query<{ key: string; body: string }>(DOCUMENTS)
   return new Map(rows.map((row) => [row.key, row.body]))
 }
 
@@ -32,10 +33,7 @@ export async function assertFresh(pool: Pool): Promise<void> {
       storedReleases,
       'OCDS releases that a full rebuild builds otherwise',
     )
-    const { rows } = await client.query<{ key: string; body: string }>(
-      `SELECT 'order ' || organization_id || ' ' || number AS key, body FROM order_documents
-       UNION ALL SELECT resource || ' ' || id, body FROM detail_documents`,
-    )
+    const { rows } = await client.query<{ key: string; body: string }>(DOCUMENTS)
     const rebuilt = new Map(rows.map((row) => [row.key, row.body]))
     assert.deepEqual(changed(stored, rebuilt), [], 'documents that a full rebuild builds otherwise')
   } finally {

@@ -217,9 +217,9 @@ describe('migration 0006 trims the numbers already stored', () => {
           migration.name,
         ])
       }
-      // Today's importer records its runs (0008) and builds OCDS releases (0009), both idempotent: the
-      // tables it needs, ahead of their turn.
-      for (const version of [8, 9])
+      // Today's importer records its runs (0008), builds OCDS releases (0009) and listing items (0011),
+      // all idempotent: the tables and columns it needs, ahead of their turn.
+      for (const version of [8, 9, 11])
         await db.pool.query((migrations.find((m) => m.version === version) as { sql: string }).sql)
       const records = demoRecords(
         { organizations: 1, orders: 6, contracts: 3, arps: 1, directContracts: 1, publicCalls: 1 },
@@ -255,6 +255,7 @@ describe('migration 0006 trims the numbers already stored', () => {
         '0008_operations',
         '0009_ocds',
         '0010_token_changes',
+        '0011_listing_items',
       ])
       await syncReadModel(db.pool) // as `compras migrate` does after the migrations
       const numbers = await db.pool.query(
