@@ -23,7 +23,7 @@ import { DocumentStore } from './readmodel/store.js'
 import { requestId } from './request-id.js'
 import { PUBLIC_RESOURCES } from './resources/index.js'
 import health from './routes/health.js'
-import { answerHits, answerOrderHits } from './routes/hits.js'
+import { answerHits } from './routes/hits.js'
 import orders from './routes/orders.js'
 import portal from './routes/portal.js'
 import transparency, { HELPERS } from './routes/transparency.js'
@@ -244,25 +244,17 @@ export async function buildApp(
   })
   // The citizens' portal, at the root: pages over the same read path.
   await app.register(portal, { pool: deps.pool, store })
-  // Cached answers served before Fastify, except where they could not be answered as Fastify would: with a
-  // line logged per request; transparency answers behind a proxy with the per-address limit on (the address
-  // is then Fastify's to find); order queries with the per-token limit in Redis (a round trip). Off from the
-  // start of closing, so that Fastify answers 503 as it drains.
-  const hits: ((request: IncomingMessage, response: ServerResponse) => boolean)[] = []
-  if (!config.logRequests && !(publicLimiter && config.trustProxy))
-    hits.push(
-      answerHits({
-        store,
-        resources: PUBLIC_RESOURCES.map((resource) => resource.path),
-        helpers: HELPERS.map(([path]) => path),
-        limit: publicLimiter && { limiter: publicLimiter, perMinute: config.publicRateLimit },
-        metrics,
-      }),
-    )
-  if (!config.logRequests && limiter instanceof MemoryLimiter)
-    hits.push(answerOrderHits({ store, tokens, limiter, accessLog, metrics }))
-  if (hits.length > 0) {
-    serveHit = (request, response) => hits.some((serve) => serve(request, response))
+  // Cached transparency answers served before Fastify, except where they could not be answered as Fastify
+  // would: with a line logged per request, or the per-address limit behind a proxy (the address is then
+  // Fastify's to find). Off from the start of closing, so that Fastify answers 503 as it drains.
+  if (!config.logRequests && !(publicLimiter && config.trustProxy)) {
+    serveHit = answerHits({
+      store,
+      resources: PUBLIC_RESOURCES.map((resource) => resource.path),
+      helpers: HELPERS.map(([path]) => path),
+      limit: publicLimiter && { limiter: publicLimiter, perMinute: config.publicRateLimit },
+      metrics,
+    })
     app.addHook('preClose', (done) => {
       serveHit = undefined
       done()

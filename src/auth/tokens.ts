@@ -125,12 +125,6 @@ export class TokenCache {
     })
   }
 
-  /** The identity kept for token, looked up earlier and not expired; undefined for anything else. */
-  known(token: string): TokenIdentity | undefined {
-    const cached = this.entries.get(token)
-    return cached !== undefined && cached.expires > Date.now() ? cached.identity : undefined
-  }
-
   async verify(token: string): Promise<TokenIdentity | undefined> {
     if (!isWellFormedToken(token)) return undefined
     const now = Date.now()

@@ -136,7 +136,6 @@ export const detailKey = (resource: string, id: string) => `d\u0000${resource}\u
 /** A listing page's, under its URL as sent (only a valid one is answered 200 and kept). */
 export const listingKey = (url: string) => `l\u0000${url}`
 export const helperKey = (path: string) => `h\u0000${path}`
-export const orderKey = (organizationId: string, number: string) => `o\u0000${organizationId}\u0000${number}`
 
 /** Puts a document inside its route's envelope; one route, one envelope, for a kind of document. */
 export type Wrap = (document: string) => string
@@ -287,7 +286,7 @@ export class DocumentStore {
 
   /** The order query's answer for an order: its document inside `wrap`'s envelope. */
   orderAnswer(organizationId: string, number: string, wrap: Wrap): Promise<Answer | undefined> {
-    return this.answer(orderKey(organizationId, number), () =>
+    return this.answer(`o\u0000${organizationId}\u0000${number}`, () =>
       this.order(organizationId, number).then((document) =>
         document === undefined ? undefined : wrap(document),
       ),

@@ -1,13 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { AccessLog } from '../auth/access-log.js'
 import type { MemoryLimiter } from '../auth/rate-limit.js'
-import type { TokenCache } from '../auth/tokens.js'
 import type { Metrics } from '../metrics.js'
 import { Answer } from '../readmodel/answer.js'
-import { type DocumentStore, detailKey, helperKey, listingKey, orderKey } from '../readmodel/store.js'
+import { type DocumentStore, detailKey, helperKey, listingKey } from '../readmodel/store.js'
 import { requestId } from '../request-id.js'
 import { JSON_TYPE, outgoing, rateHeaders } from './answer.js'
-import { ORDER_RATE_LIMIT, singleAuthorization } from './orders.js'
 
 /** Where the transparency routes live (the /v1 prefix, and the plugin's /transparency paths). */
 const PREFIX = '/v1/transparency/'
@@ -91,70 +88,6 @@ export function answerHits(options: HitOptions) {
       metrics.requests.inc({ route: found.route, method: 'GET', status })
       metrics.duration.observe(
         { route: found.route, status },
-        Number(process.hrtime.bigint() - started) / 1e9,
-      )
-    }
-    return true
-  }
-}
-
-/** The order query's path and the one parameter a hit may have. */
-const ORDER_QUERY = '/external/orders?order_number='
-/** An order number that reads the same raw and decoded, and needs no trimming: nothing to parse. */
-const PLAIN_NUMBER = /^[0-9A-Za-z._/-]{1,100}$/
-const ORDER_ROUTE = '/external/orders'
-
-export interface OrderHitOptions {
-  store: DocumentStore
-  tokens: TokenCache
-  /** The per-token limit: only one kept in this process can be counted here. */
-  limiter: MemoryLimiter
-  accessLog: AccessLog
-  metrics?: Metrics
-}
-
-/**
- * An order query whose token and answer are both in memory, served straight from Node's request event, as
- * `answerHits` serves transparency answers: the token as the cache last found it, the per-token limit
- * counted in the same limiter, the access record written alike, and the same headers and bytes as the
- * Fastify route (src/routes/orders.ts; a test compares the two). Anything else goes to Fastify: another
- * parameter or an encoded number, a token not kept or unknown, Authorization sent twice, an answer not in
- * the cache, and a request over the limit (refused, and recorded, there).
- */
-export function answerOrderHits(options: OrderHitOptions) {
-  const { store, tokens, limiter, accessLog, metrics } = options
-  return function serve(request: IncomingMessage, response: ServerResponse): boolean {
-    const url = request.url
-    if (request.method !== 'GET' || url === undefined || !url.startsWith(ORDER_QUERY)) return false
-    const started = metrics ? process.hrtime.bigint() : 0n
-    const number = url.slice(ORDER_QUERY.length)
-    if (!PLAIN_NUMBER.test(number)) return false
-    const token = singleAuthorization(request)
-    const identity = token === undefined ? undefined : tokens.known(token)
-    if (identity === undefined) return false
-    const answer = store.cached(orderKey(identity.organizationId, number))
-    if (!(answer instanceof Answer)) return false
-    const hit = limiter.takeNow(`order:${identity.tokenId}`, ORDER_RATE_LIMIT, 1000)
-    if (!hit.allowed) return false
-    store.hits++
-    const id = requestId(request.headers['x-request-id'])
-    response.setHeader('x-request-id', id)
-    for (const [name, value] of rateHeaders(hit)) response.setHeader(name, value)
-    response.setHeader('content-type', JSON_TYPE)
-    response.setHeader('content-length', answer.body.length)
-    response.end(answer.body)
-    accessLog.record({
-      at: new Date(),
-      tokenId: identity.tokenId,
-      organizationId: identity.organizationId,
-      orderNumber: number,
-      status: 200,
-      requestId: id,
-    })
-    if (metrics) {
-      metrics.requests.inc({ route: ORDER_ROUTE, method: 'GET', status: '200' })
-      metrics.duration.observe(
-        { route: ORDER_ROUTE, status: '200' },
         Number(process.hrtime.bigint() - started) / 1e9,
       )
     }

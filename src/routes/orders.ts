@@ -1,4 +1,4 @@
-import { type IncomingMessage, STATUS_CODES } from 'node:http'
+import { STATUS_CODES } from 'node:http'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
@@ -7,7 +7,7 @@ import type { Hit, Limiter } from '../auth/rate-limit.js'
 import type { TokenCache, TokenIdentity } from '../auth/tokens.js'
 import { isPossibleNumber, normalizeNumber } from '../checks.js'
 import type { DocumentStore } from '../readmodel/store.js'
-import { JSON_TYPE, rateHeaders, resetSeconds } from './answer.js'
+import { rateHeaders, resetSeconds } from './answer.js'
 import { OrderSchema } from './schemas.js'
 
 /** What the order query answers (spec 7.1, 7.2), byte for byte, and our generic 500. */
@@ -25,10 +25,6 @@ const ORDER_ERROR = {
   message: Type.String(),
   data: Type.Array(Type.Never(), { maxItems: 0, description: 'Always an empty array' }),
 }
-
-/** The order query's answer: the document as stored inside the envelope, kept whole as bytes. */
-const SUCCESS_PREFIX = `{"message":${JSON.stringify(MESSAGES.success)},"data":`
-export const inEnvelope = (document: string) => `${SUCCESS_PREFIX}${document}}`
 
 /** Spec section 8: requests per second per token on the order query. */
 export const ORDER_RATE_LIMIT = 60
@@ -69,8 +65,8 @@ const fail = (reply: FastifyReply, status: number, message: string) =>
  * The Authorization header when it was sent exactly once. Node keeps only the first of repeated
  * Authorization headers; a request with two is ambiguous, so it is treated as having none.
  */
-export function singleAuthorization(request: IncomingMessage): string | undefined {
-  const raw = request.rawHeaders
+function singleAuthorization(request: FastifyRequest): string | undefined {
+  const raw = request.raw.rawHeaders
   let seen = 0
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i] as string
@@ -87,6 +83,9 @@ export function singleAuthorization(request: IncomingMessage): string | undefine
  */
 const orders: FastifyPluginAsyncTypebox<OrdersOptions> = async (app, options) => {
   const { store, tokens, limiter, accessLog, authFailureLimit } = options
+  // The document is served as stored inside the envelope, and the whole answer is kept as bytes.
+  const successPrefix = `{"message":${JSON.stringify(MESSAGES.success)},"data":`
+  const inEnvelope = (document: string) => `${successPrefix}${document}}`
   // Stryker disable next-line StringLiteral: declares the property up front (one object shape); assigning works without it
   app.decorateRequest('identity', null)
 
@@ -95,7 +94,7 @@ const orders: FastifyPluginAsyncTypebox<OrdersOptions> = async (app, options) =>
   // one step; past the limit, failures answer 429 instead of 401. All before order_number is looked at
   // (spec: authentication before validation).
   async function authenticate(request: FastifyRequest, reply: FastifyReply) {
-    const header = singleAuthorization(request.raw)
+    const header = singleAuthorization(request)
     const identity = header ? await tokens.verify(header) : undefined
     if (!identity) {
       const failures = await limiter.take(`auth-failures:${request.ip}`, authFailureLimit, 60_000)
@@ -176,7 +175,7 @@ const orders: FastifyPluginAsyncTypebox<OrdersOptions> = async (app, options) =>
       const identity = request.identity as TokenIdentity
       const answer = await store.orderAnswer(identity.organizationId, number, inEnvelope)
       if (answer === undefined) return fail(reply, 500, MESSAGES.notFound)
-      return (reply as FastifyReply).type(JSON_TYPE).send(answer.body)
+      return (reply as FastifyReply).type('application/json; charset=utf-8').send(answer.body)
     },
   )
 
