@@ -57,8 +57,13 @@ async function main() {
       options.only && !'incremental import'.includes(options.only)
         ? undefined
         : await measureIncremental(pool)
-    const postgres = (await pool.query<{ server_version: string }>('SHOW server_version')).rows[0]
-      ?.server_version
+    // The server's version, and its buffers: what new listing pages cost depends on them (README).
+    const server = (
+      await pool.query<{ version: string; buffers: string }>(
+        `SELECT current_setting('server_version') AS version, current_setting('shared_buffers') AS buffers`,
+      )
+    ).rows[0]
+    const postgres = server && `${server.version}, shared_buffers ${server.buffers}`
     await pool.end()
     mkdirSync(options.out, { recursive: true })
 
