@@ -193,6 +193,15 @@ describe('compras CLI', () => {
     assert.equal(result.stderr, 'compras: DATABASE_URL must start with postgres:// or postgresql://\n')
   })
 
+  it('serve refuses a bad HEAP_GROWING_PERCENT before it opens the database', async () => {
+    const result = await runCli(['serve'], { ...env, HEAP_GROWING_PERCENT: 'lots' })
+    assert.equal(result.code, 1)
+    assert.equal(
+      result.stderr,
+      'compras: HEAP_GROWING_PERCENT must be a whole number from 0 to 1000, got "lots"\n',
+    )
+  })
+
   it('--help lists every command with what it does', async () => {
     const result = await runCli(['--help'])
     assert.equal(result.code, 0)
