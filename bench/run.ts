@@ -24,7 +24,14 @@ import {
 } from './lib/exports.js'
 import { measureIncremental } from './lib/imports.js'
 import { counts, log, options } from './lib/options.js'
-import { fetchText, residentBytes, startBaseline, startService, stop } from './lib/processes.js'
+import {
+  fetchText,
+  residentBytes,
+  serviceSettings,
+  startBaseline,
+  startService,
+  stop,
+} from './lib/processes.js'
 import { markdown, type Report } from './lib/report.js'
 import { SCENARIOS, targets } from './lib/scenarios.js'
 import { type SoakFigures, soak } from './lib/soak.js'
@@ -47,6 +54,8 @@ async function database(): Promise<{ adminUrl: string; description: string; rele
 }
 
 async function main() {
+  // Read before anything runs: a setting the service would refuse stops the run here, not at its end.
+  const settings = serviceSettings()
   const { adminUrl, description, release } = await database()
   try {
     const { url, load } = await prepareDataset(adminUrl)
@@ -137,6 +146,7 @@ async function main() {
         node: process.versions.node,
         postgres: postgres ?? 'unknown',
         database: description,
+        service: settings,
       },
       loadGenerator: WRK ? 'wrk, 1 thread' : 'autocannon',
       connections: options.connections,

@@ -4,12 +4,34 @@ import { get } from 'node:http'
 import { createServer } from 'node:net'
 import path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
+import { loadConfig } from '../../src/config.js'
 
 // The processes a run starts (the service, the baseline, the CLI), and the plumbing to talk to them.
 
 export const BIN = path.resolve('bin/compras.js')
 
 const children = new Set<ChildProcess>()
+
+/** What the benchmark sets for the service over the environment it runs in. */
+const SERVICE_ENV = {
+  HOST: '127.0.0.1',
+  REDIS_URL: '',
+  // One address sends all the load: the per-address limit on the public routes would measure itself.
+  PUBLIC_RATE_LIMIT: '0',
+}
+
+/**
+ * The service's settings that shape the figures (its memory and its connections), as the service will read
+ * them from this environment: a run with HEAP_GROWING_PERCENT=0, say, says so in its report.
+ */
+export function serviceSettings(): string {
+  const config = loadConfig({ ...process.env, ...SERVICE_ENV })
+  return [
+    `CACHE_MB ${config.cacheMb}`,
+    `HEAP_GROWING_PERCENT ${config.heapGrowingPercent}`,
+    `DATABASE_POOL_SIZE ${config.databasePoolSize}`,
+  ].join(', ')
+}
 process.on('exit', () => {
   for (const child of children) child.kill('SIGKILL')
 })
@@ -88,10 +110,7 @@ export async function startService(url: string, logFile: string) {
       ...process.env,
       DATABASE_URL: url,
       PORT: String(port),
-      HOST: '127.0.0.1',
-      REDIS_URL: '',
-      // One address sends all the load: the per-address limit on the public routes would measure itself.
-      PUBLIC_RATE_LIMIT: '0',
+      ...SERVICE_ENV,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   })

@@ -21,6 +21,8 @@ export interface Report {
     node: string
     postgres: string
     database: string
+    /** The service's settings that shape the figures (its memory, its connections), as it ran. */
+    service?: string
   }
   loadGenerator: string
   connections: number
@@ -44,7 +46,8 @@ export function markdown(report: Report): string {
     `# Benchmark: ${report.scale} dataset`,
     '',
     `Run ${report.date} on ${report.machine.cpus} × ${report.machine.cpu}, ${report.machine.memoryGB} GB, ` +
-      `${report.machine.os}, Node.js ${report.machine.node}, PostgreSQL ${report.machine.postgres} (${report.machine.database}).`,
+      `${report.machine.os}, Node.js ${report.machine.node}, PostgreSQL ${report.machine.postgres} (${report.machine.database})` +
+      `${report.machine.service ? `; the service with ${report.machine.service}` : ''}.`,
     `Command: \`${report.command}\`. Load generator ${report.loadGenerator}, ${report.connections} connections, ${report.warmup} s warm-up, ` +
       `${report.duration} s measured per scenario.`,
     '',
