@@ -12,26 +12,6 @@ export const BIN = path.resolve('bin/compras.js')
 
 const children = new Set<ChildProcess>()
 
-/** What the benchmark sets for the service over the environment it runs in. */
-const SERVICE_ENV = {
-  HOST: '127.0.0.1',
-  REDIS_URL: '',
-  // One address sends all the load: the per-address limit on the public routes would measure itself.
-  PUBLIC_RATE_LIMIT: '0',
-}
-
-/**
- * The service's settings that shape the figures (its memory and its connections), as the service will read
- * them from this environment: a run with HEAP_GROWING_PERCENT=0, say, says so in its report.
- */
-export function serviceSettings(): string {
-  const config = loadConfig({ ...process.env, ...SERVICE_ENV })
-  return [
-    `CACHE_MB ${config.cacheMb}`,
-    `HEAP_GROWING_PERCENT ${config.heapGrowingPercent}`,
-    `DATABASE_POOL_SIZE ${config.databasePoolSize}`,
-  ].join(', ')
-}
 process.on('exit', () => {
   for (const child of children) child.kill('SIGKILL')
 })
@@ -98,6 +78,27 @@ export function withDatabase(url: string, name: string): string {
   const parsed = new URL(url)
   parsed.pathname = `/${name}`
   return parsed.toString()
+}
+
+/** What the benchmark sets for the service over the environment it runs in. */
+const SERVICE_ENV = {
+  HOST: '127.0.0.1',
+  REDIS_URL: '',
+  // One address sends all the load: the per-address limit on the public routes would measure itself.
+  PUBLIC_RATE_LIMIT: '0',
+}
+
+/**
+ * The service's settings that shape the figures (its memory and its connections), as the service will read
+ * them from this environment: a run with HEAP_GROWING_PERCENT=0, say, says so in its report.
+ */
+export function serviceSettings(): string {
+  const config = loadConfig({ ...process.env, ...SERVICE_ENV })
+  return [
+    `CACHE_MB ${config.cacheMb}`,
+    `HEAP_GROWING_PERCENT ${config.heapGrowingPercent}`,
+    `DATABASE_POOL_SIZE ${config.databasePoolSize}`,
+  ].join(', ')
 }
 
 /** `compras serve` on DATABASE_URL url, its output in logFile; resolves once /ready answers. */

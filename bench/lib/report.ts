@@ -22,7 +22,7 @@ export interface Report {
     postgres: string
     database: string
     /** The service's settings that shape the figures (its memory, its connections), as it ran. */
-    service?: string
+    service: string
   }
   loadGenerator: string
   connections: number
@@ -46,8 +46,8 @@ export function markdown(report: Report): string {
     `# Benchmark: ${report.scale} dataset`,
     '',
     `Run ${report.date} on ${report.machine.cpus} × ${report.machine.cpu}, ${report.machine.memoryGB} GB, ` +
-      `${report.machine.os}, Node.js ${report.machine.node}, PostgreSQL ${report.machine.postgres} (${report.machine.database})` +
-      `${report.machine.service ? `; the service with ${report.machine.service}` : ''}.`,
+      `${report.machine.os}, Node.js ${report.machine.node}, PostgreSQL ${report.machine.postgres} (${report.machine.database}); ` +
+      `the service with ${report.machine.service}.`,
     `Command: \`${report.command}\`. Load generator ${report.loadGenerator}, ${report.connections} connections, ${report.warmup} s warm-up, ` +
       `${report.duration} s measured per scenario.`,
     '',
