@@ -24,6 +24,7 @@ import { requestId } from './request-id.js'
 import { PUBLIC_RESOURCES } from './resources/index.js'
 import health from './routes/health.js'
 import { answerHits } from './routes/hits.js'
+import { answerOrderHits } from './routes/order-hits.js'
 import orders from './routes/orders.js'
 import portal from './routes/portal.js'
 import transparency, { HELPERS } from './routes/transparency.js'
@@ -244,17 +245,25 @@ export async function buildApp(
   })
   // The citizens' portal, at the root: pages over the same read path.
   await app.register(portal, { pool: deps.pool, store })
-  // Cached transparency answers served before Fastify, except where they could not be answered as Fastify
-  // would: with a line logged per request, or the per-address limit behind a proxy (the address is then
-  // Fastify's to find). Off from the start of closing, so that Fastify answers 503 as it drains.
-  if (!config.logRequests && !(publicLimiter && config.trustProxy)) {
-    serveHit = answerHits({
-      store,
-      resources: PUBLIC_RESOURCES.map((resource) => resource.path),
-      helpers: HELPERS.map(([path]) => path),
-      limit: publicLimiter && { limiter: publicLimiter, perMinute: config.publicRateLimit },
-      metrics,
-    })
+  // Cached answers served before Fastify, except where they could not be answered as Fastify would: with a
+  // line logged per request; for the transparency routes, the per-address limit behind a proxy (the address
+  // is then Fastify's to find); for the order query, a limit shared through Redis (it cannot be taken without
+  // waiting). Off from the start of closing, so that Fastify answers 503 as it drains.
+  const servers: ((request: IncomingMessage, response: ServerResponse) => boolean)[] = []
+  if (!config.logRequests && limiter instanceof MemoryLimiter)
+    servers.push(answerOrderHits({ store, tokens, limiter, accessLog, metrics }))
+  if (!config.logRequests && !(publicLimiter && config.trustProxy))
+    servers.push(
+      answerHits({
+        store,
+        resources: PUBLIC_RESOURCES.map((resource) => resource.path),
+        helpers: HELPERS.map(([path]) => path),
+        limit: publicLimiter && { limiter: publicLimiter, perMinute: config.publicRateLimit },
+        metrics,
+      }),
+    )
+  if (servers.length > 0) {
+    serveHit = (request, response) => servers.some((serve) => serve(request, response))
     app.addHook('preClose', (done) => {
       serveHit = undefined
       done()

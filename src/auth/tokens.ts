@@ -125,6 +125,12 @@ export class TokenCache {
     })
   }
 
+  /** A valid token's identity when its lookup is in memory and fresh; undefined otherwise (unknown or not yet looked up). */
+  known(token: string): TokenIdentity | undefined {
+    const cached = this.entries.get(token)
+    return cached && cached.expires > Date.now() ? cached.identity : undefined
+  }
+
   async verify(token: string): Promise<TokenIdentity | undefined> {
     if (!isWellFormedToken(token)) return undefined
     const now = Date.now()

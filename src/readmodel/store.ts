@@ -135,6 +135,8 @@ class Batcher {
 export const detailKey = (resource: string, id: string) => `d\u0000${resource}\u0000${id}`
 /** A listing page's, under its URL as sent (only a valid one is answered 200 and kept). */
 export const listingKey = (url: string) => `l\u0000${url}`
+/** The order query's answer for an order of an organization. */
+export const orderKey = (organizationId: string, number: string) => `o\u0000${organizationId}\u0000${number}`
 export const helperKey = (path: string) => `h\u0000${path}`
 
 /** Puts a document inside its route's envelope; one route, one envelope, for a kind of document. */
@@ -286,7 +288,7 @@ export class DocumentStore {
 
   /** The order query's answer for an order: its document inside `wrap`'s envelope. */
   orderAnswer(organizationId: string, number: string, wrap: Wrap): Promise<Answer | undefined> {
-    return this.answer(`o\u0000${organizationId}\u0000${number}`, () =>
+    return this.answer(orderKey(organizationId, number), () =>
       this.order(organizationId, number).then((document) =>
         document === undefined ? undefined : wrap(document),
       ),

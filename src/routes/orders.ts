@@ -1,4 +1,4 @@
-import { STATUS_CODES } from 'node:http'
+import { type IncomingMessage, STATUS_CODES } from 'node:http'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
@@ -65,8 +65,8 @@ const fail = (reply: FastifyReply, status: number, message: string) =>
  * The Authorization header when it was sent exactly once. Node keeps only the first of repeated
  * Authorization headers; a request with two is ambiguous, so it is treated as having none.
  */
-function singleAuthorization(request: FastifyRequest): string | undefined {
-  const raw = request.raw.rawHeaders
+export function singleAuthorization(request: IncomingMessage): string | undefined {
+  const raw = request.rawHeaders
   let seen = 0
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i] as string
@@ -94,7 +94,7 @@ const orders: FastifyPluginAsyncTypebox<OrdersOptions> = async (app, options) =>
   // one step; past the limit, failures answer 429 instead of 401. All before order_number is looked at
   // (spec: authentication before validation).
   async function authenticate(request: FastifyRequest, reply: FastifyReply) {
-    const header = singleAuthorization(request)
+    const header = singleAuthorization(request.raw)
     const identity = header ? await tokens.verify(header) : undefined
     if (!identity) {
       const failures = await limiter.take(`auth-failures:${request.ip}`, authFailureLimit, 60_000)

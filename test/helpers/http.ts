@@ -95,3 +95,38 @@ export async function eventually(check: () => Promise<void>) {
     }
   }
 }
+
+/** A request over a real socket: the headers as sent, and the body as bytes in latin1 (compressed or not). */
+export function request(
+  url: string,
+  headers: Record<string, string> = {},
+  method = 'GET',
+): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    http
+      .request(url, { method, headers }, (response) => {
+        const chunks: Buffer[] = []
+        response.on('data', (chunk: Buffer) => chunks.push(chunk))
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode as number,
+            headers: response.headers as Record<string, string>,
+            body: Buffer.concat(chunks).toString('latin1'),
+          }),
+        )
+        response.on('error', reject)
+      })
+      .on('error', reject)
+      .end()
+  })
+}
+
+/** What two answers to the same request must share: all but the per-request and per-connection headers. */
+export function comparable(headers: Record<string, string | string[] | number | undefined>) {
+  const kept: Record<string, string> = {}
+  for (const [name, value] of Object.entries(headers)) {
+    if (['date', 'x-request-id', 'connection', 'keep-alive', 'x-ratelimit-remaining'].includes(name)) continue
+    kept[name] = String(value)
+  }
+  return kept
+}

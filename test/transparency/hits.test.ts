@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import http from 'node:http'
+import type http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { after, before, describe, it } from 'node:test'
 import { importRecords } from '../../src/import/importer.js'
@@ -7,49 +7,13 @@ import { DocumentStore } from '../../src/readmodel/store.js'
 import { MESSAGES } from '../../src/transparency/messages.js'
 import { buildTestApp, listen } from '../helpers/app.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
+import { comparable, request } from '../helpers/http.js'
 import { demoRecords, first, ndjson, source } from '../helpers/records.js'
 
 // Issue 12: cached transparency answers are served before Fastify (src/routes/hits.ts). A client cannot
 // tell: each answer served that way is compared, header by header, with the one Fastify gives for the
 // same request (app.inject goes straight to Fastify), and everything the shortcut does not answer (a miss,
 // HEAD, a refused request) still reaches Fastify.
-
-interface Got {
-  status: number
-  headers: Record<string, string>
-  body: string
-}
-
-/** A request over a real socket: the headers as sent, and the body as bytes in latin1 (compressed or not). */
-function request(url: string, headers: Record<string, string> = {}, method = 'GET'): Promise<Got> {
-  return new Promise((resolve, reject) => {
-    http
-      .request(url, { method, headers }, (response) => {
-        const chunks: Buffer[] = []
-        response.on('data', (chunk: Buffer) => chunks.push(chunk))
-        response.on('end', () =>
-          resolve({
-            status: response.statusCode as number,
-            headers: response.headers as Record<string, string>,
-            body: Buffer.concat(chunks).toString('latin1'),
-          }),
-        )
-        response.on('error', reject)
-      })
-      .on('error', reject)
-      .end()
-  })
-}
-
-/** What two answers to the same request must share: all but the per-request and per-connection headers. */
-function comparable(headers: Record<string, string | string[] | number | undefined>) {
-  const kept: Record<string, string> = {}
-  for (const [name, value] of Object.entries(headers)) {
-    if (['date', 'x-request-id', 'connection', 'keep-alive', 'x-ratelimit-remaining'].includes(name)) continue
-    kept[name] = String(value)
-  }
-  return kept
-}
 
 describe('cached answers served before Fastify', () => {
   let db: TestDatabase

@@ -1,0 +1,92 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { AccessLog } from '../auth/access-log.js'
+import type { MemoryLimiter } from '../auth/rate-limit.js'
+import type { TokenCache } from '../auth/tokens.js'
+import { isPossibleNumber } from '../checks.js'
+import type { Metrics } from '../metrics.js'
+import { Answer } from '../readmodel/answer.js'
+import { type DocumentStore, orderKey } from '../readmodel/store.js'
+import { requestId } from '../request-id.js'
+import { JSON_TYPE, rateHeaders } from './answer.js'
+import { ORDER_RATE_LIMIT, singleAuthorization } from './orders.js'
+
+/** The one URL shape answered here: the order number as the only parameter. */
+const PREFIX = '/external/orders?order_number='
+/** The route's template, as Fastify names it in the metrics. */
+const ROUTE = '/external/orders'
+/**
+ * A value that a query-string parser reads as one parameter and decodes only by its %XX escapes (no `+`,
+ * `&`, `=` or `;`), so that decodeURIComponent reads it as Fastify's parser does.
+ */
+const PLAIN = /^[\w./:~%-]+$/
+
+/** The value the order_number parameter carries, or undefined for one left to Fastify's parser. */
+function decoded(raw: string): string | undefined {
+  if (!PLAIN.test(raw)) return undefined
+  if (!raw.includes('%')) return raw
+  try {
+    return decodeURIComponent(raw)
+  } catch {
+    return undefined
+  }
+}
+
+export interface OrderHitOptions {
+  store: DocumentStore
+  tokens: TokenCache
+  /** The order query's per-token limit; only an in-process one can be taken without waiting. */
+  limiter: MemoryLimiter
+  accessLog: AccessLog
+  metrics?: Metrics
+}
+
+/**
+ * An order query whose token and answer are both in memory, served straight from Node's request event, as
+ * the cached transparency answers are (src/routes/hits.ts): the same limit taken, the same access record
+ * written, the same headers and bytes as the route in src/routes/orders.ts gives, which a test compares.
+ * Anything else returns false having written nothing, and goes to Fastify: a token or answer not yet in
+ * memory, a refusal (401, 429, 500), an encoded or repeated parameter, HEAD.
+ */
+export function answerOrderHits(options: OrderHitOptions) {
+  const { store, tokens, limiter, accessLog, metrics } = options
+
+  return function serve(request: IncomingMessage, response: ServerResponse): boolean {
+    const { url } = request
+    if (request.method !== 'GET' || url === undefined || !url.startsWith(PREFIX)) return false
+    const started = metrics ? process.hrtime.bigint() : 0n
+    const number = decoded(url.slice(PREFIX.length))
+    // As the route: a number that is blank, padded or impossible is answered by it (500).
+    if (number === undefined || number.trim() !== number || !isPossibleNumber(number)) return false
+    const token = singleAuthorization(request)
+    const identity = token === undefined ? undefined : tokens.known(token)
+    if (identity === undefined) return false
+    const answer = store.cached(orderKey(identity.organizationId, number))
+    if (!(answer instanceof Answer)) return false
+    // The limit counts only what it admits: a refused request is refused again, and answered, by Fastify.
+    const hit = limiter.takeNow(`order:${identity.tokenId}`, ORDER_RATE_LIMIT, 1000)
+    if (!hit.allowed) return false
+    store.hits++
+    const id = requestId(request.headers['x-request-id'])
+    const head: (string | number)[] = ['x-request-id', id]
+    for (const [name, value] of rateHeaders(hit)) head.push(name, value)
+    head.push('content-type', JSON_TYPE, 'content-length', answer.body.length)
+    response.writeHead(200, head)
+    response.end(answer.body)
+    accessLog.record({
+      at: new Date(),
+      tokenId: identity.tokenId,
+      organizationId: identity.organizationId,
+      orderNumber: number,
+      status: 200,
+      requestId: id,
+    })
+    if (metrics) {
+      metrics.requests.inc({ route: ROUTE, method: 'GET', status: '200' })
+      metrics.duration.observe(
+        { route: ROUTE, status: '200' },
+        Number(process.hrtime.bigint() - started) / 1e9,
+      )
+    }
+    return true
+  }
+}
