@@ -90,6 +90,18 @@ describe('access tokens', () => {
     )
   })
 
+  it('keeps the access records of a token deleted by hand (an audit trail outlives its tokens)', async () => {
+    const { id } = await issueToken(db.pool, organization, 'apagado')
+    await db.pool.query(
+      `INSERT INTO access_log (at, token_id, organization_id, order_number, status)
+       VALUES ('2030-07-01T00:00:00Z', $1, $2, 'z', 200)`,
+      [id, organization],
+    )
+    await db.pool.query('DELETE FROM access_tokens WHERE id = $1', [id])
+    const { rows } = await db.pool.query('SELECT order_number FROM access_log WHERE token_id = $1', [id])
+    assert.deepEqual(rows, [{ order_number: 'z' }])
+  })
+
   it('tells a well-formed token by its form alone', () => {
     assert.equal(isWellFormedToken('a'.repeat(43)), true)
     assert.equal(isWellFormedToken('a'.repeat(42)), false)

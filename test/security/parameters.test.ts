@@ -256,6 +256,7 @@ describe('migration 0006 trims the numbers already stored', () => {
         '0009_ocds',
         '0010_token_changes',
         '0011_listing_items',
+        '0012_access_log_without_key',
       ])
       await syncReadModel(db.pool) // as `compras migrate` does after the migrations
       const numbers = await db.pool.query(
