@@ -125,7 +125,7 @@ export class TokenCache {
     })
   }
 
-  /** A valid token's identity when its lookup is in memory and fresh; undefined otherwise (unknown or not yet looked up). */
+  /** A valid token's identity when its lookup is in memory and fresh; else undefined (unknown, or not looked up). */
   known(token: string): TokenIdentity | undefined {
     const cached = this.entries.get(token)
     return cached && cached.expires > Date.now() ? cached.identity : undefined

@@ -45,7 +45,7 @@ export interface OrderHitOptions {
  * the cached transparency answers are (src/routes/hits.ts): the same limit taken, the same access record
  * written, the same headers and bytes as the route in src/routes/orders.ts gives, which a test compares.
  * Anything else returns false having written nothing, and goes to Fastify: a token or answer not yet in
- * memory, a refusal (401, 429, 500), an encoded or repeated parameter, HEAD.
+ * memory, a refusal (401, 429, 500), a `+` or a second parameter, Authorization twice, HEAD.
  */
 export function answerOrderHits(options: OrderHitOptions) {
   const { store, tokens, limiter, accessLog, metrics } = options
