@@ -22,6 +22,7 @@ import {
   exportWithExceljs,
   ocdsThroughService,
 } from './lib/exports.js'
+import { type FloorFigures, measureLoadFloor } from './lib/floor.js'
 import { measureIncremental } from './lib/imports.js'
 import { counts, log, options } from './lib/options.js'
 import {
@@ -61,6 +62,13 @@ async function main() {
     const { url, load } = await prepareDataset(adminUrl)
     const pool = createPool(url, { max: 2 })
     const samples = await loadSamples(pool)
+    // What writing the loaded rows alone costs this server, beside what the load took on it (lib/floor.ts).
+    const floor: FloorFigures | undefined =
+      options.floor === false ||
+      (load.reused && options.floor !== true) ||
+      (options.only && !'load floor'.includes(options.only))
+        ? undefined
+        : await measureLoadFloor(pool)
     // Small imports on the loaded data, before the service starts: nothing else competes for the machine.
     const incremental =
       options.only && !'incremental import'.includes(options.only)
@@ -154,6 +162,7 @@ async function main() {
       duration: options.duration,
       counts,
       load,
+      floor,
       scenarios: results,
       rssAfterLoadMB,
       exports: [...exports.values()],
@@ -166,6 +175,7 @@ async function main() {
         incremental,
         soaked,
         rssAfterLoadMB,
+        floor,
       ),
     }
     const base = path.join(options.out, options.scale)

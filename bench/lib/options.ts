@@ -16,6 +16,13 @@ export const program = new Command('bench')
   .option('--duration <seconds>', 'measured seconds per scenario', positive, 10)
   .option('--warmup <seconds>', 'warm-up seconds before each scenario (0: none)', Number, 3)
   .option('--reload', 'load the dataset again even when the database already holds it')
+  // The load's floor (bench/lib/floor.ts): measured when the run loads the dataset, unless --no-floor;
+  // --floor measures it on a reused dataset too.
+  .option(
+    '--floor',
+    "measure the load's floor (its rows written again in one transaction) on a reused dataset too",
+  )
+  .option('--no-floor', "skip the load's floor")
   .option('--out <dir>', 'where the results go', 'bench/results')
   .addOption(
     new Option('--generator <name>', 'load generator (default: wrk when installed, else autocannon)').choices(
@@ -37,6 +44,7 @@ export const options = program.opts<{
   duration: number
   warmup: number
   reload?: boolean
+  floor?: boolean
   out: string
   only?: string
   soak: number
