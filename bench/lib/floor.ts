@@ -18,22 +18,22 @@ import { counts, log } from './options.js'
 /** The read model's tables, which a load fills after the data tables (src/readmodel/build.ts, src/ocds). */
 const READ_MODEL_TABLES = ['order_documents', 'detail_documents', 'ocds_releases'] as const
 
-/** One way of writing the rows: into tables with their indexes, or building the indexes after the rows. */
+/** One way of writing the rows: the whole transaction's seconds, each table's COPY, the indexes built after. */
 export interface FloorWay {
   seconds: number
-  tables: { table: string; seconds: number; megabytes: number }[]
-  /** Building the indexes, after the rows (inside the same transaction). */
-  indexSeconds?: number
+  tables: Record<string, number>
+  /** Building the indexes after the rows, in the same transaction (0 when they were kept as the rows went). */
+  indexSeconds: number
 }
 
 export interface FloorFigures {
-  /** The faster of the two ways. */
-  seconds: number
-  /** Orders a second a load could reach at most, if writing were all it did. */
+  /** Orders a second a load could reach at most, if writing were all it did: the faster way's. */
   ordersPerSecond: number
-  /** The rows' size in COPY's binary format. */
-  megabytes: number
+  /** Each table's rows in COPY's binary format. */
+  megabytes: Record<string, number>
+  /** Into tables with their indexes, kept as the rows go. */
   indexed: FloorWay
+  /** Into tables without indexes, then every index built. */
   indexesAfter: FloorWay
 }
 
@@ -46,35 +46,27 @@ const SCHEMA = 'bench_floor'
  */
 export async function measureLoadFloor(pool: Pool): Promise<FloorFigures> {
   const tables = [...WRITTEN_TABLES, ...READ_MODEL_TABLES]
-  const folder = mkdtempSync(path.join(os.tmpdir(), 'compras-floor-'))
   const client = await pool.connect()
+  const folder = mkdtempSync(path.join(os.tmpdir(), 'compras-floor-'))
   try {
-    const sizes = new Map<string, number>()
+    const megabytes: Record<string, number> = {}
     for (const table of tables) {
       const file = path.join(folder, table)
       await pipeline(
         client.query(copyTo(`COPY public.${table} TO STDOUT (FORMAT binary)`)),
         createWriteStream(file),
       )
-      sizes.set(table, statSync(file).size / 1e6)
+      megabytes[table] = Math.round(statSync(file).size / 1e5) / 10
     }
-    const write = (indexesAfter: boolean) => writeAll(client, tables, folder, sizes, indexesAfter)
-    const indexed = await write(false)
-    const indexesAfter = await write(true)
-    const seconds = Math.min(indexed.seconds, indexesAfter.seconds)
+    const indexed = await writeAll(client, tables, folder, false)
+    const indexesAfter = await writeAll(client, tables, folder, true)
     const floor: FloorFigures = {
-      seconds,
-      ordersPerSecond: Math.round(counts.orders / seconds),
-      megabytes: Math.round([...sizes.values()].reduce((sum, mb) => sum + mb, 0)),
+      ordersPerSecond: Math.round(counts.orders / Math.min(indexed.seconds, indexesAfter.seconds)),
+      megabytes,
       indexed,
       indexesAfter,
     }
-    log(
-      `load floor: the loaded rows (${floor.megabytes.toLocaleString('en')} MB) written again in one transaction ` +
-        `in ${indexed.seconds} s with their indexes (${indexed.tables.map((t) => `${t.table} ${t.seconds} s`).join(', ')}) ` +
-        `and in ${indexesAfter.seconds} s with the indexes built after them (${indexesAfter.indexSeconds} s of it): ` +
-        `${floor.ordersPerSecond.toLocaleString('en')} orders/s at most`,
-    )
+    log(`load floor: ${describeFloor(floor)}`)
     return floor
   } finally {
     client.release()
@@ -82,11 +74,23 @@ export async function measureLoadFloor(pool: Pool): Promise<FloorFigures> {
   }
 }
 
+/** The floor in one sentence, for the run's log and its report. */
+export function describeFloor(floor: FloorFigures): string {
+  const total = Math.round(Object.values(floor.megabytes).reduce((sum, mb) => sum + mb, 0))
+  const { indexed, indexesAfter } = floor
+  const perTable = Object.entries(indexed.tables).map(([table, seconds]) => `${table} ${seconds} s`)
+  return (
+    `the loaded rows (${total.toLocaleString('en')} MB in COPY's binary format) written again into empty copies ` +
+    `of their tables in one transaction, and nothing else: ${indexed.seconds} s with their indexes ` +
+    `(${perTable.join(', ')}), ${indexesAfter.seconds} s with the indexes built after the rows ` +
+    `(${indexesAfter.indexSeconds} s of it): ${floor.ordersPerSecond.toLocaleString('en')} orders/s at most`
+  )
+}
+
 async function writeAll(
   client: PoolClient,
   tables: readonly string[],
   folder: string,
-  sizes: ReadonlyMap<string, number>,
   indexesAfter: boolean,
 ): Promise<FloorWay> {
   try {
@@ -97,34 +101,33 @@ async function writeAll(
       await client.query(
         `CREATE TABLE ${SCHEMA}.${table} (LIKE public.${table} INCLUDING ALL${indexesAfter ? ' EXCLUDING INDEXES' : ''})`,
       )
-    const { rows: indexes } = await client.query<{ definition: string }>(
-      `SELECT replace(indexdef, ' ON public.', ' ON ${SCHEMA}.') AS definition FROM pg_indexes
-       WHERE schemaname = 'public' AND tablename = ANY($1)`,
-      [tables],
-    )
+    const indexes = indexesAfter
+      ? (
+          await client.query<{ definition: string }>(
+            `SELECT replace(indexdef, ' ON public.', ' ON ${SCHEMA}.') AS definition FROM pg_indexes
+             WHERE schemaname = 'public' AND tablename = ANY($1)`,
+            [tables],
+          )
+        ).rows
+      : []
     // What the copies out and the last way left dirty is written back now, not in the timed transaction.
     await client.query('CHECKPOINT').catch(() => {}) // only a superuser may; the floor is then a little noisier
     const started = performance.now()
     await client.query('BEGIN')
-    const figures: FloorWay['tables'] = []
+    const seconds: Record<string, number> = {}
     for (const table of tables) {
       const began = performance.now()
-      await copyFile(client, `COPY ${SCHEMA}.${table} FROM STDIN (FORMAT binary)`, path.join(folder, table))
-      figures.push({
-        table,
-        seconds: round((performance.now() - began) / 1000),
-        megabytes: Math.round(sizes.get(table) ?? 0),
-      })
+      await pipeline(
+        createReadStream(path.join(folder, table), { highWaterMark: 1 << 20 }),
+        client.query(copyFrom(`COPY ${SCHEMA}.${table} FROM STDIN (FORMAT binary)`)),
+      )
+      seconds[table] = since(began)
     }
     const indexing = performance.now()
-    if (indexesAfter) for (const { definition } of indexes) await client.query(definition)
-    const indexSeconds = round((performance.now() - indexing) / 1000)
+    for (const { definition } of indexes) await client.query(definition)
+    const indexSeconds = since(indexing)
     await client.query('COMMIT')
-    return {
-      seconds: round((performance.now() - started) / 1000),
-      tables: figures,
-      ...(indexesAfter ? { indexSeconds } : {}),
-    }
+    return { seconds: since(started), tables: seconds, indexSeconds }
   } catch (error) {
     await client.query('ROLLBACK').catch(() => {})
     throw error
@@ -133,8 +136,5 @@ async function writeAll(
   }
 }
 
-async function copyFile(client: PoolClient, sql: string, file: string): Promise<void> {
-  await pipeline(createReadStream(file, { highWaterMark: 1 << 20 }), client.query(copyFrom(sql)))
-}
-
-const round = (seconds: number) => Math.round(seconds * 10) / 10
+/** Seconds since a performance.now() reading, to a tenth. */
+const since = (start: number) => Math.round((performance.now() - start) / 100) / 10

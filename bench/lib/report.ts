@@ -2,7 +2,7 @@ import type { Scale } from '../../src/demo/generator.js'
 import type { LoadFigures } from './dataset.js'
 import type { ScenarioResult } from './drivers.js'
 import type { ExportFigures } from './exports.js'
-import type { FloorFigures } from './floor.js'
+import { describeFloor, type FloorFigures } from './floor.js'
 import type { IncrementalFigures } from './imports.js'
 import { type counts, ITEMS_PER_ORDER } from './options.js'
 import type { Target } from './scenarios.js'
@@ -60,16 +60,7 @@ export function markdown(report: Report): string {
       `Import: ${report.load.seconds.toFixed(1)} s, ${Math.round(report.load.ordersPerSecond).toLocaleString('en')} orders/s` +
       `${report.load.reused ? ' (from the run that loaded it)' : ''}; goal 10,000 orders/s, 20,000 beyond.`,
     '',
-    ...(report.floor
-      ? [
-          `Load floor: the same rows (${report.floor.megabytes.toLocaleString('en')} MB in COPY's binary format) written ` +
-            `again into empty copies of their tables in one transaction, and nothing else: ${report.floor.indexed.seconds} s ` +
-            `with their indexes (${report.floor.indexed.tables.map((t) => `${t.table} ${t.seconds} s`).join(', ')}), ` +
-            `${report.floor.indexesAfter.seconds} s with the indexes built after the rows ` +
-            `(${report.floor.indexesAfter.indexSeconds} s of it): ${report.floor.ordersPerSecond.toLocaleString('en')} orders/s at most.`,
-          '',
-        ]
-      : []),
+    ...(report.floor ? [`Load floor: ${describeFloor(report.floor)}.`, ''] : []),
     ...(report.incremental
       ? [
           '| Incremental import | records | median ms | runs ms | CPU stolen |',
