@@ -1,13 +1,15 @@
 -- wrk script for bench/run.ts: requests picked at random from a file of "path<TAB>authorization<TAB>token"
 -- lines, a share of them from a hot subset, without sending more than `budget` requests per second on
 -- any one token (token -1: no limit). Prints the figures as one JSON line when done.
--- Arguments: FILE HOT_SHARE HOT_FRACTION BUDGET
+-- Arguments: FILE HOT_SHARE HOT_FRACTION BUDGET HOT_SEED
+-- The hot subset is drawn from HOT_SEED, so that a scenario's warm-up and its measured run (two wrk
+-- processes) ask for the same hot entries: a warm-up that drew its own would leave the measured run to
+-- fill the cache with the hot set it asks for.
 local requests, tokens, hot, free = {}, {}, {}, {}
 local used, second = {}, {}
 local hotShare, budget = 0, 0
 
 function init(args)
-  math.randomseed(os.time() + math.floor(os.clock() * 1e6))
   hotShare = tonumber(args[2])
   local hotFraction = tonumber(args[3])
   budget = tonumber(args[4])
@@ -20,7 +22,10 @@ function init(args)
     if tonumber(token) < 0 then free[#free + 1] = #requests end
   end
   local hotCount = math.max(1, math.floor(#requests * hotFraction + 0.5))
+  math.randomseed(tonumber(args[5]))
   for i = 1, hotCount do hot[i] = math.random(#requests) end
+  -- Each request's pick, unlike the hot subset, differs from run to run.
+  math.randomseed(os.time() + math.floor(os.clock() * 1e6))
 end
 
 function request()

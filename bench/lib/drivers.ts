@@ -8,8 +8,8 @@ import { log, options, program } from './options.js'
 import { run } from './processes.js'
 
 // The load generators: wrk (C, cheap per request) when installed, autocannon otherwise. Both pick each
-// request at random from a scenario's entries, a share of them from a hot subset, and never send more on
-// one token than its limit allows.
+// request at random from a scenario's entries, a share of them from a hot subset (the same in every run),
+// and never send more on one token than its limit allows.
 
 /** How a scenario picks its requests: hotShare of them from a hot subset of hotFraction of the entries. */
 export interface Mix {
@@ -18,6 +18,25 @@ export interface Mix {
 }
 
 export const UNIFORM: Mix = { hotShare: 0, hotFraction: 0 }
+
+/**
+ * Where the hot subset is drawn from: the same in a scenario's warm-up and its measured run, which are two
+ * runs of the generator, so that the warm-up fills the cache with the hot set that is then measured (and in
+ * every run, so that runs are compared on the same hot set). Each request's pick is not seeded.
+ */
+const HOT_SEED = 1
+
+/** Mulberry32: a small seeded generator of numbers in [0, 1), for autocannon's hot subset. */
+function seeded(seed: number): () => number {
+  let state = seed >>> 0
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0
+    let t = state
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
 
 /**
  * No token may go over its limit. The service holds 60 in any one-second span (a sliding window); the
@@ -125,6 +144,7 @@ async function driveWrk(base: string, entries: Entry[], mix: Mix, seconds: numbe
       String(mix.hotShare),
       String(mix.hotFraction),
       String(TOKEN_BUDGET),
+      String(HOT_SEED),
     ],
     {},
     'pipe',
@@ -148,8 +168,9 @@ async function driveWrk(base: string, entries: Entry[], mix: Mix, seconds: numbe
 }
 
 async function driveAutocannon(base: string, entries: Entry[], mix: Mix, seconds: number) {
+  const draw = seeded(HOT_SEED)
   const hot = Array.from({ length: Math.max(1, Math.round(entries.length * mix.hotFraction)) }, () =>
-    random(entries.length),
+    Math.floor(draw() * entries.length),
   )
   // A loop, not Math.max(...): a scenario may hold more entries than the call stack takes arguments.
   const highest = entries.reduce((max, e) => (e.token > max ? e.token : max), -1)
