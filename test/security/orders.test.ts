@@ -78,6 +78,32 @@ describe('order query under hostile input', () => {
     ])
   })
 
+  it('writes a batch as soon as 1,000 records wait, without waiting for the timer', async () => {
+    const log = new AccessLog(db.pool, (error) => assert.fail(error), 60_000)
+    const at = new Date('2031-01-01T00:00:00Z')
+    const written = async () =>
+      Number((await db.pool.query('SELECT count(*) FROM access_log WHERE at = $1', [at])).rows[0].count)
+    const record = (n: number) =>
+      log.record({
+        at,
+        tokenId: null,
+        organizationId: null,
+        orderNumber: `b-${n}`,
+        status: 404,
+        requestId: 'r',
+      })
+    try {
+      for (let n = 0; n < 999; n++) record(n)
+      // A flush would have been sent at once; nothing is, with the timer a minute away.
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      assert.equal(await written(), 0)
+      record(999)
+      await until(async () => (await written()) === 1000)
+    } finally {
+      await log.close()
+    }
+  })
+
   it('writes the rest of a batch when the database refuses one record', async () => {
     const faults: Error[] = []
     const log = new AccessLog(db.pool, (error) => faults.push(error), 60_000)
