@@ -186,6 +186,64 @@ describe('read model', () => {
     }
   })
 
+  it('sends the lookups asked for while a batch is out as one batch when it comes back', async () => {
+    const orders = records.filter((r) => r.type === 'order' && r.organization_uuid === orgA.uuid)
+    // The real pool, with its queries counted by name.
+    const sent: string[] = []
+    const counted = new Proxy(db.pool, {
+      get(target, property) {
+        if (property === 'query')
+          return (config: { name?: string }, ...rest: unknown[]) => {
+            sent.push(config.name ?? '')
+            return (target.query as (...args: unknown[]) => unknown)(config, ...rest)
+          }
+        const value = Reflect.get(target, property)
+        return typeof value === 'function' ? value.bind(target) : value
+      },
+    })
+    const store = new DocumentStore(counted, { cacheBytes: 0, onError: (error) => assert.fail(error) })
+    // A lock holds the first batch out for as long as the test needs.
+    const locker = await db.pool.connect()
+    try {
+      await locker.query('BEGIN')
+      await locker.query('LOCK TABLE order_documents IN ACCESS EXCLUSIVE MODE')
+      const first = store.order(orgA.uuid as string, orders[0]?.number as string)
+      const rest: Promise<string | undefined>[] = []
+      // Each asked for in a turn of the event loop of its own: without the batch out, each would go alone.
+      for (const order of orders.slice(1, 10)) {
+        await new Promise((resolve) => setImmediate(resolve))
+        rest.push(store.order(orgA.uuid as string, order.number as string))
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      assert.deepEqual(sent, ['batch-order_documents'])
+      await locker.query('COMMIT')
+      const documents = await Promise.all([first, ...rest])
+      documents.forEach((document, i) => {
+        assert.equal(JSON.parse(document as string).number, orders[i]?.number)
+      })
+      assert.deepEqual(sent, ['batch-order_documents', 'batch-order_documents'])
+
+      // A burst larger than a batch holds goes as several, one after another: 600 lookups, 500 and 100.
+      sent.length = 0
+      await locker.query('BEGIN')
+      await locker.query('LOCK TABLE order_documents IN ACCESS EXCLUSIVE MODE')
+      const held = store.order(orgA.uuid as string, orders[0]?.number as string)
+      await new Promise((resolve) => setImmediate(resolve))
+      const burst = Array.from({ length: 600 }, (_, i) => orders[i % orders.length] as DemoRecord)
+      const answers = burst.map((order) => store.order(orgA.uuid as string, order.number as string))
+      await locker.query('COMMIT')
+      await held
+      ;(await Promise.all(answers)).forEach((document, i) => {
+        assert.equal(JSON.parse(document as string).number, burst[i]?.number)
+      })
+      assert.equal(sent.length, 3)
+    } finally {
+      await locker.query('ROLLBACK').catch(() => undefined)
+      locker.release()
+      await store.close()
+    }
+  })
+
   it('builds a listing page once for many requests that ask for it at the same time', async () => {
     const url = `/v1/transparency/contracts?organization_uuid=${orgA.uuid}&per_page=3`
     const query = db.pool.query.bind(db.pool)
