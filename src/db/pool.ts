@@ -73,6 +73,18 @@ export function isUnavailable(error: unknown): boolean {
  */
 export const CONNECT_TIMEOUT_MS = 1500
 
+/**
+ * Every client of the pool hears its connection's errors. pg-pool listens only to the clients it holds
+ * idle; a client checked out (a COPY, a transaction) that loses its connection reports it both by failing
+ * what it was doing, which its user handles, and as an 'error' event, which unheard ends the process. The
+ * pool drops a client that lost its connection when it is released.
+ */
+function hearClientErrors(pool: pg.Pool): void {
+  pool.on('connect', (client) => {
+    client.on('error', () => {})
+  })
+}
+
 export function createPool(connectionString: string, options: PoolOptions = {}): pg.Pool {
   const pool = new pg.Pool({
     connectionString,
@@ -83,6 +95,7 @@ export function createPool(connectionString: string, options: PoolOptions = {}):
     keepAlive: true,
   })
   pool.on('error', options.onError ?? (() => {}))
+  hearClientErrors(pool)
   return pool
 }
 
@@ -98,6 +111,7 @@ export function derivePool(
     statement_timeout: options.statementTimeoutMs,
   })
   derived.on('error', () => {}) // an idle client's lost connection is dropped; the next checkout reconnects
+  hearClientErrors(derived)
   return derived
 }
 

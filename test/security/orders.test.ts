@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test'
 import { AccessLog } from '../../src/auth/access-log.js'
 import { type Limiter, MemoryLimiter, RedisLimiter } from '../../src/auth/rate-limit.js'
 import { issueToken } from '../../src/auth/tokens.js'
+import { createPool } from '../../src/db/pool.js'
 import type { DemoRecord } from '../../src/demo/generator.js'
 import { importRecords } from '../../src/import/importer.js'
 import { DocumentStore } from '../../src/readmodel/store.js'
@@ -10,6 +11,7 @@ import { buildTestApp } from '../helpers/app.js'
 import { manualClock } from '../helpers/clock.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
 import { until } from '../helpers/http.js'
+import { startProxy, viaProxy } from '../helpers/proxy.js'
 import { demoRecords, ndjson, source } from '../helpers/records.js'
 import { limiterReady, NO_REDIS, type TestRedis, testRedis } from '../helpers/redis.js'
 
@@ -101,6 +103,49 @@ describe('order query under hostile input', () => {
       await until(async () => (await written()) === 1000)
     } finally {
       await log.close()
+    }
+  })
+
+  it('keeps the records, and the process, when the connection is lost during a COPY', async () => {
+    const address = new URL(db.url)
+    const proxy = await startProxy(address.hostname, Number(address.port || 5432))
+    const pool = createPool(viaProxy(db.url, proxy), { max: 2 })
+    const faults: Error[] = []
+    const log = new AccessLog(pool, (error) => faults.push(error), 60_000)
+    const at = new Date('2032-01-01T00:00:00Z')
+    const locker = await db.pool.connect()
+    try {
+      // The COPY waits for this lock, so that the connection can be cut while it is under way.
+      await locker.query('BEGIN')
+      await locker.query('LOCK TABLE access_log IN ACCESS EXCLUSIVE MODE')
+      log.record({ at, tokenId: null, organizationId: null, orderNumber: 'cut', status: 404, requestId: 'r' })
+      const flushed = log.flush()
+      await until(
+        async () =>
+          (
+            await db.pool.query(
+              `SELECT count(*)::int AS n FROM pg_stat_activity
+               WHERE wait_event_type = 'Lock' AND query LIKE 'COPY access_log%'`,
+            )
+          ).rows[0].n === 1,
+      )
+      proxy.cut()
+      await flushed
+      assert.equal(faults.length, 1)
+      await locker.query('COMMIT')
+      proxy.restore()
+      await log.close()
+      const { rows } = await db.pool.query('SELECT order_number FROM access_log WHERE at = $1', [at])
+      assert.deepEqual(
+        rows.map((row) => row.order_number),
+        ['cut'],
+      )
+    } finally {
+      await locker.query('ROLLBACK').catch(() => undefined)
+      locker.release()
+      await log.close()
+      await pool.end()
+      await proxy.close()
     }
   })
 
