@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { SimpleFaker } from '@faker-js/faker'
 import autocannon from 'autocannon'
 import { ORDER_RATE_LIMIT } from '../../src/routes/orders.js'
 import type { Entry } from './dataset.js'
@@ -25,18 +26,6 @@ export const UNIFORM: Mix = { hotShare: 0, hotFraction: 0 }
  * every run, so that runs are compared on the same hot set). Each request's pick is not seeded.
  */
 const HOT_SEED = 1
-
-/** Mulberry32: a small seeded generator of numbers in [0, 1), for autocannon's hot subset. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 /**
  * No token may go over its limit. The service holds 60 in any one-second span (a sliding window); the
@@ -168,9 +157,9 @@ async function driveWrk(base: string, entries: Entry[], mix: Mix, seconds: numbe
 }
 
 async function driveAutocannon(base: string, entries: Entry[], mix: Mix, seconds: number) {
-  const draw = seeded(HOT_SEED)
+  const draw = new SimpleFaker({ seed: HOT_SEED })
   const hot = Array.from({ length: Math.max(1, Math.round(entries.length * mix.hotFraction)) }, () =>
-    Math.floor(draw() * entries.length),
+    draw.number.int({ max: entries.length - 1 }),
   )
   // A loop, not Math.max(...): a scenario may hold more entries than the call stack takes arguments.
   const highest = entries.reduce((max, e) => (e.token > max ? e.token : max), -1)

@@ -86,6 +86,8 @@ class Batcher {
     resolve: (found: Found | undefined) => void
     reject: (error: Error) => void
   }[] = []
+  /** Whether a query of this batcher is out. */
+  private out = false
   private readonly sql: string
   /** Names the prepared statement, and the batcher's keys in the cache. */
   readonly name: string
@@ -103,21 +105,10 @@ class Batcher {
       JOIN ${table} d ON ${key.map(([column]) => `d.${column} = k.${column}`).join(' AND ')}`
   }
 
-  /** Whether a query of this batcher is out. */
-  private out = false
-  /** Whether a send is due at the end of this turn of the event loop. */
-  private due = false
-
   load(key: string[]): Promise<Found | undefined> {
     return new Promise((resolve, reject) => {
-      this.pending.push({ key, resolve, reject })
-      if (!this.due) {
-        this.due = true
-        setImmediate(() => {
-          this.due = false
-          this.send()
-        })
-      }
+      // The first lookup of a turn sends at its end, unless a query is out: its end sends them then.
+      if (this.pending.push({ key, resolve, reject }) === 1 && !this.out) setImmediate(() => this.send())
     })
   }
 
