@@ -22,6 +22,7 @@ import openapi from './plugins/openapi.js'
 import { DocumentStore } from './readmodel/store.js'
 import { requestId } from './request-id.js'
 import { PUBLIC_RESOURCES } from './resources/index.js'
+import type { Shortcut } from './routes/answer.js'
 import health from './routes/health.js'
 import { answerHits } from './routes/hits.js'
 import { answerOrderHits } from './routes/order-hits.js'
@@ -66,18 +67,20 @@ export async function buildApp(
     keepAliveTimeout: config.keepAliveTimeoutSeconds * 1000,
     connectionTimeout: config.idleTimeoutSeconds * 1000,
   }
-  /** Serves a cached transparency answer, once the routes exist; false for anything Fastify must answer. */
-  let serveHit: ((request: IncomingMessage, response: ServerResponse) => boolean) | undefined
+  /** Answers before Fastify, once the routes exist (src/routes/answer.ts's Shortcut). */
+  let serveHit: Shortcut | undefined
   /**
-   * Whether serveHit answered. Should it fail, the failure is logged and the request goes to Fastify as if
-   * nothing had been tried (what it set is taken back), or, had it begun to answer, the connection is
-   * closed: never an exception out of the request event, which would stop the process.
+   * Whether serveHit answered, or will. Should it fail, the failure is logged and the request goes to
+   * Fastify as if nothing had been tried (what it set is taken back), or, had it begun to answer, the
+   * connection is closed: never an exception out of the request event, which would stop the process.
    */
-  const servedFirst = (request: IncomingMessage, response: ServerResponse): boolean => {
+  const servedFirst = (
+    request: IncomingMessage,
+    response: ServerResponse,
+    handler: RequestListener,
+  ): boolean => {
     if (serveHit === undefined) return false
-    try {
-      return serveHit(request, response)
-    } catch (error) {
+    const failed = (error: unknown) => {
       app.log.error({ err: error }, 'serving a cached answer failed')
       if (response.headersSent) {
         response.destroy()
@@ -86,6 +89,23 @@ export async function buildApp(
       for (const name of response.getHeaderNames()) response.removeHeader(name)
       response.statusCode = 200
       return false
+    }
+    try {
+      const served = serveHit(request, response)
+      if (typeof served === 'boolean') return served
+      // Looked up first: Fastify answers later what the shortcut hands over.
+      served
+        .then(
+          (answered) => answered || handler(request, response),
+          (error: unknown) => failed(error) || handler(request, response),
+        )
+        .catch((error: unknown) => {
+          app.log.error({ err: error }, 'answering a request failed')
+          response.destroy()
+        })
+      return true
+    } catch (error) {
+      return failed(error)
     }
   }
   const app = Fastify({
@@ -104,7 +124,7 @@ export async function buildApp(
     // set up as Fastify sets up its own.
     serverFactory: (handler) => {
       const listener: RequestListener = (request, response) => {
-        if (!servedFirst(request, response)) handler(request, response)
+        if (!servedFirst(request, response, handler)) handler(request, response)
       }
       const server = config.tls
         ? createHttpsServer(serverOptions, listener)
@@ -245,11 +265,12 @@ export async function buildApp(
   })
   // The citizens' portal, at the root: pages over the same read path.
   await app.register(portal, { pool: deps.pool, store })
-  // Cached answers served before Fastify, except where they could not be answered as Fastify would: with a
-  // line logged per request; for the transparency routes, the per-address limit behind a proxy (the address
+  // Details and order queries served before Fastify, from the cache or looked up first (the rest of the
+  // transparency answers only from the cache), except where they could not be answered as Fastify would: with
+  // a line logged per request; for the transparency routes, the per-address limit behind a proxy (the address
   // is then Fastify's to find); for the order query, a limit shared through Redis (it cannot be taken without
   // waiting). Off from the start of closing, so that Fastify answers 503 as it drains.
-  const servers: ((request: IncomingMessage, response: ServerResponse) => boolean)[] = []
+  const servers: Shortcut[] = []
   if (!config.logRequests && limiter instanceof MemoryLimiter)
     servers.push(answerOrderHits({ store, tokens, limiter, accessLog, metrics }))
   if (!config.logRequests && !(publicLimiter && config.trustProxy))
@@ -263,7 +284,13 @@ export async function buildApp(
       }),
     )
   if (servers.length > 0) {
-    serveHit = (request, response) => servers.some((serve) => serve(request, response))
+    serveHit = (request, response) => {
+      for (const serve of servers) {
+        const served = serve(request, response)
+        if (served !== false) return served
+      }
+      return false
+    }
     app.addHook('preClose', (done) => {
       serveHit = undefined
       done()

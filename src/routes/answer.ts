@@ -1,10 +1,28 @@
-import type { IncomingHttpHeaders } from 'node:http'
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { Hit } from '../auth/rate-limit.js'
 import type { Answer } from '../readmodel/answer.js'
 
 export const CACHE_CONTROL = 'public, max-age=60'
 export const JSON_TYPE = 'application/json; charset=utf-8'
+
+/**
+ * Answers a request before Fastify sees it (src/routes/hits.ts, src/routes/order-hits.ts): true when it
+ * answered, false having written nothing (Fastify answers), or a promise of either for an answer that is
+ * looked up first.
+ */
+export type Shortcut = (request: IncomingMessage, response: ServerResponse) => boolean | Promise<boolean>
+
+/**
+ * What a shortcut did before it handed a request to Fastify after a lookup: the limit it took (the route
+ * does not take it again) and whether the record was found missing (the route answers so without a second
+ * lookup). A failed lookup is tried again by the route, which answers the failure.
+ */
+export interface HandedOver {
+  hit: Hit | undefined
+  missing: boolean
+}
+export const handedOver = new WeakMap<IncomingMessage, HandedOver>()
 
 /** Whole seconds until a place of the limit frees (X-RateLimit-Reset, and Retry-After when refused). */
 export const resetSeconds = (hit: Hit) => Math.max(1, Math.ceil(hit.resetMs / 1000))

@@ -1,10 +1,11 @@
-import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { MemoryLimiter } from '../auth/rate-limit.js'
+import { isUuid } from '../checks.js'
 import type { Metrics } from '../metrics.js'
 import { Answer } from '../readmodel/answer.js'
 import { type DocumentStore, detailKey, helperKey, listingKey } from '../readmodel/store.js'
 import { requestId } from '../request-id.js'
-import { JSON_TYPE, outgoing, rateHeaders } from './answer.js'
+import { handedOver, JSON_TYPE, outgoing, rateHeaders, type Shortcut } from './answer.js'
+import { inEnvelope } from './transparency.js'
 
 /** Where the transparency routes live (the /v1 prefix, and the plugin's /transparency paths). */
 const PREFIX = '/v1/transparency/'
@@ -20,22 +21,27 @@ export interface HitOptions {
 }
 
 /**
- * A transparency answer already in the cache, served straight from Node's request event: no routing,
- * request and reply objects, hooks, schema checks or promises. It answers as the Fastify route would: the
- * headers and body come from the same function (`outgoing`), the CORS header is the one @fastify/cors sets
- * for `origin: '*'`, and a test compares the two answers header by header. Only a GET whose answer is in the
- * cache is answered here; anything else (a miss, HEAD, OPTIONS, a refused request, an unusual URL) returns
- * false and goes to Fastify, which is where every error is answered.
+ * A transparency answer served straight from Node's request event: no routing, request and reply objects,
+ * hooks, schema checks or promises. It answers as the Fastify route would: the headers and body come from
+ * the same function (`outgoing`), the CORS header is the one @fastify/cors sets for `origin: '*'`, and a
+ * test compares the two answers header by header. A GET whose answer is in the cache is answered here, and
+ * a detail's that is not is looked up first; anything else (a missing record, a failed lookup, a listing
+ * page or helper not in the cache, HEAD, OPTIONS, a refused request, an unusual URL) goes to Fastify, which
+ * is where every error is answered. Going around Fastify saves an answer about 8–10 µs of the service's CPU
+ * (33–40 µs against 39–47 for one contract detail asked again and again, alternated in one service).
  */
-export function answerHits(options: HitOptions) {
+export function answerHits(options: HitOptions): Shortcut {
   const { store, limit, metrics } = options
   // The routes' templates as Fastify names them (the metrics' label), by the path segment that selects them.
   const listings = new Map(options.resources.map((path) => [path, `${PREFIX}${path}`]))
   const details = new Map(options.resources.map((path) => [path, `${PREFIX}${path}/:id`]))
   const helpers = new Map(options.helpers.map((path) => [path, `${PREFIX}helpers/${path}`]))
 
-  /** The cache key and route template a URL asks for, when it is one of the routes kept whole. */
-  function asked(url: string): { key: string; route: string } | undefined {
+  /**
+   * The cache key and route template a URL asks for, when it is one of the routes kept whole; for a
+   * detail, also its resource and id, to look it up when it is not in the cache.
+   */
+  function asked(url: string): { key: string; route: string; detail?: [string, string] } | undefined {
     if (!url.startsWith(PREFIX)) return undefined
     const query = url.indexOf('?', PREFIX.length)
     const path = url.slice(PREFIX.length, query < 0 ? undefined : query)
@@ -52,48 +58,73 @@ export function answerHits(options: HitOptions) {
       const route = helpers.get(rest)
       return route === undefined ? undefined : { key: helperKey(rest), route }
     }
-    // A detail: only a plain UUID (the route decodes and checks what is not, then misses or answers 400).
+    // A detail: only a UUID as the route's schema accepts it, so that nothing PostgreSQL would refuse is looked
+    // up here (the route decodes and checks the rest, then answers or refuses it).
     const route = details.get(first)
-    if (route === undefined || !/^[0-9A-Fa-f-]{36}$/.test(rest)) return undefined
-    return { key: detailKey(first, rest.toLowerCase()), route }
+    if (route === undefined || !isUuid(rest)) return undefined
+    const id = rest.toLowerCase()
+    return { key: detailKey(first, id), route, detail: [first, id] }
   }
 
-  /** Answers request from the cache and returns true, or returns false having written nothing. */
-  return function serve(request: IncomingMessage, response: ServerResponse): boolean {
+  /**
+   * Answers request from the cache and returns true, or returns false having written nothing; a detail not
+   * in the cache is looked up first, and a missing record or a failed lookup handed to the route
+   * (`handedOver`), which answers it.
+   */
+  return function serve(request, response) {
     if (request.method !== 'GET' || request.url === undefined) return false
     const started = metrics ? process.hrtime.bigint() : 0n
     const found = asked(request.url)
     if (found === undefined) return false
-    const answer = store.cached(found.key)
-    if (!(answer instanceof Answer)) return false
+    const cached = store.cached(found.key)
+    if (!(cached instanceof Answer) && found.detail === undefined) return false
     const { headers } = request
     // The limit counts only what it admits: a refused request is refused again, and answered, by Fastify.
     const hit = limit?.limiter.takeNow(request.socket.remoteAddress ?? '', limit.perMinute, 60_000)
     if (hit && !hit.allowed) return false
-    store.hits++
-    // The headers in one flat list to writeHead, with none set before: Node then writes them as given,
-    // without keeping a header map (a setHeader each validated and stored every header twice).
-    const head: (string | number)[] = ['x-request-id', requestId(headers['x-request-id'])]
-    if (hit) for (const [name, value] of rateHeaders(hit)) head.push(name, value)
-    head.push('access-control-allow-origin', '*')
-    const out = outgoing(answer, headers, JSON_TYPE)
-    for (const [name, value] of out.headers) head.push(name, value)
-    if (out.body === undefined) {
-      response.writeHead(304, head)
-      response.end()
-    } else {
-      head.push('content-length', out.body.length)
-      response.writeHead(200, head)
-      response.end(out.body)
+
+    const answer = (kept: Answer) => {
+      // The headers in one flat list to writeHead, with none set before: Node then writes them as given,
+      // without keeping a header map (a setHeader each validated and stored every header twice).
+      const head: (string | number)[] = ['x-request-id', requestId(headers['x-request-id'])]
+      if (hit) for (const [name, value] of rateHeaders(hit)) head.push(name, value)
+      head.push('access-control-allow-origin', '*')
+      const out = outgoing(kept, headers, JSON_TYPE)
+      for (const [name, value] of out.headers) head.push(name, value)
+      if (out.body === undefined) {
+        response.writeHead(304, head)
+        response.end()
+      } else {
+        head.push('content-length', out.body.length)
+        response.writeHead(200, head)
+        response.end(out.body)
+      }
+      if (metrics) {
+        const status = String(response.statusCode)
+        metrics.requests.inc({ route: found.route, method: 'GET', status })
+        metrics.duration.observe(
+          { route: found.route, status },
+          Number(process.hrtime.bigint() - started) / 1e9,
+        )
+      }
+      return true
     }
-    if (metrics) {
-      const status = String(response.statusCode)
-      metrics.requests.inc({ route: found.route, method: 'GET', status })
-      metrics.duration.observe(
-        { route: found.route, status },
-        Number(process.hrtime.bigint() - started) / 1e9,
-      )
+
+    if (cached instanceof Answer) {
+      store.hits++
+      return answer(cached)
     }
-    return true
+    const [resource, id] = found.detail as [string, string]
+    return store.detailAnswer(resource, id, inEnvelope).then(
+      (looked) => {
+        if (looked !== undefined) return answer(looked)
+        handedOver.set(request, { hit, missing: true })
+        return false
+      },
+      () => {
+        handedOver.set(request, { hit, missing: false })
+        return false
+      },
+    )
   }
 }

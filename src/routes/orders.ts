@@ -7,7 +7,7 @@ import type { Hit, Limiter } from '../auth/rate-limit.js'
 import type { TokenCache, TokenIdentity } from '../auth/tokens.js'
 import { isPossibleNumber, normalizeNumber } from '../checks.js'
 import type { DocumentStore } from '../readmodel/store.js'
-import { rateHeaders, resetSeconds } from './answer.js'
+import { handedOver, rateHeaders, resetSeconds } from './answer.js'
 import { OrderSchema } from './schemas.js'
 
 /** What the order query answers (spec 7.1, 7.2), byte for byte, and our generic 500. */
@@ -28,6 +28,10 @@ const ORDER_ERROR = {
 
 /** Spec section 8: requests per second per token on the order query. */
 export const ORDER_RATE_LIMIT = 60
+
+const SUCCESS_PREFIX = `{"message":${JSON.stringify(MESSAGES.success)},"data":`
+/** The order query's answer: the document, served as stored, inside the envelope. */
+export const orderEnvelope = (document: string) => `${SUCCESS_PREFIX}${document}}`
 
 export interface OrdersOptions {
   store: DocumentStore
@@ -83,9 +87,6 @@ export function singleAuthorization(request: IncomingMessage): string | undefine
  */
 const orders: FastifyPluginAsyncTypebox<OrdersOptions> = async (app, options) => {
   const { store, tokens, limiter, accessLog, authFailureLimit } = options
-  // The document is served as stored inside the envelope, and the whole answer is kept as bytes.
-  const successPrefix = `{"message":${JSON.stringify(MESSAGES.success)},"data":`
-  const inEnvelope = (document: string) => `${successPrefix}${document}}`
   // Stryker disable next-line StringLiteral: declares the property up front (one object shape); assigning works without it
   app.decorateRequest('identity', null)
 
@@ -104,7 +105,10 @@ const orders: FastifyPluginAsyncTypebox<OrdersOptions> = async (app, options) =>
       return fail(reply, 429, MESSAGES.tooManyRequests)
     }
     request.identity = identity
-    const hit = await limiter.take(`order:${identity.tokenId}`, ORDER_RATE_LIMIT, 1000)
+    // Taken already when the order was looked up before Fastify (src/routes/order-hits.ts).
+    const hit =
+      handedOver.get(request.raw)?.hit ??
+      (await limiter.take(`order:${identity.tokenId}`, ORDER_RATE_LIMIT, 1000))
     const reset = setRateHeaders(reply, hit)
     if (!hit.allowed) {
       reply.header('Retry-After', reset)
@@ -173,7 +177,9 @@ const orders: FastifyPluginAsyncTypebox<OrdersOptions> = async (app, options) =>
       const number = normalizeNumber(asked)
       if (!isPossibleNumber(number)) return fail(reply, 500, MESSAGES.notFound)
       const identity = request.identity as TokenIdentity
-      const answer = await store.orderAnswer(identity.organizationId, number, inEnvelope)
+      // Found missing before Fastify: not looked up again.
+      if (handedOver.get(request.raw)?.missing) return fail(reply, 500, MESSAGES.notFound)
+      const answer = await store.orderAnswer(identity.organizationId, number, orderEnvelope)
       if (answer === undefined) return fail(reply, 500, MESSAGES.notFound)
       return (reply as FastifyReply).type('application/json; charset=utf-8').send(answer.body)
     },

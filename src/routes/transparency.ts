@@ -13,7 +13,7 @@ import { ExportRefused, NotFoundError, ParameterError } from '../transparency/er
 import { LOOKUPS, listingPage, lookup } from '../transparency/listing.js'
 import { MESSAGES } from '../transparency/messages.js'
 import { listingParameters, type ParameterProblem, parameterError } from '../transparency/parameters.js'
-import { CACHE_CONTROL, rateHeaders, resetSeconds, sendAnswer } from './answer.js'
+import { CACHE_CONTROL, handedOver, rateHeaders, resetSeconds, sendAnswer } from './answer.js'
 import exportRoute from './export.js'
 import { ocdsBulkRoute, ocdsRoutes } from './ocds.js'
 import type { TransparencyOptions } from './options.js'
@@ -27,7 +27,8 @@ declare module 'fastify' {
 }
 
 const SUCCESS_PREFIX = `{"success":true,"message":${JSON.stringify(MESSAGES.success)},"data":`
-const inEnvelope = (data: string) => `${SUCCESS_PREFIX}${data}}`
+/** A detail's answer: the document, served as stored, inside the envelope. */
+export const inEnvelope = (data: string) => `${SUCCESS_PREFIX}${data}}`
 
 type ValidationError = FastifyError & {
   validation?: ParameterProblem[]
@@ -102,7 +103,8 @@ const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app,
   if (publicRateLimit > 0) {
     const limiter = options.publicLimiter ?? new MemoryLimiter()
     app.addHook('onRequest', async (request, reply) => {
-      const hit = limiter.takeNow(request.ip, publicRateLimit, 60_000)
+      // Taken already when the request was looked up before Fastify (src/routes/hits.ts).
+      const hit = handedOver.get(request.raw)?.hit ?? limiter.takeNow(request.ip, publicRateLimit, 60_000)
       for (const [name, value] of rateHeaders(hit)) reply.header(name, value)
       if (!hit.allowed) {
         reply.header('Retry-After', resetSeconds(hit))
@@ -151,6 +153,8 @@ const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app,
         },
       },
       async (request, reply) => {
+        // Found missing before Fastify (src/routes/hits.ts): not looked up again.
+        if (handedOver.get(request.raw)?.missing) throw new NotFoundError('record')
         const answer = await store.detailAnswer(resource.path, request.params.id.toLowerCase(), inEnvelope)
         if (answer === undefined) throw new NotFoundError('record')
         return sendAnswer(request, reply, answer)

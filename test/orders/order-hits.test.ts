@@ -6,6 +6,7 @@ import { MemoryLimiter } from '../../src/auth/rate-limit.js'
 import { issueToken, revokeToken } from '../../src/auth/tokens.js'
 import type { DemoRecord } from '../../src/demo/generator.js'
 import { importRecords } from '../../src/import/importer.js'
+import { DocumentStore } from '../../src/readmodel/store.js'
 import { MESSAGES } from '../../src/routes/orders.js'
 import { buildTestApp, listen, type TestAppOptions } from '../helpers/app.js'
 import { manualClock } from '../helpers/clock.js'
@@ -13,8 +14,8 @@ import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
 import { comparable, eventually, request } from '../helpers/http.js'
 import { demoRecords, ndjson, source } from '../helpers/records.js'
 
-// Issue 12: an order query whose token and answer are in memory is served before Fastify
-// (src/routes/order-hits.ts). An integrator cannot tell: each such answer is compared, header by header and
+// Issue 12: an order query whose token is in memory is served before Fastify, from the cache or looked up
+// first (src/routes/order-hits.ts). An integrator cannot tell: each such answer is compared, header by header and
 // byte by byte, with the one Fastify gives for the same request (app.inject goes straight to Fastify), its
 // access record with Fastify's, and whatever the shortcut leaves alone still reaches the route.
 
@@ -171,6 +172,94 @@ describe('order queries served before Fastify', () => {
     } finally {
       await app.close()
     }
+  })
+
+  it('looks an order up before Fastify for a known token, and answers, counts and records it as the route', async () => {
+    const store = new DocumentStore(db.pool, { cacheBytes: 1 << 20, onError: () => {} })
+    await store.start()
+    const { app, base, reached } = await serving({ store })
+    const ids: [string, string][] = []
+    try {
+      // The token's first query reaches the route, which keeps the token in memory.
+      assert.equal(
+        (await request(`${base}${path(plain.number as string)}`, { authorization: tokenA })).status,
+        200,
+      )
+      assert.equal(reached(), 1)
+      const remainingAfter = async () =>
+        Number(
+          (await request(`${base}${path(plain.number as string)}`, { authorization: tokenA })).headers[
+            'x-ratelimit-remaining'
+          ],
+        )
+      for (const [n, number] of numbers.slice(1).entries()) {
+        const misses = store.misses
+        const routed = reached()
+        const looked = await request(`${base}${path(number)}`, {
+          authorization: tokenA,
+          'x-request-id': `looked-${n}`,
+        })
+        assert.equal(store.misses, misses + 1, `${number} was not in the cache`)
+        assert.equal(reached(), routed, `${number} was answered before Fastify`)
+        const fastify = await app.inject({
+          url: path(number),
+          headers: { authorization: tokenA, 'x-request-id': `routed-${n}` },
+        })
+        assert.equal(looked.status, 200)
+        assert.deepEqual(comparable(looked.headers), comparable(fastify.headers))
+        assert.equal(looked.body, fastify.rawPayload.toString('latin1'))
+        assert.equal(
+          Number(looked.headers['x-ratelimit-remaining']),
+          Number(fastify.headers['x-ratelimit-remaining']) + 1,
+        )
+        ids.push([`looked-${n}`, `routed-${n}`])
+      }
+
+      // A missing order: looked up once, counted once, answered and recorded once, by the route.
+      const before = await remainingAfter()
+      const misses = store.misses
+      const routed = reached()
+      const missing = await request(`${base}${path('NAO-EXISTE/1900')}`, {
+        authorization: tokenA,
+        'x-request-id': 'missing-1',
+      })
+      assert.equal(missing.status, 500)
+      assert.equal(JSON.parse(Buffer.from(missing.body, 'latin1').toString()).message, MESSAGES.notFound)
+      assert.equal(reached(), routed + 1, 'the route answered the missing order')
+      assert.equal(store.misses, misses + 1, 'without looking it up again')
+      assert.equal(Number(missing.headers['x-ratelimit-remaining']), before - 1, 'the limit counted it once')
+
+      // A failed lookup: the route looks the order up again and answers; counted and recorded once.
+      const lookUp = store.orderAnswer.bind(store)
+      let calls = 0
+      store.orderAnswer = (...args: Parameters<typeof lookUp>) =>
+        calls++ === 0 ? Promise.reject(new Error('the database is away')) : lookUp(...args)
+      const before2 = await remainingAfter()
+      const retried = await request(`${base}${path('OUTRA-QUE-NAO-EXISTE/1900')}`, {
+        authorization: tokenA,
+        'x-request-id': 'failed-1',
+      })
+      assert.equal(calls, 2, 'the shortcut failed, then the route looked the order up')
+      assert.equal(retried.status, 500)
+      assert.equal(Number(retried.headers['x-ratelimit-remaining']), before2 - 1)
+    } finally {
+      await app.close() // flushes the access records
+      await store.close()
+    }
+    for (const [looked, routed] of ids) {
+      const rows = await accessRecords([looked, routed])
+      assert.equal(rows.length, 2, `${looked} and ${routed} were both recorded`)
+      const [byShortcut, byRoute] = rows.map(({ request_id: _id, ...rest }) => rest)
+      assert.deepEqual(byShortcut, byRoute)
+    }
+    const once = await accessRecords(['missing-1', 'failed-1'])
+    assert.deepEqual(
+      once.map((row) => [row.request_id, row.status, row.token_id]),
+      [
+        ['failed-1', 500, tokenAId],
+        ['missing-1', 500, tokenAId],
+      ],
+    )
   })
 
   it('counts hits against the per-token limit, and leaves the refusal to the route', async () => {

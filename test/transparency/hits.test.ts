@@ -10,10 +10,10 @@ import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
 import { comparable, request } from '../helpers/http.js'
 import { demoRecords, first, ndjson, source } from '../helpers/records.js'
 
-// Issue 12: cached transparency answers are served before Fastify (src/routes/hits.ts). A client cannot
-// tell: each answer served that way is compared, header by header, with the one Fastify gives for the
-// same request (app.inject goes straight to Fastify), and everything the shortcut does not answer (a miss,
-// HEAD, a refused request) still reaches Fastify.
+// Issue 12: cached transparency answers, and details looked up first, are served before Fastify
+// (src/routes/hits.ts). A client cannot tell: each answer served that way is compared, header by header,
+// with the one Fastify gives for the same request (app.inject goes straight to Fastify), and everything the
+// shortcut does not answer (a missing record, HEAD, a refused request) still reaches Fastify.
 
 describe('cached answers served before Fastify', () => {
   let db: TestDatabase
@@ -114,7 +114,7 @@ describe('cached answers served before Fastify', () => {
       const seen: string[] = []
       for (let i = 0; i < 3; i++) seen.push((await request(url)).headers['x-ratelimit-remaining'] as string)
       assert.deepEqual(seen, ['2', '1', '0'])
-      assert.equal(reached(), 1, 'the first built the answer; the next two were hits')
+      assert.equal(reached(), 0, 'the first was looked up before Fastify; the next two were hits')
       const refused = await request(url)
       assert.equal(refused.status, 429)
       assert.equal(
@@ -123,9 +123,83 @@ describe('cached answers served before Fastify', () => {
       )
       assert.ok(Number(refused.headers['retry-after']) >= 1)
       assert.equal(refused.headers['x-ratelimit-remaining'], '0')
-      assert.equal(reached(), 2)
+      assert.equal(reached(), 1)
     } finally {
       await app.close()
+    }
+  })
+
+  it('looks a detail up before Fastify, and answers it as Fastify does', async () => {
+    const store = new DocumentStore(db.pool, { cacheBytes: 1 << 20, onError: () => {} })
+    await store.start()
+    const app = await buildTestApp(db, { store, env: { PUBLIC_RATE_LIMIT: '1000' } })
+    let reached = 0
+    app.addHook('onResponse', (_request, _reply, done) => {
+      reached++
+      done()
+    })
+    try {
+      const base = await listen(app)
+      const contracts = records.filter((r) => r.type === 'contract').map((r) => r.id as string)
+      const variants: Record<string, string>[] = [
+        {},
+        { 'accept-encoding': 'br' },
+        { 'accept-encoding': 'gzip' },
+      ]
+      for (const [n, headers] of variants.entries()) {
+        const path = `/v1/transparency/contracts/${contracts[n + 1]}`
+        const misses = store.misses
+        const looked = await request(`${base}${path}`, headers)
+        assert.equal(store.misses, misses + 1, `${path} was not in the cache`)
+        assert.equal(reached, 0, `${path} ${JSON.stringify(headers)} was answered before Fastify`)
+        const fastify = await app.inject({ url: path, headers })
+        assert.equal(looked.status, 200)
+        assert.equal(looked.status, fastify.statusCode)
+        assert.deepEqual(comparable(looked.headers), comparable(fastify.headers), JSON.stringify(headers))
+        assert.equal(looked.body, fastify.rawPayload.toString('latin1'))
+        assert.equal(
+          Number(looked.headers['x-ratelimit-remaining']),
+          Number(fastify.headers['x-ratelimit-remaining']) + 1,
+        )
+        reached = 0
+      }
+
+      // A missing record is looked up once and counted once: Fastify answers it, without either again.
+      const missing = `${base}/v1/transparency/contracts/00000000-0000-4000-8000-000000000000`
+      const remaining = Number(
+        (await request(`${base}/v1/transparency/contracts/${contract()}`)).headers['x-ratelimit-remaining'],
+      )
+      const misses = store.misses
+      const notFound = await request(missing)
+      assert.equal(notFound.status, 404)
+      assert.equal(JSON.parse(Buffer.from(notFound.body, 'latin1').toString()).message, MESSAGES.notFound)
+      assert.equal(reached, 1, 'Fastify answered the missing record')
+      assert.equal(store.misses, misses + 1, 'and did not look it up again')
+      assert.equal(
+        Number(notFound.headers['x-ratelimit-remaining']),
+        remaining - 1,
+        'the limit counted it once',
+      )
+      assert.equal(notFound.headers['access-control-allow-origin'], '*')
+
+      // A failed lookup goes to Fastify, which looks it up again and answers; the limit counts it once.
+      const failing = `/v1/transparency/contracts/${contracts[5]}`
+      const lookUp = store.detailAnswer.bind(store)
+      let calls = 0
+      store.detailAnswer = (...args: Parameters<typeof lookUp>) =>
+        calls++ === 0 ? Promise.reject(new Error('the database is away')) : lookUp(...args)
+      const before = Number(
+        (await app.inject({ url: `/v1/transparency/contracts/${contract()}` })).headers[
+          'x-ratelimit-remaining'
+        ],
+      )
+      const retried = await request(`${base}${failing}`)
+      assert.equal(calls, 2, 'the shortcut failed, then the route looked the record up')
+      assert.equal(retried.status, 200)
+      assert.equal(Number(retried.headers['x-ratelimit-remaining']), before - 1)
+    } finally {
+      await app.close()
+      await store.close()
     }
   })
 
@@ -179,6 +253,17 @@ describe('cached answers served before Fastify', () => {
       assert.deepEqual(comparable(got.headers), comparable(built.headers))
       assert.equal(got.body, built.body)
       assert.equal((await request(url)).status, 200, 'and the service still answers')
+
+      // The same when answering a detail looked up first fails.
+      const other = `${base}/v1/transparency/contracts/${(records.filter((r) => r.type === 'contract')[9] as { id: string }).id}`
+      const lookUp = store.detailAnswer.bind(store)
+      let lookups = 0
+      store.detailAnswer = (...args: Parameters<typeof lookUp>) =>
+        lookups++ === 0 ? Promise.resolve({} as Awaited<ReturnType<typeof lookUp>>) : lookUp(...args)
+      const answered = await request(other)
+      assert.equal(lookups, 2, 'the shortcut failed to answer, then the route looked the record up')
+      assert.equal(answered.status, 200)
+      assert.equal(JSON.parse(Buffer.from(answered.body, 'latin1').toString()).message, MESSAGES.success)
     } finally {
       await app.close()
       await store.close()
