@@ -15,14 +15,47 @@ export type Shortcut = (request: IncomingMessage, response: ServerResponse) => b
 
 /**
  * What a shortcut did before it handed a request to Fastify after a lookup: the limit it took (the route
- * does not take it again) and whether the record was found missing (the route answers so without a second
- * lookup). A failed lookup is tried again by the route, which answers the failure.
+ * does not take it again), and what the lookup gave instead of an answer, which the route answers without
+ * looking up again: a missing record, or the lookup's failure (so that an unreachable database costs a
+ * request one wait, not two).
  */
 export interface HandedOver {
   hit: Hit | undefined
   missing: boolean
+  failure?: unknown
 }
 export const handedOver = new WeakMap<IncomingMessage, HandedOver>()
+
+/**
+ * A shortcut's answer to what a lookup gives: `answer` writes it, or the request is handed to Fastify
+ * marked with the limit taken and the record missing, or the lookup's failure.
+ */
+export function answerLookedUp(
+  request: IncomingMessage,
+  hit: Hit | undefined,
+  lookup: Promise<Answer | undefined>,
+  answer: (found: Answer) => boolean,
+): Promise<boolean> {
+  const handOver = (why: Omit<HandedOver, 'hit'>) => {
+    handedOver.set(request, { hit, ...why })
+    return false
+  }
+  return lookup.then(
+    (found) => (found === undefined ? handOver({ missing: true }) : answer(found)),
+    (failure: unknown) => handOver({ missing: false, failure }),
+  )
+}
+
+/**
+ * What the shortcut's lookup gave a request it handed over: throws its failure, as the route's own lookup
+ * would have; true when the record was found missing; false when there was no such lookup.
+ */
+export function foundMissing(request: IncomingMessage): boolean {
+  const handed = handedOver.get(request)
+  if (handed === undefined) return false
+  if (handed.failure !== undefined) throw handed.failure
+  return handed.missing
+}
 
 /** Whole seconds until a place of the limit frees (X-RateLimit-Reset, and Retry-After when refused). */
 export const resetSeconds = (hit: Hit) => Math.max(1, Math.ceil(hit.resetMs / 1000))
