@@ -44,7 +44,8 @@ export interface OrderHitOptions {
  * details are (src/routes/hits.ts): the same limit taken, the same access record written, the same headers
  * and bytes as the route in src/routes/orders.ts gives, which a test compares. An answer not in memory is
  * looked up first; a missing order or a failed lookup is then handed to the route (`handedOver`: the limit
- * taken, and whether the order was missing), which answers and records it. Anything else returns false
+ * taken, and the order missing or the lookup's failure), which answers and records it without looking up
+ * again. Anything else returns false
  * having written nothing, and goes to Fastify: a token not yet in memory, a refusal (401, 429), a blank or
  * impossible number, a `+` or a second parameter, Authorization twice, HEAD. Going around Fastify saves a
  * looked-up order about 15–20 µs of the service's CPU (its hooks, promises and schema check): 93–118 µs
