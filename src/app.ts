@@ -70,9 +70,23 @@ export async function buildApp(
   /** Answers before Fastify, once the routes exist (src/routes/answer.ts's Shortcut). */
   let serveHit: Shortcut | undefined
   /**
-   * Whether serveHit answered, or will. Should it fail, the failure is logged and the request goes to
-   * Fastify as if nothing had been tried (what it set is taken back), or, had it begun to answer, the
-   * connection is closed: never an exception out of the request event, which would stop the process.
+   * After serveHit failed: the failure is logged and the request goes to Fastify as if nothing had been
+   * tried (what it set is taken back, and false returned), or, had it begun to answer, the connection is
+   * closed (true).
+   */
+  const takeBack = (error: unknown, response: ServerResponse): boolean => {
+    app.log.error({ err: error }, 'serving a cached answer failed')
+    if (response.headersSent) {
+      response.destroy()
+      return true
+    }
+    for (const name of response.getHeaderNames()) response.removeHeader(name)
+    response.statusCode = 200
+    return false
+  }
+  /**
+   * Whether serveHit answered, or will (then Fastify answers later what it hands over). Never an exception
+   * out of the request event, which would stop the process.
    */
   const servedFirst = (
     request: IncomingMessage,
@@ -80,33 +94,23 @@ export async function buildApp(
     handler: RequestListener,
   ): boolean => {
     if (serveHit === undefined) return false
-    const failed = (error: unknown) => {
-      app.log.error({ err: error }, 'serving a cached answer failed')
-      if (response.headersSent) {
-        response.destroy()
-        return true
-      }
-      for (const name of response.getHeaderNames()) response.removeHeader(name)
-      response.statusCode = 200
-      return false
-    }
+    let served: boolean | Promise<boolean>
     try {
-      const served = serveHit(request, response)
-      if (typeof served === 'boolean') return served
-      // Looked up first: Fastify answers later what the shortcut hands over.
-      served
-        .then(
-          (answered) => answered || handler(request, response),
-          (error: unknown) => failed(error) || handler(request, response),
-        )
-        .catch((error: unknown) => {
-          app.log.error({ err: error }, 'answering a request failed')
-          response.destroy()
-        })
-      return true
+      served = serveHit(request, response)
     } catch (error) {
-      return failed(error)
+      return takeBack(error, response)
     }
+    if (typeof served === 'boolean') return served
+    served
+      .then(
+        (answered) => answered || handler(request, response),
+        (error: unknown) => takeBack(error, response) || handler(request, response),
+      )
+      .catch((error: unknown) => {
+        app.log.error({ err: error }, 'answering a request failed')
+        response.destroy()
+      })
+    return true
   }
   const app = Fastify({
     logger:

@@ -14,21 +14,20 @@ export const JSON_TYPE = 'application/json; charset=utf-8'
 export type Shortcut = (request: IncomingMessage, response: ServerResponse) => boolean | Promise<boolean>
 
 /**
- * What a shortcut did before it handed a request to Fastify after a lookup: the limit it took (the route
- * does not take it again), and what the lookup gave instead of an answer, which the route answers without
- * looking up again: a missing record, or the lookup's failure (so that an unreachable database costs a
- * request one wait, not two).
+ * What a shortcut did before it handed a request to Fastify after a lookup that gave no answer: the limit it
+ * took, which the route does not take again, and the lookup itself, settled (the record missing, or the
+ * lookup failed), which the route awaits instead of looking up again. So a missing record costs one lookup,
+ * and an unreachable database one wait.
  */
 export interface HandedOver {
   hit: Hit | undefined
-  missing: boolean
-  failure?: unknown
+  lookup: Promise<Answer | undefined>
 }
 export const handedOver = new WeakMap<IncomingMessage, HandedOver>()
 
 /**
- * A shortcut's answer to what a lookup gives: `answer` writes it, or the request is handed to Fastify
- * marked with the limit taken and the record missing, or the lookup's failure.
+ * A shortcut's answer to what a lookup gives: `answer` writes it, or, missing or failed, the request is
+ * handed to Fastify with the limit taken and the lookup.
  */
 export function answerLookedUp(
   request: IncomingMessage,
@@ -36,25 +35,11 @@ export function answerLookedUp(
   lookup: Promise<Answer | undefined>,
   answer: (found: Answer) => boolean,
 ): Promise<boolean> {
-  const handOver = (why: Omit<HandedOver, 'hit'>) => {
-    handedOver.set(request, { hit, ...why })
+  const handOver = () => {
+    handedOver.set(request, { hit, lookup })
     return false
   }
-  return lookup.then(
-    (found) => (found === undefined ? handOver({ missing: true }) : answer(found)),
-    (failure: unknown) => handOver({ missing: false, failure }),
-  )
-}
-
-/**
- * What the shortcut's lookup gave a request it handed over: throws its failure, as the route's own lookup
- * would have; true when the record was found missing; false when there was no such lookup.
- */
-export function foundMissing(request: IncomingMessage): boolean {
-  const handed = handedOver.get(request)
-  if (handed === undefined) return false
-  if (handed.failure !== undefined) throw handed.failure
-  return handed.missing
+  return lookup.then((found) => (found === undefined ? handOver() : answer(found)), handOver)
 }
 
 /** Whole seconds until a place of the limit frees (X-RateLimit-Reset, and Retry-After when refused). */

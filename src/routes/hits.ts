@@ -1,4 +1,5 @@
-import type { MemoryLimiter } from '../auth/rate-limit.js'
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http'
+import type { Hit, MemoryLimiter } from '../auth/rate-limit.js'
 import { isUuid } from '../checks.js'
 import type { Metrics } from '../metrics.js'
 import { Answer } from '../readmodel/answer.js'
@@ -40,9 +41,9 @@ export function answerHits(options: HitOptions): Shortcut {
 
   /**
    * The cache key and route template a URL asks for, when it is one of the routes kept whole; for a
-   * detail, also its resource and id, to look it up when it is not in the cache.
+   * detail, also its resource and id (both or neither), to look it up when it is not in the cache.
    */
-  function asked(url: string): { key: string; route: string; detail?: [string, string] } | undefined {
+  function asked(url: string): { key: string; route: string; resource?: string; id?: string } | undefined {
     if (!url.startsWith(PREFIX)) return undefined
     const query = url.indexOf('?', PREFIX.length)
     const path = url.slice(PREFIX.length, query < 0 ? undefined : query)
@@ -64,7 +65,39 @@ export function answerHits(options: HitOptions): Shortcut {
     const route = details.get(first)
     if (route === undefined || !isUuid(rest)) return undefined
     const id = rest.toLowerCase()
-    return { key: detailKey(first, id), route, detail: [first, id] }
+    return { key: detailKey(first, id), route, resource: first, id }
+  }
+
+  /** Writes an answer kept whole as the route would, and counts it in the metrics. */
+  function reply(
+    response: ServerResponse,
+    headers: IncomingHttpHeaders,
+    hit: Hit | undefined,
+    route: string,
+    started: bigint,
+    kept: Answer,
+  ): true {
+    // The headers in one flat list to writeHead, with none set before: Node then writes them as given,
+    // without keeping a header map (a setHeader each validated and stored every header twice).
+    const head: (string | number)[] = ['x-request-id', requestId(headers['x-request-id'])]
+    if (hit) for (const [name, value] of rateHeaders(hit)) head.push(name, value)
+    head.push('access-control-allow-origin', '*')
+    const out = outgoing(kept, headers, JSON_TYPE)
+    for (const [name, value] of out.headers) head.push(name, value)
+    if (out.body === undefined) {
+      response.writeHead(304, head)
+      response.end()
+    } else {
+      head.push('content-length', out.body.length)
+      response.writeHead(200, head)
+      response.end(out.body)
+    }
+    if (metrics) {
+      const status = String(response.statusCode)
+      metrics.requests.inc({ route, method: 'GET', status })
+      metrics.duration.observe({ route, status }, Number(process.hrtime.bigint() - started) / 1e9)
+    }
+    return true
   }
 
   /**
@@ -78,44 +111,19 @@ export function answerHits(options: HitOptions): Shortcut {
     const found = asked(request.url)
     if (found === undefined) return false
     const cached = store.cached(found.key)
-    if (!(cached instanceof Answer) && found.detail === undefined) return false
+    if (!(cached instanceof Answer) && found.id === undefined) return false
     const { headers } = request
     // The limit counts only what it admits: a refused request is refused again, and answered, by Fastify.
     const hit = limit?.limiter.takeNow(request.socket.remoteAddress ?? '', limit.perMinute, 60_000)
     if (hit && !hit.allowed) return false
-
-    const answer = (kept: Answer) => {
-      // The headers in one flat list to writeHead, with none set before: Node then writes them as given,
-      // without keeping a header map (a setHeader each validated and stored every header twice).
-      const head: (string | number)[] = ['x-request-id', requestId(headers['x-request-id'])]
-      if (hit) for (const [name, value] of rateHeaders(hit)) head.push(name, value)
-      head.push('access-control-allow-origin', '*')
-      const out = outgoing(kept, headers, JSON_TYPE)
-      for (const [name, value] of out.headers) head.push(name, value)
-      if (out.body === undefined) {
-        response.writeHead(304, head)
-        response.end()
-      } else {
-        head.push('content-length', out.body.length)
-        response.writeHead(200, head)
-        response.end(out.body)
-      }
-      if (metrics) {
-        const status = String(response.statusCode)
-        metrics.requests.inc({ route: found.route, method: 'GET', status })
-        metrics.duration.observe(
-          { route: found.route, status },
-          Number(process.hrtime.bigint() - started) / 1e9,
-        )
-      }
-      return true
-    }
-
     if (cached instanceof Answer) {
       store.hits++
-      return answer(cached)
+      return reply(response, headers, hit, found.route, started, cached)
     }
-    const [resource, id] = found.detail as [string, string]
-    return answerLookedUp(request, hit, store.detailAnswer(resource, id, inEnvelope), answer)
+    // A detail: asked() gives its resource with its id.
+    const lookup = store.detailAnswer(found.resource as string, found.id as string, inEnvelope)
+    return answerLookedUp(request, hit, lookup, (kept) =>
+      reply(response, headers, hit, found.route, started, kept),
+    )
   }
 }

@@ -7,7 +7,7 @@ import type { Hit, Limiter } from '../auth/rate-limit.js'
 import type { TokenCache, TokenIdentity } from '../auth/tokens.js'
 import { isPossibleNumber, normalizeNumber } from '../checks.js'
 import type { DocumentStore } from '../readmodel/store.js'
-import { foundMissing, handedOver, rateHeaders, resetSeconds } from './answer.js'
+import { handedOver, rateHeaders, resetSeconds } from './answer.js'
 import { OrderSchema } from './schemas.js'
 
 /** What the order query answers (spec 7.1, 7.2), byte for byte, and our generic 500. */
@@ -177,9 +177,9 @@ const orders: FastifyPluginAsyncTypebox<OrdersOptions> = async (app, options) =>
       const number = normalizeNumber(asked)
       if (!isPossibleNumber(number)) return fail(reply, 500, MESSAGES.notFound)
       const identity = request.identity as TokenIdentity
-      // Looked up before Fastify (src/routes/order-hits.ts): not looked up again.
-      if (foundMissing(request.raw)) return fail(reply, 500, MESSAGES.notFound)
-      const answer = await store.orderAnswer(identity.organizationId, number, orderEnvelope)
+      // Looked up already when it came through src/routes/order-hits.ts.
+      const answer = await (handedOver.get(request.raw)?.lookup ??
+        store.orderAnswer(identity.organizationId, number, orderEnvelope))
       if (answer === undefined) return fail(reply, 500, MESSAGES.notFound)
       return (reply as FastifyReply).type('application/json; charset=utf-8').send(answer.body)
     },

@@ -13,7 +13,7 @@ import { ExportRefused, NotFoundError, ParameterError } from '../transparency/er
 import { LOOKUPS, listingPage, lookup } from '../transparency/listing.js'
 import { MESSAGES } from '../transparency/messages.js'
 import { listingParameters, type ParameterProblem, parameterError } from '../transparency/parameters.js'
-import { CACHE_CONTROL, foundMissing, handedOver, rateHeaders, resetSeconds, sendAnswer } from './answer.js'
+import { CACHE_CONTROL, handedOver, rateHeaders, resetSeconds, sendAnswer } from './answer.js'
 import exportRoute from './export.js'
 import { ocdsBulkRoute, ocdsRoutes } from './ocds.js'
 import type { TransparencyOptions } from './options.js'
@@ -153,9 +153,9 @@ const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app,
         },
       },
       async (request, reply) => {
-        // Looked up before Fastify (src/routes/hits.ts): not looked up again.
-        if (foundMissing(request.raw)) throw new NotFoundError('record')
-        const answer = await store.detailAnswer(resource.path, request.params.id.toLowerCase(), inEnvelope)
+        // Looked up already when it came through src/routes/hits.ts.
+        const answer = await (handedOver.get(request.raw)?.lookup ??
+          store.detailAnswer(resource.path, request.params.id.toLowerCase(), inEnvelope))
         if (answer === undefined) throw new NotFoundError('record')
         return sendAnswer(request, reply, answer)
       },
