@@ -30,11 +30,12 @@ import {
   residentBytes,
   serviceSettings,
   startBaseline,
+  startCeiling,
   startService,
   stop,
 } from './lib/processes.js'
 import { markdown, type Report } from './lib/report.js'
-import { SCENARIOS, targets } from './lib/scenarios.js'
+import { ceilingName, SCENARIOS, targets } from './lib/scenarios.js'
 import { type SoakFigures, soak } from './lib/soak.js'
 
 async function database(): Promise<{ adminUrl: string; description: string; release?: () => Promise<void> }> {
@@ -106,8 +107,29 @@ async function main() {
         }
       }
       results.push(await runBaseline(`baseline (node:http, ${bodyBytes} bytes)`))
-      for (const scenario of SCENARIOS)
-        results.push(await drive(scenario.name, service.base, scenario.entries(samples), scenario.mix))
+      // Each scenario with a ceiling is measured on the bare server right after the service, so that both
+      // meet the host as it is then (bench/ceiling-server.mjs).
+      const ceiling = await startCeiling(url)
+      try {
+        // The bare server must send what the service sends, or the two are not measured on the same work.
+        for (const entry of [first, samples.contracts[0] as Entry]) {
+          const headers = { authorization: entry.authorization }
+          const [ours, bare] = await Promise.all([
+            fetchText(`${service.base}${entry.path}`, headers),
+            fetchText(`${ceiling.base}${entry.path}`, headers),
+          ])
+          if (ours.status !== 200 || bare.status !== ours.status || bare.body !== ours.body)
+            throw new Error(`the bare server's answer to ${entry.path} is not the service's: ${bare.body}`)
+        }
+        for (const scenario of SCENARIOS) {
+          const entries = scenario.entries(samples)
+          results.push(await drive(scenario.name, service.base, entries, scenario.mix))
+          if (scenario.ceiling)
+            results.push(await drive(ceilingName(scenario.name), ceiling.base, entries, scenario.mix))
+        }
+      } finally {
+        await stop(ceiling.child)
+      }
       const again = await runBaseline('baseline, again after the scenarios')
       const baselineRate = Math.max(results[0]?.requestsPerSecond ?? 1, again.requestsPerSecond, 1)
       for (const result of results.slice(1)) result.ratio = result.requestsPerSecond / baselineRate

@@ -5,6 +5,8 @@ import { createServer } from 'node:net'
 import path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { loadConfig } from '../../src/config.js'
+import { orderEnvelope } from '../../src/routes/orders.js'
+import { inEnvelope } from '../../src/routes/transparency.js'
 
 // The processes a run starts (the service, the baseline, the CLI), and the plumbing to talk to them.
 
@@ -131,14 +133,34 @@ export async function startService(url: string, logFile: string) {
 }
 
 /** The ceiling: bench/baseline-server.mjs answering every request with a body of `bytes`. */
-export async function startBaseline(bytes: number) {
-  const child = spawn(process.execPath, ['bench/baseline-server.mjs', String(bytes)], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  })
+export function startBaseline(bytes: number) {
+  return startBare(['bench/baseline-server.mjs', String(bytes)])
+}
+
+/**
+ * The read scenarios' ceiling: bench/ceiling-server.mjs answering order queries and contract details from
+ * the dataset at url with the least work (no limit, access record or extra header), in the routes' envelopes,
+ * with the service's cache memory.
+ */
+export function startCeiling(url: string) {
+  const envelope = (wrap: (document: string) => string) => JSON.stringify(wrap('\u0000').split('\u0000'))
+  const cacheBytes = loadConfig({ ...process.env, ...SERVICE_ENV }).cacheMb * 1024 * 1024
+  return startBare([
+    'bench/ceiling-server.mjs',
+    url,
+    String(cacheBytes),
+    envelope(orderEnvelope),
+    envelope(inEnvelope),
+  ])
+}
+
+/** A bare server of bench/ (plain JavaScript) that prints its port once listening. */
+async function startBare(args: string[]) {
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] })
   children.add(child)
   const port = await new Promise<string>((resolve, reject) => {
     child.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString().trim()))
-    child.on('exit', (code) => reject(new Error(`baseline server exited with ${code}`)))
+    child.on('exit', (code) => reject(new Error(`${args[0]} exited with ${code}`)))
   })
   return { child, base: `http://127.0.0.1:${port}` }
 }
