@@ -132,7 +132,7 @@ export async function startService(url: string, logFile: string) {
   throw new Error(`compras serve did not become ready; see ${logFile}`)
 }
 
-/** The ceiling: bench/baseline-server.mjs answering every request with a body of `bytes`. */
+/** The baseline: bench/baseline-server.mjs answering every request with a body of `bytes`. */
 export function startBaseline(bytes: number) {
   return startBare(['bench/baseline-server.mjs', String(bytes)])
 }
