@@ -3,9 +3,10 @@
 // it; reads each document PostgreSQL keeps ready (order_documents, detail_documents) with the service's own
 // batched lookup (its DocumentStore, built in dist/, with the cache off); keeps the answers it sent in as
 // much memory as the service's cache has (CACHE_MB as the service reads it, charged for their bytes alone,
-// where the service charges half as much again for compressed variants); and sends each with two headers. It takes no limit, writes no access record, sends no request id, ETag,
-// CORS or Cache-Control header, counts no metric and checks nothing a client could get wrong. Whatever the
-// service does beyond this is the spec's or the operator's, so what the service reaches is read against it.
+// where the service charges half as much again for compressed variants); and sends each with two headers.
+// It takes no limit, writes no access record, sends no request id, ETag, CORS or Cache-Control header,
+// counts no metric and checks nothing a client could get wrong. Whatever the service does beyond this is the
+// spec's or the operator's, so what the service reaches is read against it.
 // Plain JavaScript over node:http and the built service's modules, as the baseline: no loader in the process.
 // Usage: node bench/ceiling-server.mjs DATABASE_URL CACHE_BYTES ORDER_ENVELOPE DETAIL_ENVELOPE (prints the
 // port once listening); each envelope is its route's, as JSON [before, after] the document.
@@ -43,8 +44,9 @@ function send(response, status, body) {
   response.end(body)
 }
 
-async function answer(key, look, [before, after]) {
-  const document = await look()
+/** The answer to a document being read, in its envelope, kept under key; undefined when there is none. */
+async function answer(key, reading, [before, after]) {
+  const document = await reading
   if (document === undefined) return undefined
   const body = Buffer.from(`${before}${document}${after}`)
   answers.set(key, body)
@@ -55,23 +57,20 @@ const NOT_FOUND = Buffer.from('{"message":"Não encontrado"}')
 
 const server = createServer((request, response) => {
   const url = request.url ?? ''
-  const kept = answers.get(url)
-  // An order's answer depends on the token's organization: kept under both.
-  const authorization = request.headers.authorization ?? ''
-  const known = kept ?? answers.get(`${authorization} ${url}`)
-  if (known !== undefined) return send(response, 200, known)
-  let found
-  if (url.startsWith(ORDERS)) {
-    const number = decodeURIComponent(url.slice(ORDERS.length))
-    found = organizationOf(authorization).then((organization) =>
-      organization === null
-        ? undefined
-        : answer(`${authorization} ${url}`, () => store.order(organization, number), ORDER_ENVELOPE),
-    )
-  } else if (url.startsWith(CONTRACTS)) {
-    const id = url.slice(CONTRACTS.length)
-    found = answer(url, () => store.detail('contracts', id), DETAIL_ENVELOPE)
-  } else return send(response, 404, NOT_FOUND)
+  const order = url.startsWith(ORDERS)
+  if (!order && !url.startsWith(CONTRACTS)) return send(response, 404, NOT_FOUND)
+  // An order's answer depends on the token's organization: kept under the token (one per order here).
+  const authorization = order ? (request.headers.authorization ?? '') : ''
+  const key = order ? `${authorization} ${url}` : url
+  const kept = answers.get(key)
+  if (kept !== undefined) return send(response, 200, kept)
+  const found = order
+    ? organizationOf(authorization).then((organization) => {
+        if (organization === null) return undefined
+        const number = decodeURIComponent(url.slice(ORDERS.length))
+        return answer(key, store.order(organization, number), ORDER_ENVELOPE)
+      })
+    : answer(key, store.detail('contracts', url.slice(CONTRACTS.length)), DETAIL_ENVELOPE)
   found.then(
     (body) => send(response, body === undefined ? 404 : 200, body ?? NOT_FOUND),
     () => send(response, 500, NOT_FOUND),

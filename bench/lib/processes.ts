@@ -90,12 +90,15 @@ const SERVICE_ENV = {
   PUBLIC_RATE_LIMIT: '0',
 }
 
+/** The service's configuration, as it reads it from this environment with the benchmark's settings. */
+const serviceConfig = () => loadConfig({ ...process.env, ...SERVICE_ENV })
+
 /**
  * The service's settings that shape the figures (its memory and its connections), as the service will read
  * them from this environment: a run with HEAP_GROWING_PERCENT=0, say, says so in its report.
  */
 export function serviceSettings(): string {
-  const config = loadConfig({ ...process.env, ...SERVICE_ENV })
+  const config = serviceConfig()
   return [
     `CACHE_MB ${config.cacheMb}`,
     `HEAP_GROWING_PERCENT ${config.heapGrowingPercent}`,
@@ -144,7 +147,7 @@ export function startBaseline(bytes: number) {
  */
 export function startCeiling(url: string) {
   const envelope = (wrap: (document: string) => string) => JSON.stringify(wrap('\u0000').split('\u0000'))
-  const cacheBytes = loadConfig({ ...process.env, ...SERVICE_ENV }).cacheMb * 1024 * 1024
+  const cacheBytes = serviceConfig().cacheMb * 1024 * 1024
   return startBare([
     'bench/ceiling-server.mjs',
     url,
