@@ -13,6 +13,16 @@ export interface AccessRecord {
   requestId: string
 }
 
+/** A record waiting for its batch: its row of COPY's text format (with its newline), and its token. */
+interface Pending {
+  row: string
+  /** The token's id, -1 for none (such records are not in the token index). */
+  token: number
+}
+
+/** Token order; Array.prototype.sort is stable, so a token's records keep their order. */
+const byToken = (a: Pending, b: Pending) => a.token - b.token
+
 const COPY = 'COPY access_log (at, token_id, organization_id, order_number, status, request_id) FROM STDIN'
 
 /** PostgreSQL refused the values themselves (SQLSTATE class 22, data exception), not the connection. */
@@ -28,13 +38,18 @@ const isDataError = (error: unknown) => String((error as { code?: unknown }).cod
  * backend busy long enough, on a machine of two cores, to lengthen the order query's tail (the benchmark's
  * order scenarios, batch sizes alternated in one service: p99 5.3–12.1 ms against 9.7–14.5 ms with every
  * answer in memory, and 22.9–24.3 ms against 31.1–38.4 ms with every answer read from the database).
+ * A batch goes in ordered by token (stable: each token's records stay in the order they came), the order
+ * of the index that `compras token list` reads a token's last use by: in the order of arrival a batch's
+ * thousand records land on as many leaves of that index, one after another at random. Ordered, they cost
+ * PostgreSQL 8.2–8.9 µs of CPU a record against 11.1 (COPYs of 1,000 records ten times a second into an
+ * access_log of 3 million rows, records spread over 3,000 tokens, 20 s each in turn); without that index
+ * at all, 4.0. Ordering a batch costs the service 0.17–0.19 µs a record.
  * What a client sends is made storable before it is kept, a batch that the database still refuses is
  * written row by row so that one record cannot sink the others, and a batch that meets an unreachable
  * database waits for the next flush (up to maxPending records).
  */
 export class AccessLog {
-  /** Rows of COPY's text format, each with its newline. */
-  private pending: string[] = []
+  private pending: Pending[] = []
   private readonly timer: NodeJS.Timeout
   private flushing: Promise<void> = Promise.resolve()
   /** The database was unreachable at the last write: reported once per outage. */
@@ -53,8 +68,8 @@ export class AccessLog {
 
   record(entry: AccessRecord): void {
     const orderNumber = entry.orderNumber === null ? null : storableText(entry.orderNumber, 200)
-    this.pending.push(
-      copyRow([
+    this.pending.push({
+      row: copyRow([
         entry.at.toISOString(),
         entry.tokenId,
         entry.organizationId,
@@ -62,7 +77,8 @@ export class AccessLog {
         entry.status,
         entry.requestId,
       ]),
-    )
+      token: entry.tokenId ?? -1,
+    })
     if (this.pending.length >= this.maxBatch) void this.flush()
   }
 
@@ -75,12 +91,18 @@ export class AccessLog {
     return this.flushing
   }
 
-  /** COPYs rows in; a connection that failed otherwise than by refusing the rows is not reused. */
-  private async insert(rows: readonly string[]) {
+  /**
+   * COPYs records in, in token order (the batch itself stays in the order of arrival, which decides what
+   * an unreachable database's overflow drops); a connection that failed otherwise than by refusing the
+   * rows is not reused.
+   */
+  private async insert(records: readonly Pending[]) {
+    let rows = ''
+    for (const record of [...records].sort(byToken)) rows += record.row
     const client = await this.pool.connect()
     let broken: Error | undefined
     try {
-      await copyIn(client, COPY, rows.join(''))
+      await copyIn(client, COPY, rows)
     } catch (error) {
       if (!isDataError(error)) broken = error as Error
       throw error
@@ -89,7 +111,7 @@ export class AccessLog {
     }
   }
 
-  private async write(batch: string[]): Promise<void> {
+  private async write(batch: Pending[]): Promise<void> {
     try {
       await this.insert(batch)
       this.away = false

@@ -106,6 +106,32 @@ describe('order query under hostile input', () => {
     }
   })
 
+  it("writes a batch in its token index's order, each token's records in the order they came", async () => {
+    const log = new AccessLog(db.pool, (error) => assert.fail(error), 60_000)
+    const at = new Date('2031-02-01T00:00:00Z')
+    const sent: [number | null, string][] = [
+      [900_003, 'c1'],
+      [900_001, 'a1'],
+      [null, 'n1'],
+      [900_002, 'b1'],
+      [900_001, 'a2'],
+      [900_003, 'c2'],
+      [null, 'n2'],
+      [900_001, 'a3'],
+    ]
+    for (const [tokenId, orderNumber] of sent)
+      log.record({ at, tokenId, organizationId: null, orderNumber, status: 200, requestId: 'r' })
+    await log.close()
+    // ctid: where each row landed in the table, which is the order COPY wrote them in.
+    const { rows } = await db.pool.query('SELECT order_number FROM access_log WHERE at = $1 ORDER BY ctid', [
+      at,
+    ])
+    assert.deepEqual(
+      rows.map((row) => row.order_number),
+      ['n1', 'n2', 'a1', 'a2', 'a3', 'b1', 'c1', 'c2'],
+    )
+  })
+
   it('keeps the records, and the process, when the connection is lost during a COPY', async () => {
     const address = new URL(db.url)
     const proxy = await startProxy(address.hostname, Number(address.port || 5432))
