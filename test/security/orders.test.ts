@@ -175,6 +175,45 @@ describe('order query under hostile input', () => {
     }
   })
 
+  it('keeps the newest records while the database is unreachable, in batches up to maxPending', async () => {
+    const address = new URL(db.url)
+    const proxy = await startProxy(address.hostname, Number(address.port || 5432))
+    const pool = createPool(viaProxy(db.url, proxy), { max: 2 })
+    const faults: Error[] = []
+    // Batches of 2, and at most 4 records kept while the database is away.
+    const log = new AccessLog(pool, (error) => faults.push(error), 60_000, 2, 4)
+    const at = new Date('2032-02-01T00:00:00Z')
+    try {
+      proxy.cut()
+      for (let n = 1; n <= 7; n++)
+        log.record({
+          at,
+          tokenId: null,
+          organizationId: null,
+          orderNumber: `away-${n}`,
+          status: 200,
+          requestId: 'r',
+        })
+      await log.flush()
+      assert.equal(faults.length, 1, 'an outage is reported once')
+      proxy.restore()
+      await log.close()
+      const { rows } = await db.pool.query(
+        'SELECT order_number FROM access_log WHERE at = $1 ORDER BY order_number',
+        [at],
+      )
+      // Batches [1,2] [3,4] [5,6] [7]: past 4 records the oldest batches went, whole.
+      assert.deepEqual(
+        rows.map((row) => row.order_number),
+        ['away-5', 'away-6', 'away-7'],
+      )
+    } finally {
+      await log.close()
+      await pool.end()
+      await proxy.close()
+    }
+  })
+
   it('writes the rest of a batch when the database refuses one record', async () => {
     const faults: Error[] = []
     const log = new AccessLog(db.pool, (error) => faults.push(error), 60_000)
