@@ -214,6 +214,43 @@ describe('order query under hostile input', () => {
     }
   })
 
+  it("keeps a quiet outage's flushes as one batch, and writes them all once the database is back", async () => {
+    const address = new URL(db.url)
+    const proxy = await startProxy(address.hostname, Number(address.port || 5432))
+    const pool = createPool(viaProxy(db.url, proxy), { max: 2 })
+    const log = new AccessLog(pool, () => {}, 60_000, 10, 100)
+    const at = new Date('2032-03-01T00:00:00Z')
+    try {
+      proxy.cut()
+      for (const [n, tokenId] of [3, 1, 2].entries()) {
+        log.record({
+          at,
+          tokenId,
+          organizationId: null,
+          orderNumber: `quiet-${n}`,
+          status: 200,
+          requestId: 'r',
+        })
+        await log.flush()
+      }
+      proxy.restore()
+      await log.close()
+      const { rows } = await db.pool.query(
+        'SELECT order_number FROM access_log WHERE at = $1 ORDER BY ctid',
+        [at],
+      )
+      // One batch: written in token order.
+      assert.deepEqual(
+        rows.map((row) => row.order_number),
+        ['quiet-1', 'quiet-2', 'quiet-0'],
+      )
+    } finally {
+      await log.close()
+      await pool.end()
+      await proxy.close()
+    }
+  })
+
   it('writes the rest of a batch when the database refuses one record', async () => {
     const faults: Error[] = []
     const log = new AccessLog(db.pool, (error) => faults.push(error), 60_000)
