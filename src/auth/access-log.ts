@@ -16,12 +16,12 @@ export interface AccessRecord {
 /** Bytes a batch starts with, doubled as it fills (1,000 rows of a typical record take about 150 kB). */
 const FIRST_BYTES = 16 * 1024
 /**
- * Records of one batch as the bytes COPY reads, outside V8's heap: each row written there as it is recorded,
- * with where it ends and its token. Kept as strings (and a small object each), a batch's records survived
- * the young generation's collections and were promoted: a record, from its making to its COPY, cost the
- * service 10.1–10.7 µs of CPU so, and 6.0–6.5 µs as bytes (200,000 records made and written in turn, each
- * way four times); under the order query's load, with every answer in memory, V8's collections took about 3.5 µs
- * a request against 1.3 (its own --trace-gc times over two services in turn, 24 s each).
+ * Records of one batch as the bytes COPY reads, outside V8's heap: each row written there as it is
+ * recorded, with where it ends and its token. Kept as strings (and a small object each), a batch's records
+ * survived the young generation's collections and were promoted: a record, from its making to its COPY,
+ * cost the service 10.1–10.7 µs of CPU so, and 6.0–6.5 µs as bytes (200,000 records made and written in
+ * turn, each way four times); under the order query's load, with every answer in memory, V8's collections
+ * took about 3.5 µs a request against 1.3 (its own --trace-gc times over two services in turn, 24 s each).
  */
 class Batch {
   private bytes = Buffer.allocUnsafe(FIRST_BYTES)
@@ -71,11 +71,11 @@ class Batch {
     return this.bytes.subarray(i === 0 ? 0 : this.ends[i - 1], this.ends[i])
   }
 
-  /** The rows in token order, each token's in the order they came. */
+  /** The rows in token order, each token's in the order they came (Array.prototype.sort is stable). */
   ordered(): Buffer {
     const { tokens } = this
     const order = Array.from({ length: this.count }, (_, i) => i).sort(
-      (a, b) => (tokens[a] as number) - (tokens[b] as number) || a - b,
+      (a, b) => (tokens[a] as number) - (tokens[b] as number),
     )
     const out = Buffer.allocUnsafe(this.length)
     let at = 0
@@ -90,24 +90,24 @@ const COPY = 'COPY access_log (at, token_id, organization_id, order_number, stat
 const isDataError = (error: unknown) => String((error as { code?: unknown }).code ?? '').startsWith('22')
 
 /**
- * The order query's access records, written in batches off the request path: a record per request
- * would double the database's work on the hottest route. Each is kept as the bytes of its row of COPY's
- * text format from the moment it is recorded (Batch), and a batch goes in by COPY: 20,000 records as array parameters of an
- * INSERT cost PostgreSQL about 170 ms (90 of them the foreign key to access_tokens that migration 0012
+ * The order query's access records, written in batches off the request path: a record per request would
+ * double the database's work on the hottest route. Each is kept as the bytes of its row of COPY's text format
+ * from the moment it is recorded (Batch), and a batch goes in by COPY: 20,000 records as array parameters of
+ * an INSERT cost PostgreSQL about 170 ms (90 of them the foreign key to access_tokens that migration 0012
  * drops), and about 50 ms by COPY. Flushed every intervalMs, when maxBatch records wait, and on close.
  * Batches of 1,000, not 5,000: PostgreSQL writes the same rows either way, but a batch of 5,000 held a
  * backend busy long enough, on a machine of two cores, to lengthen the order query's tail (the benchmark's
  * order scenarios, batch sizes alternated in one service: p99 5.3–12.1 ms against 9.7–14.5 ms with every
  * answer in memory, and 22.9–24.3 ms against 31.1–38.4 ms with every answer read from the database).
- * A batch goes in ordered by token (stable: each token's records stay in the order they came), the order
- * of the index that `compras token list` reads a token's last use by: in the order of arrival a batch's
- * thousand records land on as many leaves of that index, one after another at random. Ordered, they cost
- * PostgreSQL 8.2–8.9 µs of CPU a record against 11.1 (COPYs of 1,000 records ten times a second into an
- * access_log of 3 million rows, records spread over 3,000 tokens, 20 s each in turn); without that index
- * at all, 4.0. The ordering is part of what a record costs the service (Batch).
- * What a client sends is made storable before it is kept, a batch that the database still refuses is
- * written row by row so that one record cannot sink the others, and a batch that meets an unreachable
- * database waits for the next flush (up to maxPending records).
+ * A batch goes in ordered by token (stable: each token's records stay in the order they came), the order of
+ * the index that `compras token list` reads a token's last use by: in the order of arrival a batch's thousand
+ * records land on as many leaves of that index, one after another at random. Ordered, they cost PostgreSQL
+ * 8.2–8.9 µs of CPU a record against 11.1 (COPYs of 1,000 records ten times a second into an access_log of 3
+ * million rows, records spread over 3,000 tokens, 20 s each in turn); without that index at all, 4.0. The
+ * ordering is part of what a record costs the service (Batch).
+ * What a client sends is made storable before it is kept, a batch that the database still refuses is written
+ * row by row so that one record cannot sink the others, and a batch that meets an unreachable database waits
+ * for the next flush (up to maxPending records).
  */
 export class AccessLog {
   /** The batch records go to. */
@@ -180,31 +180,42 @@ export class AccessLog {
         await this.insert(batch.ordered())
         this.away = false
       } catch (error) {
-        if (!isDataError(error)) {
-          // The database is away: keep this batch and the later ones for the next flush (after those kept
-          // by the writes before this one, which is in order), the oldest batches dropped past maxPending.
-          // A batch is merged into the one before it where it fits, so that what waits takes memory by its
-          // records, not by the flushes of a quiet instance during a long outage.
-          for (const kept of batches.slice(n))
-            if (!this.unwritten.at(-1)?.take(kept)) this.unwritten.push(kept)
-          let kept = this.unwritten.reduce((sum, batch) => sum + batch.count, 0)
-          while (kept > this.maxPending) kept -= (this.unwritten.shift() as Batch).count
-          if (!this.away) this.onError(error as Error)
-          this.away = true
-          return
+        if (isDataError(error)) {
+          await this.writeEach(batch)
+          continue
         }
-        let refused = 0
-        for (let i = 0; i < batch.count; i++) {
-          try {
-            await this.insert(batch.row(i))
-          } catch {
-            refused++
-          }
-        }
-        if (refused > 0)
-          this.onError(new Error(`${refused} of ${batch.count} access records were refused by the database`))
+        this.keep(batches.slice(n))
+        if (!this.away) this.onError(error as Error)
+        this.away = true
+        return
       }
     }
+  }
+
+  /**
+   * Keeps batches the database was unreachable for until the next flush, after those kept by the writes
+   * before (which are in order), the oldest dropped whole past maxPending records. Each is merged into the
+   * one kept before it where it fits, so that what waits takes memory by its records, not by the flushes of
+   * a quiet instance during a long outage.
+   */
+  private keep(batches: Batch[]) {
+    for (const batch of batches) if (!this.unwritten.at(-1)?.take(batch)) this.unwritten.push(batch)
+    let kept = this.unwritten.reduce((sum, batch) => sum + batch.count, 0)
+    while (kept > this.maxPending) kept -= (this.unwritten.shift() as Batch).count
+  }
+
+  /** Writes a batch the database refused row by row, so that one record cannot sink the others. */
+  private async writeEach(batch: Batch) {
+    let refused = 0
+    for (let i = 0; i < batch.count; i++) {
+      try {
+        await this.insert(batch.row(i))
+      } catch {
+        refused++
+      }
+    }
+    if (refused > 0)
+      this.onError(new Error(`${refused} of ${batch.count} access records were refused by the database`))
   }
 
   async close(): Promise<void> {

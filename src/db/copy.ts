@@ -25,7 +25,7 @@ export function copyRow(values: readonly unknown[]): string {
   return `${row}\n`
 }
 
-/** Sends `rows` (whole rows of COPY's text format, as text or its UTF-8 bytes) to a `COPY ... FROM STDIN`. */
+/** Sends `rows` (whole rows of COPY's text format, or their UTF-8 bytes) to a `COPY ... FROM STDIN`. */
 export async function copyIn(client: PoolClient, sql: string, rows: string | Buffer): Promise<void> {
   const copy = client.query(copyFrom(sql))
   copy.end(rows)

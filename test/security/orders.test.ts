@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { AccessLog } from '../../src/auth/access-log.js'
+import { AccessLog, type AccessRecord } from '../../src/auth/access-log.js'
 import { type Limiter, MemoryLimiter, RedisLimiter } from '../../src/auth/rate-limit.js'
 import { issueToken } from '../../src/auth/tokens.js'
 import { createPool } from '../../src/db/pool.js'
@@ -11,7 +11,7 @@ import { buildTestApp } from '../helpers/app.js'
 import { manualClock } from '../helpers/clock.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
 import { until } from '../helpers/http.js'
-import { startProxy, viaProxy } from '../helpers/proxy.js'
+import { startProxy, type TcpProxy, viaProxy } from '../helpers/proxy.js'
 import { demoRecords, ndjson, source } from '../helpers/records.js'
 import { limiterReady, NO_REDIS, type TestRedis, testRedis } from '../helpers/redis.js'
 
@@ -44,6 +44,53 @@ describe('order query under hostile input', () => {
     await redis?.stop()
     await db.drop()
   })
+
+  /** An access record at `at` of an order number, with no organization, as the access log tests send. */
+  const accessRecord = (
+    at: Date,
+    orderNumber: string,
+    tokenId: number | null = null,
+    status = 200,
+  ): AccessRecord => ({
+    at,
+    tokenId,
+    organizationId: null,
+    orderNumber,
+    status,
+    requestId: 'r',
+  })
+
+  /** The order numbers recorded at `at`, in the order COPY wrote them (ctid: where each row landed). */
+  async function writtenAt(at: Date): Promise<string[]> {
+    const { rows } = await db.pool.query('SELECT order_number FROM access_log WHERE at = $1 ORDER BY ctid', [
+      at,
+    ])
+    return rows.map((row) => row.order_number)
+  }
+
+  /**
+   * Runs body with an access log (batches of maxBatch, at most maxPending kept while the database is away)
+   * whose pool reaches the database through a proxy that body may cut, and the faults it reported; the log,
+   * the pool and the proxy are closed after.
+   */
+  async function throughProxy(
+    body: (proxy: TcpProxy, log: AccessLog, faults: Error[]) => Promise<void>,
+    maxBatch?: number,
+    maxPending?: number,
+  ) {
+    const address = new URL(db.url)
+    const proxy = await startProxy(address.hostname, Number(address.port || 5432))
+    const pool = createPool(viaProxy(db.url, proxy), { max: 2 })
+    const faults: Error[] = []
+    const log = new AccessLog(pool, (error) => faults.push(error), 60_000, maxBatch, maxPending)
+    try {
+      await body(proxy, log, faults)
+    } finally {
+      await log.close()
+      await pool.end()
+      await proxy.close()
+    }
+  }
 
   it('records a NUL order number, sanitized, and loses no record of the same batch', async () => {
     const app = await buildTestApp(db)
@@ -85,15 +132,7 @@ describe('order query under hostile input', () => {
     const at = new Date('2031-01-01T00:00:00Z')
     const written = async () =>
       Number((await db.pool.query('SELECT count(*) FROM access_log WHERE at = $1', [at])).rows[0].count)
-    const record = (n: number) =>
-      log.record({
-        at,
-        tokenId: null,
-        organizationId: null,
-        orderNumber: `b-${n}`,
-        status: 404,
-        requestId: 'r',
-      })
+    const record = (n: number) => log.record(accessRecord(at, `b-${n}`, null, 404))
     try {
       for (let n = 0; n < 999; n++) record(n)
       // A flush would have been sent at once; nothing is, with the timer a minute away.
@@ -119,137 +158,89 @@ describe('order query under hostile input', () => {
       [null, 'n2'],
       [900_001, 'a3'],
     ]
-    for (const [tokenId, orderNumber] of sent)
-      log.record({ at, tokenId, organizationId: null, orderNumber, status: 200, requestId: 'r' })
+    for (const [tokenId, orderNumber] of sent) log.record(accessRecord(at, orderNumber, tokenId))
     await log.close()
-    // ctid: where each row landed in the table, which is the order COPY wrote them in.
-    const { rows } = await db.pool.query('SELECT order_number FROM access_log WHERE at = $1 ORDER BY ctid', [
-      at,
-    ])
-    assert.deepEqual(
-      rows.map((row) => row.order_number),
-      ['n1', 'n2', 'a1', 'a2', 'a3', 'b1', 'c1', 'c2'],
-    )
+    assert.deepEqual(await writtenAt(at), ['n1', 'n2', 'a1', 'a2', 'a3', 'b1', 'c1', 'c2'])
   })
 
-  it('keeps the records, and the process, when the connection is lost during a COPY', async () => {
-    const address = new URL(db.url)
-    const proxy = await startProxy(address.hostname, Number(address.port || 5432))
-    const pool = createPool(viaProxy(db.url, proxy), { max: 2 })
-    const faults: Error[] = []
-    const log = new AccessLog(pool, (error) => faults.push(error), 60_000)
-    const at = new Date('2032-01-01T00:00:00Z')
-    const locker = await db.pool.connect()
-    try {
-      // The COPY waits for this lock, so that the connection can be cut while it is under way.
-      await locker.query('BEGIN')
-      await locker.query('LOCK TABLE access_log IN ACCESS EXCLUSIVE MODE')
-      log.record({ at, tokenId: null, organizationId: null, orderNumber: 'cut', status: 404, requestId: 'r' })
-      const flushed = log.flush()
-      await until(
-        async () =>
-          (
-            await db.pool.query(
-              `SELECT count(*)::int AS n FROM pg_stat_activity
-               WHERE wait_event_type = 'Lock' AND query LIKE 'COPY access_log%'`,
-            )
-          ).rows[0].n === 1,
-      )
-      proxy.cut()
-      await flushed
-      assert.equal(faults.length, 1)
-      await locker.query('COMMIT')
-      proxy.restore()
-      await log.close()
-      const { rows } = await db.pool.query('SELECT order_number FROM access_log WHERE at = $1', [at])
-      assert.deepEqual(
-        rows.map((row) => row.order_number),
-        ['cut'],
-      )
-    } finally {
-      await locker.query('ROLLBACK').catch(() => undefined)
-      locker.release()
-      await log.close()
-      await pool.end()
-      await proxy.close()
-    }
-  })
-
-  it('keeps the newest records while the database is unreachable, in batches up to maxPending', async () => {
-    const address = new URL(db.url)
-    const proxy = await startProxy(address.hostname, Number(address.port || 5432))
-    const pool = createPool(viaProxy(db.url, proxy), { max: 2 })
-    const faults: Error[] = []
-    // Batches of 2, and at most 4 records kept while the database is away.
-    const log = new AccessLog(pool, (error) => faults.push(error), 60_000, 2, 4)
-    const at = new Date('2032-02-01T00:00:00Z')
-    try {
-      proxy.cut()
-      for (let n = 1; n <= 7; n++)
-        log.record({
-          at,
-          tokenId: null,
-          organizationId: null,
-          orderNumber: `away-${n}`,
-          status: 200,
-          requestId: 'r',
-        })
-      await log.flush()
-      assert.equal(faults.length, 1, 'an outage is reported once')
-      proxy.restore()
-      await log.close()
-      const { rows } = await db.pool.query(
-        'SELECT order_number FROM access_log WHERE at = $1 ORDER BY order_number',
-        [at],
-      )
-      // Batches [1,2] [3,4] [5,6] [7]: past 4 records the oldest batches went, whole.
-      assert.deepEqual(
-        rows.map((row) => row.order_number),
-        ['away-5', 'away-6', 'away-7'],
-      )
-    } finally {
-      await log.close()
-      await pool.end()
-      await proxy.close()
-    }
-  })
-
-  it("keeps a quiet outage's flushes as one batch, and writes them all once the database is back", async () => {
-    const address = new URL(db.url)
-    const proxy = await startProxy(address.hostname, Number(address.port || 5432))
-    const pool = createPool(viaProxy(db.url, proxy), { max: 2 })
-    const log = new AccessLog(pool, () => {}, 60_000, 10, 100)
-    const at = new Date('2032-03-01T00:00:00Z')
-    try {
-      proxy.cut()
-      for (const [n, tokenId] of [3, 1, 2].entries()) {
-        log.record({
-          at,
-          tokenId,
-          organizationId: null,
-          orderNumber: `quiet-${n}`,
-          status: 200,
-          requestId: 'r',
-        })
-        await log.flush()
+  it('keeps the records, and the process, when the connection is lost during a COPY', () =>
+    throughProxy(async (proxy, log, faults) => {
+      const at = new Date('2032-01-01T00:00:00Z')
+      const locker = await db.pool.connect()
+      try {
+        // The COPY waits for this lock, so that the connection can be cut while it is under way.
+        await locker.query('BEGIN')
+        await locker.query('LOCK TABLE access_log IN ACCESS EXCLUSIVE MODE')
+        log.record(accessRecord(at, 'cut', null, 404))
+        const flushed = log.flush()
+        await until(
+          async () =>
+            (
+              await db.pool.query(
+                `SELECT count(*)::int AS n FROM pg_stat_activity
+                 WHERE wait_event_type = 'Lock' AND query LIKE 'COPY access_log%'`,
+              )
+            ).rows[0].n === 1,
+        )
+        proxy.cut()
+        await flushed
+        assert.equal(faults.length, 1)
+        await locker.query('COMMIT')
+        proxy.restore()
+        await log.close()
+        const { rows } = await db.pool.query('SELECT order_number FROM access_log WHERE at = $1', [at])
+        assert.deepEqual(
+          rows.map((row) => row.order_number),
+          ['cut'],
+        )
+      } finally {
+        await locker.query('ROLLBACK').catch(() => undefined)
+        locker.release()
       }
-      proxy.restore()
-      await log.close()
-      const { rows } = await db.pool.query(
-        'SELECT order_number FROM access_log WHERE at = $1 ORDER BY ctid',
-        [at],
-      )
-      // One batch: written in token order.
-      assert.deepEqual(
-        rows.map((row) => row.order_number),
-        ['quiet-1', 'quiet-2', 'quiet-0'],
-      )
-    } finally {
-      await log.close()
-      await pool.end()
-      await proxy.close()
-    }
-  })
+    }))
+
+  // Batches of 2, and at most 4 records kept while the database is away.
+  it('keeps the newest records while the database is unreachable, in batches up to maxPending', () =>
+    throughProxy(
+      async (proxy, log, faults) => {
+        const at = new Date('2032-02-01T00:00:00Z')
+        proxy.cut()
+        for (let n = 1; n <= 7; n++) log.record(accessRecord(at, `away-${n}`))
+        await log.flush()
+        assert.equal(faults.length, 1, 'an outage is reported once')
+        proxy.restore()
+        await log.close()
+        const { rows } = await db.pool.query(
+          'SELECT order_number FROM access_log WHERE at = $1 ORDER BY order_number',
+          [at],
+        )
+        // Batches [1,2] [3,4] [5,6] [7]: past 4 records the oldest batches went, whole.
+        assert.deepEqual(
+          rows.map((row) => row.order_number),
+          ['away-5', 'away-6', 'away-7'],
+        )
+      },
+      2,
+      4,
+    ))
+
+  it("keeps a quiet outage's flushes as one batch, and writes them all once the database is back", () =>
+    throughProxy(
+      async (proxy, log) => {
+        const at = new Date('2032-03-01T00:00:00Z')
+        proxy.cut()
+        for (const [n, tokenId] of [3, 1, 2].entries()) {
+          log.record(accessRecord(at, `quiet-${n}`, tokenId))
+          await log.flush()
+        }
+        proxy.restore()
+        await log.close()
+        // One batch: written in token order.
+        assert.deepEqual(await writtenAt(at), ['quiet-1', 'quiet-2', 'quiet-0'])
+      },
+      10,
+      100,
+    ))
 
   it('writes the rest of a batch when the database refuses one record', async () => {
     const faults: Error[] = []
