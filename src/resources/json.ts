@@ -57,7 +57,7 @@ export function jsonFields<F extends Fields>(
   })
 }
 
-/** A shape's table with the joins its fields read through, under alias `a`. */
-export function from<F extends Fields>(shape: Shape<F>, a: string = shape.alias): string {
-  return `${shape.table} ${a} ${joins(shape.fields, a)}`
+/** A shape's table with the joins its fields read through, under alias `a`; with `readBy`, those it reads. */
+export function from<F extends Fields>(shape: Shape<F>, a: string = shape.alias, readBy?: string): string {
+  return `${shape.table} ${a} ${joins(shape.fields, a, readBy)}`
 }

@@ -68,10 +68,15 @@ export function listingSql(resource: PublicResource, query: Pick<ListQuery, 'fil
   // Stryker disable next-line StringLiteral: no direction is ascending too
   const direction = query.sort.startsWith('-') ? 'DESC' : 'ASC'
   const sortKey = sortSql(resource.record.fields[field] as AnyField, a)
+  const where = conditions.join(' AND ')
+  const orderBy = `${sortKey} ${direction} NULLS LAST, ${a}.id ${direction}`
   return {
+    /** The record's table with every join its fields read through: for selecting its fields. */
     from: from(resource.record, a),
-    where: conditions.join(' AND '),
-    orderBy: `${sortKey} ${direction} NULLS LAST, ${a}.id ${direction}`,
+    /** The table with only the joins the filter and the order read: for ids and counts (see joins). */
+    rowsFrom: from(resource.record, a, `${where} ${orderBy}`),
+    where,
+    orderBy,
     sortKey,
     direction,
     values,
@@ -91,9 +96,9 @@ export async function listText(
   query: ListQuery,
   counts: Through,
 ): Promise<ListText> {
-  const { from: source, where, orderBy, sortKey, direction, values } = listingSql(resource, query)
+  const { from: source, rowsFrom, where, orderBy, sortKey, direction, values } = listingSql(resource, query)
   const a = resource.record.alias
-  const countSql = `SELECT count(*)::int FROM ${source} WHERE ${where}`
+  const countSql = `SELECT count(*)::int FROM ${rowsFrom} WHERE ${where}`
   const countKey = `c\u0000${countSql}\u0000${JSON.stringify(values)}`
   const kept = counts.cached(countKey)
   const keep = kept === undefined ? counts.keeper(countKey) : undefined
@@ -103,14 +108,14 @@ export async function listText(
     // The items as the read model keeps them (src/readmodel/build.ts), joined to the page's ids and
     // written as one array, in the page's order: as array_to_json would write the items built here.
     pageSql = `WITH page AS MATERIALIZED (
-        SELECT ${a}.id, ${sortKey} AS sort_key FROM ${source} WHERE ${where} ORDER BY ${orderBy} ${limits})
+        SELECT ${a}.id, ${sortKey} AS sort_key FROM ${rowsFrom} WHERE ${where} ORDER BY ${orderBy} ${limits})
       SELECT count(*)::int AS count,
         '[' || coalesce(string_agg(d.item, ',' ORDER BY p.sort_key ${direction} NULLS LAST, p.id ${direction}), '') || ']' AS rows
       FROM page p JOIN detail_documents d ON d.resource = '${resource.path}' AND d.id = p.id`
   } else {
     const row = jsonObject(resource.record, listingItemFields(resource, query.relations), a, 'served')
     pageSql = `WITH page AS MATERIALIZED (
-        SELECT ${a}.id FROM ${source} WHERE ${where} ORDER BY ${orderBy} ${limits})
+        SELECT ${a}.id FROM ${rowsFrom} WHERE ${where} ORDER BY ${orderBy} ${limits})
       SELECT count(*)::int AS count, coalesce(array_to_json(array_agg(${row} ORDER BY ${orderBy})), '[]')::text AS rows
       FROM ${source} WHERE ${a}.id IN (SELECT id FROM page)`
   }

@@ -6,7 +6,8 @@ import type { DemoRecord } from '../../src/demo/generator.js'
 import { BIDDING_MODALITIES, BIDDING_STATUSES, MANAGEMENT_STATUSES } from '../../src/domain.js'
 import { importRecords } from '../../src/import/importer.js'
 import type { AnyField } from '../../src/resources/fields.js'
-import { PUBLIC_RESOURCES } from '../../src/resources/index.js'
+import { PUBLIC_RESOURCES, type PublicResource } from '../../src/resources/index.js'
+import { listingSql } from '../../src/transparency/listing.js'
 import { buildTestApp } from '../helpers/app.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
 import { demoRecords, first, ndjson, source } from '../helpers/records.js'
@@ -576,6 +577,47 @@ describe('transparency queries', () => {
         }
       }
       assert.ok(blanks > 0, 'the fixture has blank values to sort')
+    })
+
+    it("reads an organization's page of one modality, and its count, off the index alone", async () => {
+      // The page's ids and the total read only the filter's and the order's columns: the joins through
+      // which the items' other fields are read must not be in these statements, or PostgreSQL reads every
+      // row from the table again (see joins in src/resources/fields.ts). A filter on a joined table keeps
+      // its join.
+      const client = await db.pool.connect()
+      try {
+        await client.query('VACUUM contracts, arps, biddings')
+        // So few rows would be read off the table at once; the plan that would be chosen on many is asked for.
+        await client.query('SET enable_seqscan = off; SET enable_bitmapscan = off')
+        const scans = async (sql: string, values: unknown[]) => {
+          const { rows } = await client.query(`EXPLAIN (FORMAT JSON) ${sql}`, values)
+          return JSON.stringify(rows[0]['QUERY PLAN']).match(/"Node Type":"[^"]*Scan"/g) ?? []
+        }
+        for (const resource of PUBLIC_RESOURCES) {
+          const filters = { organization_uuid: org.uuid as string, modality_id: 1 }
+          const { rowsFrom, where, orderBy, sortKey, values } = listingSql(resource, {
+            filters,
+            sort: resource.defaultSort,
+          })
+          const a = resource.record.alias
+          assert.doesNotMatch(rowsFrom, /JOIN/, resource.path)
+          const page = `SELECT ${a}.id, ${sortKey} FROM ${rowsFrom} WHERE ${where} ORDER BY ${orderBy} LIMIT 20`
+          assert.deepEqual(await scans(page, values), ['"Node Type":"Index Only Scan"'], resource.path)
+          const count = `SELECT count(*) FROM ${rowsFrom} WHERE ${where}`
+          assert.deepEqual(await scans(count, values), ['"Node Type":"Index Only Scan"'], resource.path)
+        }
+        const bySupplier = listingSql(PUBLIC_RESOURCES[0] as PublicResource, {
+          filters: { provider_document: person.document },
+          sort: '-date_start',
+        })
+        assert.match(
+          bySupplier.rowsFrom,
+          /^contracts c +LEFT JOIN suppliers c_s ON c_s\.id = c\.supplier_id$/,
+        )
+      } finally {
+        await client.query('RESET ALL')
+        client.release()
+      }
     })
 
     it('answers 404 "Organização não encontrada." for an unknown organization', async () => {
