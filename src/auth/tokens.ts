@@ -91,16 +91,23 @@ export interface TokenCacheOptions {
   maxEntries?: number
   /** Where token changes are heard; without it, answers live ttlMs. */
   notifications?: Notifications
-  /** How long an answer is kept while they are heard (60 s). */
+  /**
+   * How long an answer is kept at most while they are heard (60 s); each for between half of it and all
+   * of it, spread evenly, so that the tokens first seen together (an instance's first seconds under load)
+   * are not all looked up again in the same instant.
+   */
   heardTtlMs?: number
 }
+
+/** The golden ratio's fraction: its multiples, modulo 1, fall evenly over [0, 1) however many are taken. */
+const SPREAD = 0.6180339887498949
 
 /**
  * Token lookups, answers "unknown" included, cached so that a busy integrator does not cost a query per
  * request. While the instance hears of token changes (`notifications`: PostgreSQL notifies every change
- * of access_tokens, migrations/0010_token_changes.sql) an answer is kept for heardTtlMs and dropped the
- * moment any token changes; while it does not (no notifications given, or their connection lost), for at
- * most ttlMs. Either way a revocation reaches every instance within ttlMs.
+ * of access_tokens, migrations/0010_token_changes.sql) an answer is kept for at most heardTtlMs and dropped
+ * the moment any token changes; while it does not (no notifications given, or their connection lost), for
+ * ttlMs. Either way a revocation reaches every instance within ttlMs.
  */
 export class TokenCache {
   private readonly entries = new Map<string, { identity: TokenIdentity | undefined; expires: number }>()
@@ -110,6 +117,8 @@ export class TokenCache {
   private readonly maxEntries: number
   private readonly heard: Notifications | undefined
   private readonly heardTtlMs: number
+  /** Where in the spread the last answer's time to live fell, in [0, 1). */
+  private spread = 0
 
   constructor(
     private readonly pool: Pool,
@@ -140,7 +149,11 @@ export class TokenCache {
     const identity = await findToken(this.pool, token)
     if (generation === this.generation) {
       if (this.entries.size >= this.maxEntries) this.entries.clear()
-      const ttl = this.heard?.listening ? this.heardTtlMs : this.ttlMs
+      let ttl = this.ttlMs
+      if (this.heard?.listening) {
+        this.spread = (this.spread + SPREAD) % 1
+        ttl = this.heardTtlMs * (1 - this.spread / 2)
+      }
       this.entries.set(token, { identity, expires: now + ttl })
     }
     return identity

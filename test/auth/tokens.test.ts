@@ -187,6 +187,47 @@ describe('access tokens', () => {
     }
   })
 
+  it('spreads the times to live of answers kept together, while it hears of changes, over its second half', async () => {
+    const notifications = new Notifications(db.pool, () => {})
+    let lookups = 0
+    const counted = {
+      query: (...args: Parameters<typeof db.pool.query>) => {
+        lookups++
+        return db.pool.query(...args)
+      },
+    } as unknown as typeof db.pool
+    const issued = await Promise.all(
+      Array.from({ length: 20 }, () => issueToken(db.pool, organization, null)),
+    )
+    await notifications.start()
+    mock.timers.enable({ apis: ['Date'], now: Date.now() })
+    try {
+      const cache = new TokenCache(counted, { notifications, heardTtlMs: 1000 })
+      const askAll = async () => {
+        lookups = 0
+        for (const { token } of issued) await cache.verify(token)
+        return lookups
+      }
+      assert.equal(await askAll(), 20)
+      mock.timers.tick(499)
+      assert.equal(await askAll(), 0, 'every answer lives at least half of heardTtlMs')
+      // A quarter of the way into the spread (625 ms), about a quarter of them; three quarters of the way
+      // (875 ms), about half of them more.
+      mock.timers.tick(126)
+      const quarter = await askAll()
+      assert.ok(quarter >= 4 && quarter <= 6, `${quarter} of 20 looked up again at 625 ms`)
+      mock.timers.tick(250)
+      const half = await askAll()
+      assert.ok(half >= 9 && half <= 11, `${half} of 20 looked up again at 875 ms`)
+      // Each answer is kept heardTtlMs at most: all are looked up again by then.
+      mock.timers.tick(1000)
+      assert.equal(await askAll(), 20)
+    } finally {
+      mock.timers.reset()
+      await notifications.close()
+    }
+  })
+
   it('answers from the cache for less than its time to live, never at its end', async () => {
     mock.timers.enable({ apis: ['Date'], now: Date.now() })
     try {
