@@ -22,6 +22,17 @@ describe('access tokens', () => {
   let db: TestDatabase
   const records = demoRecords()
   const organization = first(records, 'organization').uuid as string
+  /** The test database's pool, counting the queries asked of it: the token lookups a cache makes. */
+  const countedPool = () => {
+    const counted = { lookups: 0, pool: db.pool }
+    counted.pool = {
+      query: (...args: Parameters<typeof db.pool.query>) => {
+        counted.lookups++
+        return db.pool.query(...args)
+      },
+    } as unknown as typeof db.pool
+    return counted
+  }
 
   before(async () => {
     db = await createTestDatabase()
@@ -136,14 +147,8 @@ describe('access tokens', () => {
   it('keeps answers while it hears of token changes, and drops them at any change, by hand too', async () => {
     const errors: Error[] = []
     const notifications = new Notifications(db.pool, (error) => errors.push(error))
-    let lookups = 0
-    const counted = {
-      query: (...args: Parameters<typeof db.pool.query>) => {
-        lookups++
-        return db.pool.query(...args)
-      },
-    } as unknown as typeof db.pool
-    const cache = new TokenCache(counted, { ttlMs: 50, notifications })
+    const counted = countedPool()
+    const cache = new TokenCache(counted.pool, { ttlMs: 50, notifications })
     const entries = (cache as unknown as { entries: Map<string, unknown> }).entries
     const a = await issueToken(db.pool, organization, null) // before listening: its notification unheard
     await notifications.start()
@@ -151,7 +156,7 @@ describe('access tokens', () => {
       assert.deepEqual(await cache.verify(a.token), { tokenId: a.id, organizationId: organization })
       await sleep(150) // three times ttlMs: heard, the answer is kept
       assert.deepEqual(await cache.verify(a.token), { tokenId: a.id, organizationId: organization })
-      assert.equal(lookups, 1)
+      assert.equal(counted.lookups, 1)
       // An unknown token, then issued by hand in SQL: the "unknown" kept is dropped.
       const later = 'L'.repeat(43)
       assert.equal(await cache.verify(later), undefined)
@@ -189,24 +194,18 @@ describe('access tokens', () => {
 
   it('spreads the times to live of answers kept together, while it hears of changes, over its second half', async () => {
     const notifications = new Notifications(db.pool, () => {})
-    let lookups = 0
-    const counted = {
-      query: (...args: Parameters<typeof db.pool.query>) => {
-        lookups++
-        return db.pool.query(...args)
-      },
-    } as unknown as typeof db.pool
+    const counted = countedPool()
     const issued = await Promise.all(
       Array.from({ length: 20 }, () => issueToken(db.pool, organization, null)),
     )
     await notifications.start()
     mock.timers.enable({ apis: ['Date'], now: Date.now() })
     try {
-      const cache = new TokenCache(counted, { notifications, heardTtlMs: 1000 })
+      const cache = new TokenCache(counted.pool, { notifications, heardTtlMs: 1000 })
       const askAll = async () => {
-        lookups = 0
+        counted.lookups = 0
         for (const { token } of issued) await cache.verify(token)
-        return lookups
+        return counted.lookups
       }
       assert.equal(await askAll(), 20)
       mock.timers.tick(499)
