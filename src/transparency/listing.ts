@@ -51,36 +51,68 @@ function sortSql(f: AnyField, a: string): string {
   return f.secretIf ? `CASE WHEN ${a}.${f.secretIf} THEN NULL ELSE ${raw} END` : raw
 }
 
-/** The WHERE and ORDER BY of a listing, with its parameter values. Values never enter the SQL text. */
-export function listingSql(resource: PublicResource, query: Pick<ListQuery, 'filters' | 'sort'>) {
+/** A listing's SQL text, as listingSql gives it without the values. */
+interface ListingText {
+  /** The record's table with every join its fields read through: for selecting its fields. */
+  from: string
+  /** The table with only the joins the filter and the order read: for ids and counts (see joins). */
+  rowsFrom: string
+  where: string
+  orderBy: string
+  sortKey: string
+  direction: 'ASC' | 'DESC'
+}
+
+/**
+ * Listings' SQL texts by resource, filters' names and sort, made once each: a listing's text depends on
+ * nothing else. At most LISTING_TEXTS are kept (the filters' names come sorted, so there are as many as
+ * combinations of filters and sorts, not orders of parameters); past it the map starts again.
+ */
+const listingTexts = new Map<string, ListingText>()
+const LISTING_TEXTS = 1000
+
+function listingText(resource: PublicResource, names: readonly string[], sort: string): ListingText {
+  const key = `${resource.path}\u0000${names.join(',')}\u0000${sort}`
+  let text = listingTexts.get(key)
+  if (text !== undefined) return text
   const a = resource.record.alias
-  const values: unknown[] = []
   const conditions = [resource.where(a)]
-  for (const [name, value] of Object.entries(query.filters)) {
+  for (const [i, name] of names.entries()) {
     const build = resource.filters[name]
     if (!build) throw new Error(`unknown filter ${name}`)
-    values.push(value)
-    conditions.push(build(a, `$${values.length}`))
+    conditions.push(build(a, `$${i + 1}`))
   }
   // Stryker disable next-line Regex: no sort's name holds a dash
-  const field = resource.sorts[query.sort.replace(/^-/, '')]
-  if (!field) throw new Error(`unknown sort ${query.sort}`)
+  const field = resource.sorts[sort.replace(/^-/, '')]
+  if (!field) throw new Error(`unknown sort ${sort}`)
   // Stryker disable next-line StringLiteral: no direction is ascending too
-  const direction = query.sort.startsWith('-') ? 'DESC' : 'ASC'
+  const direction = sort.startsWith('-') ? 'DESC' : 'ASC'
   const sortKey = sortSql(resource.record.fields[field] as AnyField, a)
   const where = conditions.join(' AND ')
   const orderBy = `${sortKey} ${direction} NULLS LAST, ${a}.id ${direction}`
-  return {
-    /** The record's table with every join its fields read through: for selecting its fields. */
+  text = {
     from: from(resource.record, a),
-    /** The table with only the joins the filter and the order read: for ids and counts (see joins). */
     rowsFrom: from(resource.record, a, `${where} ${orderBy}`),
     where,
     orderBy,
     sortKey,
     direction,
-    values,
   }
+  if (listingTexts.size >= LISTING_TEXTS) listingTexts.clear()
+  listingTexts.set(key, text)
+  return text
+}
+
+/**
+ * The WHERE and ORDER BY of a listing, with its parameter values (the filters in the order of their names).
+ * Values never enter the SQL text.
+ */
+export function listingSql(
+  resource: PublicResource,
+  query: Pick<ListQuery, 'filters' | 'sort'>,
+): ListingText & { values: unknown[] } {
+  const names = Object.keys(query.filters).sort()
+  return { ...listingText(resource, names, query.sort), values: names.map((name) => query.filters[name]) }
 }
 
 /**

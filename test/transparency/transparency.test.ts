@@ -606,6 +606,18 @@ describe('transparency queries', () => {
           const count = `SELECT count(*) FROM ${rowsFrom} WHERE ${where}`
           assert.deepEqual(await scans(count, values), ['"Node Type":"Index Only Scan"'], resource.path)
         }
+        // One statement for a filter, whatever the order of its parameters in the URL.
+        const contracts = PUBLIC_RESOURCES[0] as PublicResource
+        const forward = listingSql(contracts, {
+          filters: { organization_uuid: org.uuid as string, modality_id: 1 },
+          sort: '-date_start',
+        })
+        const backward = listingSql(contracts, {
+          filters: { modality_id: 1, organization_uuid: org.uuid as string },
+          sort: '-date_start',
+        })
+        assert.deepEqual(backward, forward)
+        assert.deepEqual(forward.values, [1, org.uuid])
         const bySupplier = listingSql(PUBLIC_RESOURCES[0] as PublicResource, {
           filters: { provider_document: person.document },
           sort: '-date_start',
