@@ -99,8 +99,13 @@ class Batcher {
     key: readonly (readonly [string, string])[],
   ) {
     this.name = `batch-${table}`
+    // Each array behind a subquery: planning with its values in view, PostgreSQL finds a small batch cheaper
+    // to plan again than its generic plan, and planned every lookup of 1 to 7 keys again, at about 45 µs of
+    // its CPU a query (100-105 µs a query of 3 orders against 57-73 with the generic plan, 4,000 queries
+    // one after another, each way in turn). Hidden, every batch takes the generic plan after five, which is
+    // the same nested loop over the primary key as any custom plan of up to 500 keys.
     this.sql = `SELECT k.i, d.body, d.organization_id::text AS "organizationId"
-      FROM unnest(${key.map(([, type], n) => `$${n + 1}::${type}[]`).join(', ')}) WITH ORDINALITY
+      FROM unnest(${key.map(([, type], n) => `(SELECT $${n + 1}::${type}[])`).join(', ')}) WITH ORDINALITY
         k(${key.map(([column]) => column).join(', ')}, i)
       JOIN ${table} d ON ${key.map(([column]) => `d.${column} = k.${column}`).join(' AND ')}`
   }

@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test'
 import type { FastifyInstance } from 'fastify'
 import { issueToken } from '../../src/auth/tokens.js'
 import { migrate } from '../../src/db/migrate.js'
+import { createPool } from '../../src/db/pool.js'
 import type { DemoRecord } from '../../src/demo/generator.js'
 import { importRecords } from '../../src/import/importer.js'
 import { DOCUMENT_VERSIONS, syncReadModel } from '../../src/readmodel/build.js'
@@ -236,6 +237,43 @@ describe('read model', () => {
       await locker.query('ROLLBACK').catch(() => undefined)
       locker.release()
       await store.close()
+    }
+  })
+
+  it('plans a batch once per connection, whatever the number of keys it carries', async () => {
+    const orders = records.filter((r) => r.type === 'order' && r.organization_uuid === orgA.uuid)
+    const ids = records.filter((r) => r.type === 'contract').map((r) => r.id as string)
+    // One connection, so that its prepared statements are the ones read after.
+    const pool = createPool(db.url, { max: 1 })
+    const store = new DocumentStore(pool, { cacheBytes: 0, onError: (error) => assert.fail(error) })
+    try {
+      // Batches of one to three keys, ten of each kind: small ones, that PostgreSQL would plan again each time.
+      for (let size = 0; size < 10; size++) {
+        const picked = orders.slice(size, size + 1 + (size % 3))
+        const found = await Promise.all(
+          picked.map((o) => store.order(orgA.uuid as string, o.number as string)),
+        )
+        assert.deepEqual(
+          found.map((document) => JSON.parse(document as string).number),
+          picked.map((o) => o.number),
+        )
+        const details = await Promise.all(
+          ids.slice(0, 1 + (size % 3)).map((id) => store.detail('contracts', id)),
+        )
+        assert.ok(details.every((document) => document !== undefined))
+      }
+      const { rows } = await pool.query<{ name: string; generic: number; custom: number }>(
+        `SELECT name, generic_plans AS generic, custom_plans AS custom FROM pg_prepared_statements
+         WHERE name LIKE 'batch-%' ORDER BY name`,
+      )
+      // PostgreSQL plans the first five executions with their values, then keeps the generic plan.
+      assert.deepEqual(rows, [
+        { name: 'batch-detail_documents', generic: 5, custom: 5 },
+        { name: 'batch-order_documents', generic: 5, custom: 5 },
+      ])
+    } finally {
+      await store.close()
+      await pool.end()
     }
   })
 
