@@ -618,7 +618,7 @@ describe('transparency queries', () => {
         })
         assert.deepEqual(backward, forward)
         assert.deepEqual(forward.values, [1, org.uuid])
-        const bySupplier = listingSql(PUBLIC_RESOURCES[0] as PublicResource, {
+        const bySupplier = listingSql(contracts, {
           filters: { provider_document: person.document },
           sort: '-date_start',
         })
