@@ -299,6 +299,24 @@ describe('read model', () => {
     }
   })
 
+  it('stores documents whole, so that a lookup reads them without inflating them', async () => {
+    // Over 2 kB, PostgreSQL's default target, a row's longest value would be compressed (pglz).
+    const { rows } = await db.pool.query<{ kind: string; long: number; compressed: number }>(
+      `SELECT kind, count(*) FILTER (WHERE octet_length(body) > 2032)::int AS long,
+         count(pg_column_compression(body))::int AS compressed
+       FROM (SELECT 'detail' AS kind, body FROM detail_documents
+             UNION ALL SELECT 'order', body FROM order_documents) d
+       GROUP BY kind ORDER BY kind`,
+    )
+    assert.deepEqual(
+      rows.map((row) => ({ ...row, long: row.long > 0 })),
+      [
+        { kind: 'detail', long: true, compressed: 0 },
+        { kind: 'order', long: true, compressed: 0 },
+      ],
+    )
+  })
+
   it('stops caching while it cannot hear of imports, and starts again when it can', async () => {
     const errors: string[] = []
     const store = new DocumentStore(db.pool, {

@@ -258,6 +258,7 @@ describe('migration 0006 trims the numbers already stored', () => {
         '0011_listing_items',
         '0012_access_log_without_key',
         '0013_listing_organization_modality',
+        '0014_documents_uncompressed',
       ])
       await syncReadModel(db.pool) // as `compras migrate` does after the migrations
       const numbers = await db.pool.query(
