@@ -159,7 +159,7 @@ export function loadConfig(env: Env = process.env): Config {
     authFailureLimit: parseWhole('AUTH_FAILURE_LIMIT', text(env, 'AUTH_FAILURE_LIMIT'), 30, 1, 1_000_000),
     trustProxy: parseBoolean('TRUST_PROXY', text(env, 'TRUST_PROXY'), false),
     cacheMb: parseMegabytes('CACHE_MB', text(env, 'CACHE_MB'), 64),
-    heapGrowingPercent: parseWhole('HEAP_GROWING_PERCENT', text(env, 'HEAP_GROWING_PERCENT'), 25, 0, 1000),
+    heapGrowingPercent: parseWhole('HEAP_GROWING_PERCENT', text(env, 'HEAP_GROWING_PERCENT'), 50, 0, 1000),
     databasePoolSize: parseWhole('DATABASE_POOL_SIZE', text(env, 'DATABASE_POOL_SIZE'), 10, 2, 1000),
     logRequests: parseBoolean('LOG_REQUESTS', text(env, 'LOG_REQUESTS'), false),
     publicRateLimit: parseWhole('PUBLIC_RATE_LIMIT', text(env, 'PUBLIC_RATE_LIMIT'), 600, 0, 1_000_000),

@@ -16,7 +16,7 @@ describe('loadConfig', () => {
     assert.equal(config.tls, undefined)
     assert.equal(config.demoOnEmpty, true)
     assert.equal(config.cacheMb, 64)
-    assert.equal(config.heapGrowingPercent, 25)
+    assert.equal(config.heapGrowingPercent, 50)
     assert.equal(config.databasePoolSize, 10)
     assert.equal(config.logRequests, false)
     assert.ok(Object.isFrozen(config))
@@ -78,9 +78,9 @@ describe('loadConfig', () => {
 })
 
 describe('the V8 settings of serve', () => {
-  it('bounds the heap growth at 25% unless HEAP_GROWING_PERCENT says otherwise; 0 leaves it to V8', () => {
-    assert.deepEqual(v8Flags(loadConfig({})), ['--heap-growing-percent=25'])
-    assert.deepEqual(v8Flags(loadConfig({ HEAP_GROWING_PERCENT: '50' })), ['--heap-growing-percent=50'])
+  it('bounds the heap growth at 50% unless HEAP_GROWING_PERCENT says otherwise; 0 leaves it to V8', () => {
+    assert.deepEqual(v8Flags(loadConfig({})), ['--heap-growing-percent=50'])
+    assert.deepEqual(v8Flags(loadConfig({ HEAP_GROWING_PERCENT: '25' })), ['--heap-growing-percent=25'])
     assert.deepEqual(v8Flags(loadConfig({ HEAP_GROWING_PERCENT: '0' })), [])
   })
 })
