@@ -317,6 +317,23 @@ describe('read model', () => {
     )
   })
 
+  it('rebuilds, once upgraded, the detail documents stored compressed before', async () => {
+    // As a database migrated before 0014: the default target, and the detail documents written under it.
+    await db.pool.query(`ALTER TABLE detail_documents RESET (toast_tuple_target);
+      UPDATE detail_documents SET body = body || '';
+      DELETE FROM schema_migrations WHERE version = 14`)
+    const compressed = async () =>
+      (
+        await db.pool.query<{ n: number }>(
+          'SELECT count(pg_column_compression(body))::int AS n FROM detail_documents',
+        )
+      ).rows[0]?.n
+    assert.ok(((await compressed()) ?? 0) > 0)
+    assert.deepEqual(await migrate(db.pool), ['0014_documents_uncompressed'])
+    assert.deepEqual(await syncReadModel(db.pool), ['contracts', 'direct-contracts', 'public-calls', 'arps'])
+    assert.equal(await compressed(), 0)
+  })
+
   it('stops caching while it cannot hear of imports, and starts again when it can', async () => {
     const errors: string[] = []
     const store = new DocumentStore(db.pool, {
