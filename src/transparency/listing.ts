@@ -51,6 +51,12 @@ function sortSql(f: AnyField, a: string): string {
   return f.secretIf ? `CASE WHEN ${a}.${f.secretIf} THEN NULL ELSE ${raw} END` : raw
 }
 
+/** A page's statement, without the filter's count and with it (the first time a filter is seen). */
+interface PageStatements {
+  page: string
+  withTotal: string
+}
+
 /** A listing's SQL text, as listingSql gives it without the values. */
 interface ListingText {
   /** The record's table with every join its fields read through: for selecting its fields. */
@@ -61,6 +67,10 @@ interface ListingText {
   orderBy: string
   sortKey: string
   direction: 'ASC' | 'DESC'
+  /** The filter's count statement. */
+  count: string
+  /** The page's statements by the relations asked (sorted names), made the first time each is asked. */
+  pages: Map<string, PageStatements>
 }
 
 /**
@@ -90,13 +100,16 @@ function listingText(resource: PublicResource, names: readonly string[], sort: s
   const sortKey = sortSql(resource.record.fields[field] as AnyField, a)
   const where = conditions.join(' AND ')
   const orderBy = `${sortKey} ${direction} NULLS LAST, ${a}.id ${direction}`
+  const rowsFrom = from(resource.record, a, `${where} ${orderBy}`)
   text = {
     from: from(resource.record, a),
-    rowsFrom: from(resource.record, a, `${where} ${orderBy}`),
+    rowsFrom,
     where,
     orderBy,
     sortKey,
     direction,
+    count: `SELECT count(*)::int FROM ${rowsFrom} WHERE ${where}`,
+    pages: new Map(),
   }
   if (listingTexts.size >= LISTING_TEXTS) listingTexts.clear()
   listingTexts.set(key, text)
@@ -116,6 +129,43 @@ export function listingSql(
 }
 
 /**
+ * A page's statements for a listing's text and the relations asked, kept in the text: at most one for each
+ * set of the resource's offered relations (their order does not change the items).
+ */
+function pageStatements(
+  resource: PublicResource,
+  text: ListingText,
+  filters: number,
+  relations: readonly string[],
+): PageStatements {
+  const key = [...relations].sort().join(',')
+  let made = text.pages.get(key)
+  if (made !== undefined) return made
+  const { from: source, rowsFrom, where, orderBy, sortKey, direction } = text
+  const a = resource.record.alias
+  const limits = `LIMIT $${filters + 1} OFFSET $${filters + 2}`
+  let page: string
+  if (relations.length === 0) {
+    // The items as the read model keeps them (src/readmodel/build.ts), joined to the page's ids and
+    // written as one array, in the page's order: as array_to_json would write the items built here.
+    page = `WITH page AS MATERIALIZED (
+        SELECT ${a}.id, ${sortKey} AS sort_key FROM ${rowsFrom} WHERE ${where} ORDER BY ${orderBy} ${limits})
+      SELECT count(*)::int AS count,
+        '[' || coalesce(string_agg(d.item, ',' ORDER BY p.sort_key ${direction} NULLS LAST, p.id ${direction}), '') || ']' AS rows
+      FROM page p JOIN detail_documents d ON d.resource = '${resource.path}' AND d.id = p.id`
+  } else {
+    const row = jsonObject(resource.record, listingItemFields(resource, relations), a, 'served')
+    page = `WITH page AS MATERIALIZED (
+        SELECT ${a}.id FROM ${rowsFrom} WHERE ${where} ORDER BY ${orderBy} ${limits})
+      SELECT count(*)::int AS count, coalesce(array_to_json(array_agg(${row} ORDER BY ${orderBy})), '[]')::text AS rows
+      FROM ${source} WHERE ${a}.id IN (SELECT id FROM page)`
+  }
+  made = { page, withTotal: `SELECT p.*, (${text.count}) AS total FROM (${page}) p` }
+  text.pages.set(key, made)
+  return made
+}
+
+/**
  * A page of a listing and the total count of its filter, in one round trip to PostgreSQL: the page's ids
  * come first, off the order's index, and only those rows' items are read (as the read model keeps them) or,
  * with relations, built into JSON, as one array PostgreSQL writes and the API serves as it is (never parsed
@@ -128,30 +178,13 @@ export async function listText(
   query: ListQuery,
   counts: Through,
 ): Promise<ListText> {
-  const { from: source, rowsFrom, where, orderBy, sortKey, direction, values } = listingSql(resource, query)
-  const a = resource.record.alias
-  const countSql = `SELECT count(*)::int FROM ${rowsFrom} WHERE ${where}`
-  const countKey = `c\u0000${countSql}\u0000${JSON.stringify(values)}`
+  const text = listingSql(resource, query)
+  const { values } = text
+  const countKey = `c\u0000${text.count}\u0000${JSON.stringify(values)}`
   const kept = counts.cached(countKey)
   const keep = kept === undefined ? counts.keeper(countKey) : undefined
-  const limits = `LIMIT $${values.length + 1} OFFSET $${values.length + 2}`
-  let pageSql: string
-  if (query.relations.length === 0) {
-    // The items as the read model keeps them (src/readmodel/build.ts), joined to the page's ids and
-    // written as one array, in the page's order: as array_to_json would write the items built here.
-    pageSql = `WITH page AS MATERIALIZED (
-        SELECT ${a}.id, ${sortKey} AS sort_key FROM ${rowsFrom} WHERE ${where} ORDER BY ${orderBy} ${limits})
-      SELECT count(*)::int AS count,
-        '[' || coalesce(string_agg(d.item, ',' ORDER BY p.sort_key ${direction} NULLS LAST, p.id ${direction}), '') || ']' AS rows
-      FROM page p JOIN detail_documents d ON d.resource = '${resource.path}' AND d.id = p.id`
-  } else {
-    const row = jsonObject(resource.record, listingItemFields(resource, query.relations), a, 'served')
-    pageSql = `WITH page AS MATERIALIZED (
-        SELECT ${a}.id FROM ${rowsFrom} WHERE ${where} ORDER BY ${orderBy} ${limits})
-      SELECT count(*)::int AS count, coalesce(array_to_json(array_agg(${row} ORDER BY ${orderBy})), '[]')::text AS rows
-      FROM ${source} WHERE ${a}.id IN (SELECT id FROM page)`
-  }
-  const sql = kept === undefined ? `SELECT p.*, (${countSql}) AS total FROM (${pageSql}) p` : pageSql
+  const statements = pageStatements(resource, text, values.length, query.relations)
+  const sql = kept === undefined ? statements.withTotal : statements.page
   const { rows } = await pool.query<{ count: number; rows: string; total?: number }>(
     prepared(sql, [...values, query.perPage, (query.page - 1) * query.perPage]),
   )

@@ -24,13 +24,15 @@ describe('access tokens', () => {
   const organization = first(records, 'organization').uuid as string
   /** The test database's pool, counting the queries asked of it: the token lookups a cache makes. */
   const countedPool = () => {
-    const counted = { lookups: 0, pool: db.pool }
-    counted.pool = {
-      query: (...args: Parameters<typeof db.pool.query>) => {
-        counted.lookups++
-        return db.pool.query(...args)
-      },
-    } as unknown as typeof db.pool
+    const counted = {
+      lookups: 0,
+      pool: {
+        query: (...args: Parameters<typeof db.pool.query>) => {
+          counted.lookups++
+          return db.pool.query(...args)
+        },
+      } as unknown as typeof db.pool,
+    }
     return counted
   }
 

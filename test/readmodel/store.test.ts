@@ -322,12 +322,12 @@ describe('read model', () => {
     await db.pool.query(`ALTER TABLE detail_documents RESET (toast_tuple_target);
       UPDATE detail_documents SET body = body || '';
       DELETE FROM schema_migrations WHERE version = 14`)
-    const compressed = async () =>
-      (
-        await db.pool.query<{ n: number }>(
-          'SELECT count(pg_column_compression(body))::int AS n FROM detail_documents',
-        )
-      ).rows[0]?.n
+    const compressed = async () => {
+      const { rows } = await db.pool.query<{ n: number }>(
+        'SELECT count(pg_column_compression(body))::int AS n FROM detail_documents',
+      )
+      return rows[0]?.n
+    }
     assert.ok(((await compressed()) ?? 0) > 0)
     assert.deepEqual(await migrate(db.pool), ['0014_documents_uncompressed'])
     assert.deepEqual(await syncReadModel(db.pool), ['contracts', 'direct-contracts', 'public-calls', 'arps'])
