@@ -27,6 +27,7 @@ import health from './routes/health.js'
 import { answerHits } from './routes/hits.js'
 import { answerOrderHits } from './routes/order-hits.js'
 import orders from './routes/orders.js'
+import { Outbox } from './routes/outbox.js'
 import portal from './routes/portal.js'
 import transparency, { HELPERS } from './routes/transparency.js'
 import { requestValidator } from './validation.js'
@@ -275,8 +276,9 @@ export async function buildApp(
   // is then Fastify's to find); for the order query, a limit shared through Redis (it cannot be taken without
   // waiting). Off from the start of closing, so that Fastify answers 503 as it drains.
   const servers: Shortcut[] = []
+  const outbox = new Outbox((error) => app.log.error({ err: error }, 'writing a cached answer failed'))
   if (!config.logRequests && limiter instanceof MemoryLimiter)
-    servers.push(answerOrderHits({ store, tokens, limiter, accessLog, metrics }))
+    servers.push(answerOrderHits({ store, tokens, limiter, accessLog, outbox, metrics }))
   if (!config.logRequests && !(publicLimiter && config.trustProxy))
     servers.push(
       answerHits({
@@ -284,6 +286,7 @@ export async function buildApp(
         resources: PUBLIC_RESOURCES.map((resource) => resource.path),
         helpers: HELPERS.map(([path]) => path),
         limit: publicLimiter && { limiter: publicLimiter, perMinute: config.publicRateLimit },
+        outbox,
         metrics,
       }),
     )

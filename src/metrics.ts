@@ -174,6 +174,12 @@ export class Metrics {
     }
   }
 
+  /** Counts a GET answered before Fastify (src/routes/hits.ts), started at `started` (process.hrtime). */
+  answered(route: string, status: string, started: bigint): void {
+    this.requests.inc({ route, method: 'GET', status })
+    this.duration.observe({ route, status }, Number(process.hrtime.bigint() - started) / 1e9)
+  }
+
   /** Counts every answer of the app: by route pattern (never the raw URL, which a client chooses). */
   instrument(app: FastifyInstance): void {
     app.addHook('onResponse', (request, reply, done) => {

@@ -6,6 +6,7 @@ import { Answer } from '../readmodel/answer.js'
 import { type DocumentStore, detailKey, helperKey, listingKey } from '../readmodel/store.js'
 import { requestId } from '../request-id.js'
 import { answerLookedUp, JSON_TYPE, outgoing, rateHeaders, type Shortcut } from './answer.js'
+import type { Head, Outbox } from './outbox.js'
 import { inEnvelope } from './transparency.js'
 
 /** Where the transparency routes live (the /v1 prefix, and the plugin's /transparency paths). */
@@ -18,6 +19,8 @@ export interface HitOptions {
   helpers: readonly string[]
   /** The public routes' per-address limit, when on. */
   limit?: { limiter: MemoryLimiter; perMinute: number }
+  /** Where the answers are written, together at the end of the event loop's turn. */
+  outbox: Outbox
   metrics?: Metrics
 }
 
@@ -33,7 +36,7 @@ export interface HitOptions {
  * service).
  */
 export function answerHits(options: HitOptions): Shortcut {
-  const { store, limit, metrics } = options
+  const { store, limit, outbox, metrics } = options
   // The routes' templates as Fastify names them (the metrics' label), by the path segment that selects them.
   const listings = new Map(options.resources.map((path) => [path, `${PREFIX}${path}`]))
   const details = new Map(options.resources.map((path) => [path, `${PREFIX}${path}/:id`]))
@@ -68,7 +71,7 @@ export function answerHits(options: HitOptions): Shortcut {
     return { key: detailKey(first, id), route, resource: first, id }
   }
 
-  /** Writes an answer kept whole as the route would, and counts it in the metrics. */
+  /** Writes an answer kept whole as the route would (in the outbox), and counts it in the metrics once written. */
   function reply(
     response: ServerResponse,
     headers: IncomingHttpHeaders,
@@ -79,24 +82,20 @@ export function answerHits(options: HitOptions): Shortcut {
   ): true {
     // The headers in one flat list to writeHead, with none set before: Node then writes them as given,
     // without keeping a header map (a setHeader each validated and stored every header twice).
-    const head: (string | number)[] = ['x-request-id', requestId(headers['x-request-id'])]
+    const head: Head = ['x-request-id', requestId(headers['x-request-id'])]
     if (hit) for (const [name, value] of rateHeaders(hit)) head.push(name, value)
     head.push('access-control-allow-origin', '*')
     const out = outgoing(kept, headers, JSON_TYPE)
     for (const [name, value] of out.headers) head.push(name, value)
-    if (out.body === undefined) {
-      response.writeHead(304, head)
-      response.end()
-    } else {
-      head.push('content-length', out.body.length)
-      response.writeHead(200, head)
-      response.end(out.body)
-    }
-    if (metrics) {
-      const status = String(response.statusCode)
-      metrics.requests.inc({ route, method: 'GET', status })
-      metrics.duration.observe({ route, status }, Number(process.hrtime.bigint() - started) / 1e9)
-    }
+    const status = out.body === undefined ? 304 : 200
+    if (out.body !== undefined) head.push('content-length', out.body.length)
+    outbox.send(
+      response,
+      status,
+      head,
+      out.body,
+      metrics && (() => metrics.answered(route, String(status), started)),
+    )
     return true
   }
 

@@ -9,6 +9,7 @@ import { type DocumentStore, orderKey } from '../readmodel/store.js'
 import { requestId } from '../request-id.js'
 import { answerLookedUp, JSON_TYPE, rateHeaders, type Shortcut } from './answer.js'
 import { ORDER_RATE_LIMIT, orderEnvelope, singleAuthorization } from './orders.js'
+import type { Head, Outbox } from './outbox.js'
 
 /** The one URL shape answered here: the order number as the only parameter. */
 const PREFIX = '/external/orders?order_number='
@@ -37,6 +38,8 @@ export interface OrderHitOptions {
   /** The order query's per-token limit; only an in-process one can be taken without waiting. */
   limiter: MemoryLimiter
   accessLog: AccessLog
+  /** Where the answers are written, together at the end of the event loop's turn. */
+  outbox: Outbox
   metrics?: Metrics
 }
 
@@ -52,7 +55,7 @@ export interface OrderHitOptions {
  * against 100–155, alternated in one service with every answer read from the database.
  */
 export function answerOrderHits(options: OrderHitOptions): Shortcut {
-  const { store, tokens, limiter, accessLog, metrics } = options
+  const { store, tokens, limiter, accessLog, outbox, metrics } = options
 
   /** Writes the order's answer as the route would, records the access and counts it in the metrics. */
   function reply(
@@ -65,11 +68,10 @@ export function answerOrderHits(options: OrderHitOptions): Shortcut {
     found: Answer,
   ): true {
     const id = requestId(request.headers['x-request-id'])
-    const head: (string | number)[] = ['x-request-id', id]
+    const head: Head = ['x-request-id', id]
     for (const [name, value] of rateHeaders(hit)) head.push(name, value)
     head.push('content-type', JSON_TYPE, 'content-length', found.body.length)
-    response.writeHead(200, head)
-    response.end(found.body)
+    outbox.send(response, 200, head, found.body, metrics && (() => metrics.answered(ROUTE, '200', started)))
     accessLog.record({
       at: new Date(),
       tokenId: identity.tokenId,
@@ -78,13 +80,6 @@ export function answerOrderHits(options: OrderHitOptions): Shortcut {
       status: 200,
       requestId: id,
     })
-    if (metrics) {
-      metrics.requests.inc({ route: ROUTE, method: 'GET', status: '200' })
-      metrics.duration.observe(
-        { route: ROUTE, status: '200' },
-        Number(process.hrtime.bigint() - started) / 1e9,
-      )
-    }
     return true
   }
 
