@@ -71,7 +71,8 @@ export function answerOrderHits(options: OrderHitOptions): Shortcut {
     const head: Head = ['x-request-id', id]
     for (const [name, value] of rateHeaders(hit)) head.push(name, value)
     head.push('content-type', JSON_TYPE, 'content-length', found.body.length)
-    outbox.send(response, 200, head, found.body, metrics && (() => metrics.answered(ROUTE, '200', started)))
+    // Recorded before the answer is queued: a failure to record then leaves nothing written, and the request
+    // goes to the route as it was (src/app.ts).
     accessLog.record({
       at: new Date(),
       tokenId: identity.tokenId,
@@ -80,6 +81,7 @@ export function answerOrderHits(options: OrderHitOptions): Shortcut {
       status: 200,
       requestId: id,
     })
+    outbox.send(response, 200, head, found.body, metrics && (() => metrics.answered(ROUTE, '200', started)))
     return true
   }
 

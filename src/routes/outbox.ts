@@ -39,16 +39,24 @@ export class Outbox {
   private readonly flush = () => {
     const pending = this.pending
     this.pending = []
-    for (const { response, status, head, body, sent } of pending) {
-      try {
-        response.writeHead(status, head)
-        if (body === undefined) response.end()
-        else response.end(body)
-        sent?.()
-      } catch (error) {
-        this.onError(error)
-        response.destroy()
-      }
+    for (const answer of pending) this.write(answer)
+  }
+
+  private write({ response, status, head, body, sent }: Pending) {
+    try {
+      response.writeHead(status, head)
+      if (body === undefined) response.end()
+      else response.end(body)
+    } catch (error) {
+      this.onError(error)
+      response.destroy()
+      return
+    }
+    // What follows a written answer (its metrics) never takes it back, nor stops the others.
+    try {
+      sent?.()
+    } catch (error) {
+      this.onError(error)
     }
   }
 }

@@ -13,10 +13,13 @@ import { type Head, Outbox } from '../../src/routes/outbox.js'
  * A GET on a connection of its own: the status and body, or the error that cut it short (a timeout among
  * them: an answer never written fails the test instead of holding it).
  */
-function get(url: string): Promise<{ status: number; body: string } | { error: string }> {
+function get(
+  url: string,
+  agent: http.Agent | false = false,
+): Promise<{ status: number; body: string } | { error: string }> {
   return new Promise((resolve) => {
     http
-      .get(url, { agent: false, timeout: 5000 }, (response) => {
+      .get(url, { agent, timeout: 5000 }, (response) => {
         let body = ''
         response.setEncoding('utf8')
         response.on('data', (chunk: string) => {
@@ -97,7 +100,40 @@ describe('the outbox of answers served before Fastify', () => {
     )
   })
 
+  it('keeps an answer written, and its connection open, when what follows it fails', async () => {
+    errors.length = 0
+    let open: boolean[] = []
+    answer = (responses, urls) => {
+      responses.forEach((response, i) => {
+        const body = Buffer.from(`answer ${urls[i]}`)
+        outbox.send(response, 200, head(body), body, () => {
+          if (urls[i] === '/a') throw new Error('counting failed')
+        })
+      })
+      // Node lets go of a response's socket once it is written: taken now.
+      const sockets = responses.map((response) => response.socket)
+      setImmediate(() => {
+        open = sockets.map((socket) => socket?.destroyed === false)
+      })
+    }
+    // Connections kept alive, so that one closed by the server shows.
+    const agent = new http.Agent({ keepAlive: true })
+    const results = await Promise.all(['/a', '/b', '/c'].map((path) => get(`${base}${path}`, agent)))
+    agent.destroy()
+    assert.deepEqual(results, [
+      { status: 200, body: 'answer /a' },
+      { status: 200, body: 'answer /b' },
+      { status: 200, body: 'answer /c' },
+    ])
+    assert.deepEqual(open, [true, true, true])
+    assert.deepEqual(
+      errors.map((error) => (error as Error).message),
+      ['counting failed'],
+    )
+  })
+
   it('closes the connection of an answer it cannot write, and writes the others of its turn', async () => {
+    errors.length = 0
     const sent: string[] = []
     answer = (responses, urls) => {
       responses.forEach((response, i) => {
