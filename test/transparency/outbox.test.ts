@@ -60,15 +60,27 @@ describe('the outbox of answers served before Fastify', () => {
 
   const head = (body: Buffer): Head => ['content-type', 'text/plain', 'content-length', body.length]
 
+  /**
+   * Queues `answer <url>` for each request held, with what follows each written answer (sent) and, if given,
+   * the head it goes with.
+   */
+  function sendEach(
+    responses: http.ServerResponse[],
+    urls: string[],
+    sent: (url: string, response: http.ServerResponse) => void,
+    headFor: (url: string, body: Buffer) => Head = (_url, body) => head(body),
+  ) {
+    responses.forEach((response, i) => {
+      const url = urls[i] as string
+      const body = Buffer.from(`answer ${url}`)
+      outbox.send(response, 200, headFor(url, body), body, () => sent(url, response))
+    })
+  }
+
   it('writes the answers of a turn once the turn ends, each whole to its client, and then says so', async () => {
     const seen: string[] = []
     answer = (responses, urls) => {
-      responses.forEach((response, i) => {
-        const body = Buffer.from(`answer ${urls[i]}`)
-        outbox.send(response, 200, head(body), body, () => {
-          seen.push(`sent ${urls[i]} ended=${response.writableEnded}`)
-        })
-      })
+      sendEach(responses, urls, (url, response) => seen.push(`sent ${url} ended=${response.writableEnded}`))
       // Nothing written while the turn goes on: the answers wait in the outbox.
       seen.push(`during the turn: ${responses.map((r) => r.headersSent).join(',')}`)
       setImmediate(() => seen.push(`after the turn: ${responses.map((r) => r.headersSent).join(',')}`))
@@ -104,11 +116,8 @@ describe('the outbox of answers served before Fastify', () => {
     errors.length = 0
     let open: boolean[] = []
     answer = (responses, urls) => {
-      responses.forEach((response, i) => {
-        const body = Buffer.from(`answer ${urls[i]}`)
-        outbox.send(response, 200, head(body), body, () => {
-          if (urls[i] === '/a') throw new Error('counting failed')
-        })
+      sendEach(responses, urls, (url) => {
+        if (url === '/a') throw new Error('counting failed')
       })
       // Node lets go of a response's socket once it is written: taken now.
       const sockets = responses.map((response) => response.socket)
@@ -136,12 +145,13 @@ describe('the outbox of answers served before Fastify', () => {
     errors.length = 0
     const sent: string[] = []
     answer = (responses, urls) => {
-      responses.forEach((response, i) => {
-        const body = Buffer.from(`answer ${urls[i]}`)
-        // A header name Node refuses: writeHead throws, as it would for any answer it cannot write.
-        const written: Head = urls[i] === '/b' ? ['not a name', 'x'] : head(body)
-        outbox.send(response, 200, written, body, () => sent.push(urls[i] as string))
-      })
+      // A header name Node refuses for /b: writeHead throws, as it would for any answer it cannot write.
+      sendEach(
+        responses,
+        urls,
+        (url) => sent.push(url),
+        (url, body) => (url === '/b' ? ['not a name', 'x'] : head(body)),
+      )
     }
     const results = await Promise.all(['/a', '/b', '/c'].map((path) => get(`${base}${path}`)))
     assert.deepEqual(results[0], { status: 200, body: 'answer /a' })
