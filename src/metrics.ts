@@ -174,7 +174,10 @@ export class Metrics {
     }
   }
 
-  /** Counts a GET answered before Fastify (src/routes/hits.ts), started at `started` (process.hrtime). */
+  /**
+   * Counts a GET answered before Fastify (src/routes/hits.ts, src/routes/order-hits.ts), started at `started`
+   * (process.hrtime), once its answer is written.
+   */
   answered(route: string, status: string, started: bigint): void {
     this.requests.inc({ route, method: 'GET', status })
     this.duration.observe({ route, status }, Number(process.hrtime.bigint() - started) / 1e9)

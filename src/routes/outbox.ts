@@ -3,6 +3,15 @@ import type { ServerResponse } from 'node:http'
 /** A response's status line and headers, as one flat list for writeHead (name, value, name, value...). */
 export type Head = (string | number)[]
 
+interface Pending {
+  response: ServerResponse
+  status: number
+  head: Head
+  /** None for a 304. */
+  body: Buffer | undefined
+  sent: (() => void) | undefined
+}
+
 /**
  * Answers of one turn of the event loop, written together at its end (setImmediate: after every socket the
  * turn found readable has been read and answered, and every lookup it settled). Written one by one as each
@@ -17,15 +26,6 @@ export type Head = (string | number)[]
  * An answer waits for the others of its turn, which are answers kept whole or just looked up: microseconds
  * each. An answer that cannot be written is logged and its connection closed; the others are written.
  */
-interface Pending {
-  response: ServerResponse
-  status: number
-  head: Head
-  /** None for a 304. */
-  body: Buffer | undefined
-  sent: (() => void) | undefined
-}
-
 export class Outbox {
   private pending: Pending[] = []
 

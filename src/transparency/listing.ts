@@ -69,7 +69,9 @@ interface ListingText {
   direction: 'ASC' | 'DESC'
   /** The filter's count statement. */
   count: string
-  /** The page's statements by the relations asked (sorted names), made the first time each is asked. */
+  /** What the count's cache key starts with (the values follow). */
+  countKey: string
+  /** The page's statements by the relations asked (as parseRelations orders them), made when first asked. */
   pages: Map<string, PageStatements>
 }
 
@@ -101,6 +103,7 @@ function listingText(resource: PublicResource, names: readonly string[], sort: s
   const where = conditions.join(' AND ')
   const orderBy = `${sortKey} ${direction} NULLS LAST, ${a}.id ${direction}`
   const rowsFrom = from(resource.record, a, `${where} ${orderBy}`)
+  const count = `SELECT count(*)::int FROM ${rowsFrom} WHERE ${where}`
   text = {
     from: from(resource.record, a),
     rowsFrom,
@@ -108,7 +111,8 @@ function listingText(resource: PublicResource, names: readonly string[], sort: s
     orderBy,
     sortKey,
     direction,
-    count: `SELECT count(*)::int FROM ${rowsFrom} WHERE ${where}`,
+    count,
+    countKey: `c\u0000${count}\u0000`,
     pages: new Map(),
   }
   if (listingTexts.size >= LISTING_TEXTS) listingTexts.clear()
@@ -130,7 +134,7 @@ export function listingSql(
 
 /**
  * A page's statements for a listing's text and the relations asked, kept in the text: at most one for each
- * set of the resource's offered relations (their order does not change the items).
+ * set of the resource's offered relations (parseRelations gives each set in one order, the resource's).
  */
 function pageStatements(
   resource: PublicResource,
@@ -138,7 +142,7 @@ function pageStatements(
   filters: number,
   relations: readonly string[],
 ): PageStatements {
-  const key = [...relations].sort().join(',')
+  const key = relations.join(',')
   let made = text.pages.get(key)
   if (made !== undefined) return made
   const { from: source, rowsFrom, where, orderBy, sortKey, direction } = text
@@ -180,7 +184,7 @@ export async function listText(
 ): Promise<ListText> {
   const text = listingSql(resource, query)
   const { values } = text
-  const countKey = `c\u0000${text.count}\u0000${JSON.stringify(values)}`
+  const countKey = text.countKey + JSON.stringify(values)
   const kept = counts.cached(countKey)
   const keep = kept === undefined ? counts.keeper(countKey) : undefined
   const statements = pageStatements(resource, text, values.length, query.relations)

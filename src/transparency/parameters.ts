@@ -202,6 +202,10 @@ export function parameters(
   }
 }
 
+/**
+ * The relations with_relations asks for, each once, in the order the resource offers them (the order its
+ * items add them in), whatever order the client wrote them in.
+ */
 export function parseRelations(resource: PublicResource, raw: string | undefined): string[] {
   if (raw === undefined) return []
   const names = [
@@ -220,7 +224,7 @@ export function parseRelations(resource: PublicResource, raw: string | undefined
       `Parâmetro inválido: with_relations. Relação desconhecida: ${unknown.join(', ')}. Aceita: ${accepted.join(', ')}.`,
     )
   }
-  return names
+  return accepted.filter((name) => names.includes(name))
 }
 
 export interface ParameterProblem {

@@ -8,7 +8,7 @@ import { issueToken } from '../../src/auth/tokens.js'
 import { importRecords } from '../../src/import/importer.js'
 import { Answer } from '../../src/readmodel/answer.js'
 import { PUBLIC_RESOURCES } from '../../src/resources/index.js'
-import { sortValues } from '../../src/transparency/parameters.js'
+import { parseRelations, sortValues } from '../../src/transparency/parameters.js'
 import { buildTestApp, listen } from '../helpers/app.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
 import { demoRecords, first, ndjson, source } from '../helpers/records.js'
@@ -207,6 +207,24 @@ describe('answers kept whole', () => {
         }
       }
     }
+  })
+
+  it('reads with_relations in the order the resource offers them, each once, however the client wrote them', async () => {
+    // The page's statements are kept by the relations asked (src/transparency/listing.ts): one set, one key.
+    const contracts = PUBLIC_RESOURCES.find((resource) => resource.path === 'contracts')
+    assert.ok(contracts)
+    assert.deepEqual(parseRelations(contracts, 'orders, documents,orders,managers'), [
+      'managers',
+      'documents',
+      'orders',
+    ])
+    const listing = `${base}/v1/transparency/contracts?per_page=3&with_relations=`
+    const bodies = await Promise.all(
+      ['managers,documents,orders', 'orders,documents,managers', 'documents,orders,managers,orders'].map(
+        async (relations) => (await get(`${listing}${relations}`)).raw.toString(),
+      ),
+    )
+    assert.deepEqual(bodies.slice(1), [bodies[0], bodies[0]])
   })
 
   it('sends the order query the same bytes from memory as from the read model', async () => {
