@@ -78,9 +78,13 @@ describe('loadConfig', () => {
 })
 
 describe('the V8 settings of serve', () => {
-  it('bounds the heap growth at 50% unless HEAP_GROWING_PERCENT says otherwise; 0 leaves it to V8', () => {
-    assert.deepEqual(v8Flags(loadConfig({})), ['--heap-growing-percent=50'])
-    assert.deepEqual(v8Flags(loadConfig({ HEAP_GROWING_PERCENT: '25' })), ['--heap-growing-percent=25'])
+  it('bounds the heap growth at 50% unless HEAP_GROWING_PERCENT says otherwise, marking once 85% of it is used; 0 leaves both to V8', () => {
+    const marking = '--incremental-marking-soft-trigger=85'
+    assert.deepEqual(v8Flags(loadConfig({})), ['--heap-growing-percent=50', marking])
+    assert.deepEqual(v8Flags(loadConfig({ HEAP_GROWING_PERCENT: '25' })), [
+      '--heap-growing-percent=25',
+      marking,
+    ])
     assert.deepEqual(v8Flags(loadConfig({ HEAP_GROWING_PERCENT: '0' })), [])
   })
 })
