@@ -39,7 +39,7 @@ export async function serveCommand(): Promise<void> {
  * starts it): 54-56 full collections in 5 s of random contract details with 25%, 27-30 with 50%, for 9 µs
  * of CPU a request (README, Performance). With the growth bounded, marking starts once the old generation
  * has used 85% of its limit instead (--incremental-marking-soft-trigger), so that the room the bound leaves
- * is used before the next collection: random contract details cost 50-56 µs of CPU a request against 59-60
+ * is used before the next collection: random contract details cost 51-55 µs of CPU a request against 60-62
  * with V8's own start, in turn, for about 10 MB more resident memory (README, *When marking starts*). V8
  * reads both at every collection, so setting them once the process runs takes effect.
  */
