@@ -78,7 +78,7 @@ describe('loadConfig', () => {
 })
 
 describe('the V8 settings of serve', () => {
-  it('bounds the heap growth at 50% unless HEAP_GROWING_PERCENT says otherwise, marking once 85% of it is used; 0 leaves both to V8', () => {
+  it('bounds the heap growth at 50% unless HEAP_GROWING_PERCENT says otherwise and starts marking at 85% of the limit; 0 leaves both to V8', () => {
     const marking = '--incremental-marking-soft-trigger=85'
     assert.deepEqual(v8Flags(loadConfig({})), ['--heap-growing-percent=50', marking])
     assert.deepEqual(v8Flags(loadConfig({ HEAP_GROWING_PERCENT: '25' })), [
