@@ -179,8 +179,13 @@ export class Metrics {
    * (process.hrtime), once its answer is written.
    */
   answered(route: string, status: string, started: bigint): void {
-    this.requests.inc({ route, method: 'GET', status })
-    this.duration.observe({ route, status }, Number(process.hrtime.bigint() - started) / 1e9)
+    this.count(route, 'GET', status, Number(process.hrtime.bigint() - started) / 1e9)
+  }
+
+  /** One answer in the request counter and the duration histogram, however it was answered. */
+  private count(route: string, method: string, status: string, seconds: number): void {
+    this.requests.inc({ route, method, status })
+    this.duration.observe({ route, status }, seconds)
   }
 
   /** Counts every answer of the app: by route pattern (never the raw URL, which a client chooses). */
@@ -188,8 +193,7 @@ export class Metrics {
     app.addHook('onResponse', (request, reply, done) => {
       const route = request.routeOptions.url ?? 'unmatched'
       const status = String(reply.statusCode)
-      this.requests.inc({ route, method: request.method, status })
-      this.duration.observe({ route, status }, reply.elapsedTime / 1000)
+      this.count(route, request.method, status, reply.elapsedTime / 1000)
       if (reply.statusCode === 429) this.rateLimited.inc({ route })
       if (reply.statusCode === 401) this.authFailures.inc()
       done()

@@ -31,6 +31,9 @@ export async function serveCommand(): Promise<void> {
   process.once('SIGHUP', stop) // the terminal or the parent went away
 }
 
+/** Percent of the old generation's limit at which V8 starts marking, when the heap's growth is bounded. */
+const MARKING_STARTS = 85
+
 /**
  * The V8 settings a serving process runs with. HEAP_GROWING_PERCENT bounds how far the heap grows past
  * what a full collection left alive: with V8's own factor (up to four), the benchmark's load scenarios left
@@ -51,6 +54,3 @@ export function v8Flags(config: Pick<Config, 'heapGrowingPercent'>): string[] {
       ]
     : []
 }
-
-/** Percent of the old generation's limit at which V8 starts marking, when the heap's growth is bounded. */
-const MARKING_STARTS = 85

@@ -45,8 +45,8 @@ export class Outbox {
   private write({ response, status, head, body, sent }: Pending) {
     try {
       response.writeHead(status, head)
-      if (body === undefined) response.end()
-      else response.end(body)
+      // No body (a 304): end(undefined) ends the response as end() does.
+      response.end(body)
     } catch (error) {
       this.onError(error)
       response.destroy()
