@@ -14,7 +14,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { openEmbedded } from '../src/db/embedded.js'
 import { createPool } from '../src/db/pool.js'
-import { type Entry, loadSamples, prepareDataset } from './lib/dataset.js'
+import { type Entry, loadSamples, prepareDataset, readIntoPageCache } from './lib/dataset.js'
 import { cleanUpDrivers, drive, type ScenarioResult, WRK } from './lib/drivers.js'
 import {
   type ExportFigures,
@@ -82,6 +82,8 @@ async function main() {
       )
     ).rows[0]
     const postgres = server && `${server.version}, shared_buffers ${server.buffers}`
+    // Last before the service starts: the pages the scenarios read, in memory for every server alike.
+    const warmed = await readIntoPageCache(pool)
     await pool.end()
     mkdirSync(options.out, { recursive: true })
 
@@ -187,6 +189,7 @@ async function main() {
       counts,
       load,
       floor,
+      warmed,
       scenarios: results,
       rssAfterLoadMB,
       exports: [...exports.values()],

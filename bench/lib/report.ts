@@ -1,5 +1,5 @@
 import type { Scale } from '../../src/demo/generator.js'
-import type { LoadFigures } from './dataset.js'
+import type { LoadFigures, WarmFigures } from './dataset.js'
 import type { ScenarioResult } from './drivers.js'
 import type { ExportFigures } from './exports.js'
 import { describeFloor, type FloorFigures } from './floor.js'
@@ -33,6 +33,8 @@ export interface Report {
   load: LoadFigures
   /** Only writing the loaded rows again, in one transaction: the floor under the load; absent when reused. */
   floor?: FloorFigures
+  /** The read model's documents read once before the scenarios, so that no server meets them on disk. */
+  warmed: WarmFigures
   /** What small imports cost on the loaded dataset; absent when --only skipped them. */
   incremental?: IncrementalFigures
   /** The soak (--soak minutes of mixed load); absent when skipped. */
@@ -61,6 +63,10 @@ export function markdown(report: Report): string {
       `${report.load.reused ? ' (from the run that loaded it)' : ''}; goal 10,000 orders/s, 20,000 beyond.`,
     '',
     ...(report.floor ? [`Load floor: ${describeFloor(report.floor)}.`, ''] : []),
+    `Before the scenarios, the read model's documents (${report.warmed.tables.join(', ')}, ` +
+      `${report.warmed.megabytes.toLocaleString('en')} MB) were read once into the page cache, in ` +
+      `${report.warmed.seconds} s.`,
+    '',
     ...(report.incremental
       ? [
           '| Incremental import | records | median ms | runs ms | CPU stolen |',
