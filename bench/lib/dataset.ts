@@ -167,7 +167,7 @@ const READ_MODEL = ['order_documents', 'detail_documents']
 /**
  * Reads the read model's documents once, so that the operating system keeps their pages. Without it the
  * service, measured first in each scenario with a ceiling, met pages on disk that its own run then left in
- * memory for the bare server measured after it: in a run of 2026-11-25 at 23:05, whose page cache had lost
+ * memory for the bare server measured after it: in the run of 2026-11-25 23:14, whose page cache had lost
  * most of the detail documents, random contract details gave the service 4,697 req/s (p50 6.9 ms) and the
  * bare server right after 17,920 (p50 1.7 ms). Each table is scanned whole (`body IS NOT NULL` makes
  * PostgreSQL read every row's page rather than answer from an index); its pages go through a small ring of
