@@ -1,5 +1,5 @@
 import type { Scale } from '../../src/demo/generator.js'
-import type { LoadFigures, WarmFigures } from './dataset.js'
+import { describeWarm, type LoadFigures, type WarmFigures } from './dataset.js'
 import type { ScenarioResult } from './drivers.js'
 import type { ExportFigures } from './exports.js'
 import { describeFloor, type FloorFigures } from './floor.js'
@@ -63,9 +63,7 @@ export function markdown(report: Report): string {
       `${report.load.reused ? ' (from the run that loaded it)' : ''}; goal 10,000 orders/s, 20,000 beyond.`,
     '',
     ...(report.floor ? [`Load floor: ${describeFloor(report.floor)}.`, ''] : []),
-    `Before the scenarios, the read model's documents (${report.warmed.tables.join(', ')}, ` +
-      `${report.warmed.megabytes.toLocaleString('en')} MB) were read once into the page cache, in ` +
-      `${report.warmed.seconds} s.`,
+    `Before the scenarios, ${describeWarm(report.warmed)}.`,
     '',
     ...(report.incremental
       ? [
