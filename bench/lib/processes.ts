@@ -5,6 +5,7 @@ import { createServer } from 'node:net'
 import path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { loadConfig } from '../../src/config.js'
+import type { Envelope } from '../../src/readmodel/answer.js'
 import { orderEnvelope } from '../../src/routes/orders.js'
 import { inEnvelope } from '../../src/routes/transparency.js'
 
@@ -146,7 +147,7 @@ export function startBaseline(bytes: number) {
  * with the service's cache memory.
  */
 export function startCeiling(url: string) {
-  const envelope = (wrap: (document: string) => string) => JSON.stringify(wrap('\u0000').split('\u0000'))
+  const envelope = ({ head, tail }: Envelope) => JSON.stringify([head, tail])
   const cacheBytes = serviceConfig().cacheMb * 1024 * 1024
   return startBare([
     'bench/ceiling-server.mjs',

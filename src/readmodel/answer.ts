@@ -66,8 +66,9 @@ export class Answer {
   private br: Buffer | undefined
   private gzip: Buffer | undefined
 
-  constructor(text: string) {
-    this.body = ownBytes(text)
+  /** The body as text, or as bytes of its own (an Envelope's, say), kept as they are. */
+  constructor(body: string | Buffer) {
+    this.body = ownBytes(body)
   }
 
   /**
@@ -115,5 +116,41 @@ export class Answer {
   matches(ifNoneMatch: string | undefined): boolean {
     if (ifNoneMatch === undefined) return false
     return ifNoneMatch === this.etag || ifNoneMatch === `W/${this.etag}` || `W/${ifNoneMatch}` === this.etag
+  }
+}
+
+/** A document's bytes as the read model gives them, written where an answer wants them. */
+export interface DocumentBytes {
+  /** Its length in bytes. */
+  readonly length: number
+  /** Writes it at offset of target, which has room for it. */
+  writeTo(target: Buffer, offset: number): void
+}
+
+/**
+ * What a route puts around a document: the text before it and after it. An answer is made of them as bytes,
+ * with the document's bytes copied in between as PostgreSQL sent them (DocumentBytes, src/db/bytes-query.ts),
+ * never decoded into a string and encoded back.
+ */
+export class Envelope {
+  private readonly headBytes: Buffer
+  private readonly tailBytes: Buffer
+
+  constructor(
+    readonly head: string,
+    readonly tail: string,
+  ) {
+    this.headBytes = Buffer.from(head)
+    this.tailBytes = Buffer.from(tail)
+  }
+
+  /** The answer of the document inside the envelope, in bytes of its own. */
+  answer(document: DocumentBytes): Answer {
+    const { headBytes, tailBytes } = this
+    const bytes = Buffer.allocUnsafeSlow(headBytes.length + document.length + tailBytes.length)
+    headBytes.copy(bytes, 0)
+    document.writeTo(bytes, headBytes.length)
+    tailBytes.copy(bytes, headBytes.length + document.length)
+    return new Answer(bytes)
   }
 }

@@ -6,6 +6,7 @@ import type { AccessLog } from '../auth/access-log.js'
 import type { Hit, Limiter } from '../auth/rate-limit.js'
 import type { TokenCache, TokenIdentity } from '../auth/tokens.js'
 import { isPossibleNumber, normalizeNumber } from '../checks.js'
+import { Envelope } from '../readmodel/answer.js'
 import type { DocumentStore } from '../readmodel/store.js'
 import { handedOver, rateHeaders, resetSeconds } from './answer.js'
 import { OrderSchema } from './schemas.js'
@@ -31,7 +32,7 @@ export const ORDER_RATE_LIMIT = 60
 
 const SUCCESS_PREFIX = `{"message":${JSON.stringify(MESSAGES.success)},"data":`
 /** The order query's answer: the document, served as stored, inside the envelope. */
-export const orderEnvelope = (document: string) => `${SUCCESS_PREFIX}${document}}`
+export const orderEnvelope = new Envelope(SUCCESS_PREFIX, '}')
 
 export interface OrdersOptions {
   store: DocumentStore

@@ -6,7 +6,7 @@ import type { FastifyError } from 'fastify'
 import { Type } from 'typebox'
 import { MemoryLimiter } from '../auth/rate-limit.js'
 import { isUnavailable } from '../db/pool.js'
-import { type Answer, entityTag } from '../readmodel/answer.js'
+import { type Answer, Envelope, entityTag } from '../readmodel/answer.js'
 import { helperKey, listingKey } from '../readmodel/store.js'
 import { PUBLIC_RESOURCES } from '../resources/index.js'
 import { ExportRefused, NotFoundError, ParameterError } from '../transparency/errors.js'
@@ -28,7 +28,7 @@ declare module 'fastify' {
 
 const SUCCESS_PREFIX = `{"success":true,"message":${JSON.stringify(MESSAGES.success)},"data":`
 /** A detail's answer: the document, served as stored, inside the envelope. */
-export const inEnvelope = (data: string) => `${SUCCESS_PREFIX}${data}}`
+export const inEnvelope = new Envelope(SUCCESS_PREFIX, '}')
 
 type ValidationError = FastifyError & {
   validation?: ParameterProblem[]

@@ -1,0 +1,179 @@
+import assert from 'node:assert/strict'
+import net from 'node:net'
+import { after, before, describe, it } from 'node:test'
+import fc from 'fast-check'
+import pg from 'pg'
+import { BytesQuery } from '../../src/db/bytes-query.js'
+import { createPool } from '../../src/db/pool.js'
+import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
+
+/** Rows of several shapes: a number, text repeated to any length, and a NULL every third row. */
+const ROWS = `SELECT i, repeat($2::text, i * $3::int) AS text, CASE WHEN i % 3 = 0 THEN NULL ELSE i::text END AS maybe
+  FROM generate_series(1, $1::int) i`
+/** Text of every width UTF-8 has, and the characters the protocol could be confused by. */
+const TEXT = 'ação Ü ✓ 😀 "\\\t\n\u0001 '
+
+/** Runs a query object on a client or a pool (whose promise, unlike a client's, a query object does not get). */
+function run(client: pg.Pool | pg.Client, query: BytesQuery): Promise<void> {
+  return new Promise((resolve, reject) => {
+    ;(client as pg.Client).query(
+      query as never,
+      ((error: Error | undefined) => (error ? reject(error) : resolve())) as never,
+    )
+  })
+}
+
+/** The rows as node-postgres reads them, as text. */
+async function asText(client: pg.Pool | pg.Client, values: unknown[]) {
+  const { rows } = await client.query<{ i: number; text: string; maybe: string | null }>(ROWS, values)
+  return rows.map((row) => [String(row.i), row.text, row.maybe])
+}
+
+/** BytesQuery's rows, decoded, to compare with asText's. */
+async function asBytes(client: pg.Pool | pg.Client, values: unknown[], name?: string) {
+  const query = new BytesQuery({ text: ROWS, values, ...(name ? { name } : {}) })
+  await run(client, query)
+  return query.rows.map((row) => row.map((value) => (value === null ? null : value.toString())))
+}
+
+/**
+ * A proxy to PostgreSQL that sends what the server says in pieces of the given sizes, one piece a turn
+ * of the event loop, so that the client reads messages cut anywhere: in a header, in a value, between two.
+ */
+async function slicingProxy(target: URL, sizes: number[]) {
+  const server = net.createServer((client) => {
+    client.setNoDelay(true)
+    const upstream = net.connect(Number(target.port || 5432), target.hostname)
+    let next = 0
+    let queue = Promise.resolve()
+    upstream.on('data', (chunk: Buffer) => {
+      queue = queue.then(async () => {
+        for (let at = 0; at < chunk.length; ) {
+          const size = sizes[next++ % sizes.length] as number
+          client.write(chunk.subarray(at, at + size))
+          at += size
+          await new Promise((resolve) => setImmediate(resolve))
+        }
+      })
+    })
+    client.pipe(upstream)
+    const end = () => {
+      client.destroy()
+      upstream.destroy()
+    }
+    client.on('error', end).on('close', end)
+    upstream.on('error', end).on('close', end)
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return server
+}
+
+describe('BytesQuery', () => {
+  let db: TestDatabase
+  before(async () => {
+    db = await createTestDatabase({ migrated: false })
+  })
+  after(() => db.drop())
+
+  it('gives each value as the bytes node-postgres would have decoded into text, NULL as null', async () => {
+    for (const [count, times] of [
+      [0, 1],
+      [1, 1],
+      [50, 3],
+      [5, 40_000], // values of up to 4 MB: many socket reads each
+    ] as const) {
+      const values = [count, TEXT, times]
+      assert.deepEqual(await asBytes(db.pool, values), await asText(db.pool, values))
+    }
+  })
+
+  it('reads messages cut anywhere, across any number of reads', async () => {
+    const sizes = fc.sample(fc.integer({ min: 1, max: 700 }), { numRuns: 500, seed: 21 })
+    const proxy = await slicingProxy(new URL(db.url), sizes)
+    const through = new URL(db.url)
+    through.hostname = '127.0.0.1'
+    through.port = String((proxy.address() as net.AddressInfo).port)
+    const client = new pg.Client({ connectionString: through.toString() })
+    await client.connect()
+    try {
+      for (const values of [
+        [30, TEXT, 1],
+        [3, TEXT, 2000],
+        [200, 'x', 1],
+      ]) {
+        assert.deepEqual(await asBytes(client, values), await asText(db.pool, values))
+      }
+    } finally {
+      await client.end()
+      await new Promise((resolve) => proxy.close(resolve))
+    }
+  })
+
+  it('gives the connection back: plain queries and prepared ones go on after it, on the same connection', async () => {
+    const pool = createPool(db.url, { max: 1 })
+    try {
+      const values = [7, TEXT, 2]
+      const expected = await asText(pool, values)
+      for (let i = 0; i < 3; i++) {
+        assert.deepEqual(await asBytes(pool, values, 'rows-by-name'), expected)
+        assert.deepEqual(await asText(pool, values), expected)
+      }
+      // Prepared once on the connection, and used again.
+      const { rows } = await pool.query<{ name: string; generic: number; custom: number }>(
+        `SELECT name FROM pg_prepared_statements WHERE name = 'rows-by-name'`,
+      )
+      assert.equal(rows.length, 1)
+    } finally {
+      await pool.end()
+    }
+  })
+
+  it("fails with PostgreSQL's error, and the connection goes on", async () => {
+    const pool = createPool(db.url, { max: 1 })
+    try {
+      const query = new BytesQuery({ text: 'SELECT 1 / (i - 3) FROM generate_series(1, 5) i' })
+      await assert.rejects(run(pool, query), { code: '22012' })
+      assert.deepEqual(await asBytes(pool, [2, TEXT, 1]), await asText(pool, [2, TEXT, 1]))
+    } finally {
+      await pool.end()
+    }
+  })
+
+  it('passes the notices sent among the rows on to node-postgres', async () => {
+    const client = new pg.Client({ connectionString: db.url })
+    await client.connect()
+    try {
+      const notices: string[] = []
+      client.on('notice', (notice) => notices.push(notice.message ?? ''))
+      await client.query(`CREATE FUNCTION pg_temp.noisy(i int) RETURNS int LANGUAGE plpgsql AS $$
+        BEGIN RAISE NOTICE 'linha %', i; RETURN i; END $$`)
+      const query = new BytesQuery({ text: 'SELECT pg_temp.noisy(i) FROM generate_series(1, 4) i' })
+      await run(client, query)
+      assert.deepEqual(
+        query.rows.map(([value]) => value?.toString()),
+        ['1', '2', '3', '4'],
+      )
+      assert.deepEqual(notices, ['linha 1', 'linha 2', 'linha 3', 'linha 4'])
+    } finally {
+      await client.end()
+    }
+  })
+
+  it('fails without sending when node-postgres refuses the query, or another reader shares the connection', async () => {
+    const client = new pg.Client({ connectionString: db.url })
+    await client.connect()
+    try {
+      const refused = new BytesQuery({ text: 'SELECT $1::int', values: 'not an array' as never })
+      await assert.rejects(run(client, refused), /values must be an array/)
+      const stream = (client as unknown as { connection: pg.Connection }).connection.stream
+      const other = () => {}
+      stream.on('data', other)
+      const shared = new BytesQuery({ text: 'SELECT 1' })
+      await assert.rejects(run(client, shared), /expected one reader/)
+      stream.removeListener('data', other)
+      assert.deepEqual(await asBytes(client, [2, TEXT, 1]), await asText(client, [2, TEXT, 1]))
+    } finally {
+      await client.end()
+    }
+  })
+})
