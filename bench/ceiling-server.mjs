@@ -1,7 +1,8 @@
 // The benchmark's ceiling for the read scenarios: the least work a server must do to answer an order query
 // or a contract detail from this dataset, on this machine. It finds a token's organization once and keeps
 // it; reads each document PostgreSQL keeps ready (order_documents, detail_documents) with the service's own
-// batched lookup (its DocumentStore, built in dist/, with the cache off); keeps the answers it sent in as
+// batched lookup, as bytes, into an answer in its envelope (its DocumentStore and Envelope, built in dist/,
+// with the cache off); keeps the answers it sent in as
 // much memory as the service's cache has (CACHE_MB as the service reads it, charged for their bytes alone,
 // where the service charges half as much again for compressed variants); and sends each with two headers.
 // It takes no limit, writes no access record, sends no request id, ETag, CORS or Cache-Control header,
@@ -14,10 +15,13 @@ import { createServer } from 'node:http'
 import { LRUCache } from 'lru-cache'
 import { findToken } from '../dist/auth/tokens.js'
 import { createPool } from '../dist/db/pool.js'
+import { Envelope } from '../dist/readmodel/answer.js'
 import { DocumentStore } from '../dist/readmodel/store.js'
 
 const pool = createPool(process.argv[2])
-const [ORDER_ENVELOPE, DETAIL_ENVELOPE] = process.argv.slice(4, 6).map((envelope) => JSON.parse(envelope))
+const [ORDER_ENVELOPE, DETAIL_ENVELOPE] = process.argv
+  .slice(4, 6)
+  .map((envelope) => new Envelope(...JSON.parse(envelope)))
 const ORDERS = '/external/orders?order_number='
 const CONTRACTS = '/v1/transparency/contracts/'
 const TYPE = 'application/json; charset=utf-8'
@@ -44,13 +48,12 @@ function send(response, status, body) {
   response.end(body)
 }
 
-/** The answer to a document being read, in its envelope, kept under key; undefined when there is none. */
-async function answer(key, reading, [before, after]) {
-  const document = await reading
-  if (document === undefined) return undefined
-  const body = Buffer.from(`${before}${document}${after}`)
-  answers.set(key, body)
-  return body
+/** The bytes of an answer being read, kept under key; undefined when there is none. */
+async function answer(key, reading) {
+  const found = await reading
+  if (found === undefined) return undefined
+  answers.set(key, found.body)
+  return found.body
 }
 
 const NOT_FOUND = Buffer.from('{"message":"Não encontrado"}')
@@ -68,9 +71,9 @@ const server = createServer((request, response) => {
     ? organizationOf(authorization).then((organization) => {
         if (organization === null) return undefined
         const number = decodeURIComponent(url.slice(ORDERS.length))
-        return answer(key, store.order(organization, number), ORDER_ENVELOPE)
+        return answer(key, store.orderAnswer(organization, number, ORDER_ENVELOPE))
       })
-    : answer(key, store.detail('contracts', url.slice(CONTRACTS.length)), DETAIL_ENVELOPE)
+    : answer(key, store.detailAnswer('contracts', url.slice(CONTRACTS.length), DETAIL_ENVELOPE))
   found.then(
     (body) => send(response, body === undefined ? 404 : 200, body ?? NOT_FOUND),
     () => send(response, 500, NOT_FOUND),
