@@ -10,7 +10,7 @@ const READY_FOR_QUERY = 0x5a // 'Z'
 /** A message's type byte and its length (which counts itself, not the type). */
 const HEADER = 5
 
-/** The values of a DataRow message whose body (after the header) is bytes[start, end). */
+/** The values of a DataRow message whose body (after its header) starts at start. */
 function valuesOf(bytes: Buffer, start: number): ByteRow {
   const count = bytes.readUInt16BE(start)
   const row: ByteRow = new Array(count)
@@ -42,11 +42,21 @@ function takeRows(stream: Duplex, onRow: (row: ByteRow) => void): Error | (() =>
     stream.removeListener('data', onData)
     stream.on('data', reader)
   }
-  /** The start of a message not yet whole, kept for the next chunk. */
-  let partial: Buffer | undefined
+  /** A message not yet whole: its pieces so far, their length, and the length it needs to be read on. */
+  let pieces: Buffer[] = []
+  let held = 0
+  let needed = 0
   const onData = (chunk: Buffer) => {
-    const bytes = partial === undefined ? chunk : Buffer.concat([partial, chunk])
-    partial = undefined
+    let bytes = chunk
+    if (held > 0) {
+      // Joined once it is whole (a value of megabytes comes in many reads), not again at every read.
+      pieces.push(chunk)
+      held += chunk.length
+      if (held < needed) return
+      bytes = Buffer.concat(pieces, held)
+      pieces = []
+      held = 0
+    }
     let at = 0
     /** Where the messages not yet passed on start. */
     let from = 0
@@ -69,7 +79,11 @@ function takeRows(stream: Duplex, onRow: (row: ByteRow) => void): Error | (() =>
       at = end
     }
     if (from < at) reader(bytes.subarray(from, at))
-    if (at < bytes.length) partial = bytes.subarray(at)
+    if (at < bytes.length) {
+      pieces = [bytes.subarray(at)]
+      held = bytes.length - at
+      needed = held < HEADER ? HEADER : 1 + bytes.readUInt32BE(at + 1)
+    }
   }
   stream.removeListener('data', reader)
   stream.on('data', onData)

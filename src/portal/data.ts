@@ -155,7 +155,8 @@ export async function ownedDetail(
 /** The public resource whose record has this id: a bidding is a direct contract or a public call. */
 export async function biddingResource(store: DocumentStore, id: string): Promise<PublicResource | undefined> {
   for (const resource of PUBLIC_RESOURCES.filter((r) => r.record.table === 'biddings')) {
-    if ((await store.detail(resource.path, id)) !== undefined) return resource
+    // Found or not, without decoding the document.
+    if ((await store.ownedDetail(resource.path, id)) !== undefined) return resource
   }
   return undefined
 }

@@ -293,7 +293,7 @@ export class DocumentStore {
    * The answer made of what build gives, as `through` keeps values: its bytes, tag and compressed variants
    * are made once and served from memory until the next import. Undefined when build gives nothing.
    */
-  answer(key: string, build: () => Promise<string | Answer | undefined>): Promise<Answer | undefined> {
+  answer(key: string, build: () => Promise<string | undefined>): Promise<Answer | undefined> {
     const hit = this.cached(key)
     // The fast path: no promise chain, no closure, for the answer already in memory.
     if (hit instanceof Answer) {
@@ -301,8 +301,8 @@ export class DocumentStore {
       return Promise.resolve(hit)
     }
     return this.through(key, async () => {
-      const built = await build()
-      return built === undefined || built instanceof Answer ? built : new Answer(built)
+      const text = await build()
+      return text === undefined ? undefined : new Answer(text)
     })
   }
 
@@ -327,14 +327,14 @@ export class DocumentStore {
 
   /** The order query's answer for an order: its document inside the route's envelope. */
   orderAnswer(organizationId: string, number: string, envelope: Envelope): Promise<Answer | undefined> {
-    return this.answer(orderKey(organizationId, number), () =>
+    return this.through(orderKey(organizationId, number), () =>
       this.orders.load([organizationId, number]).then((found) => found && envelope.answer(found)),
     )
   }
 
   /** A detail route's answer for a record: its document inside its route's envelope. */
   detailAnswer(resource: string, id: string, envelope: Envelope): Promise<Answer | undefined> {
-    return this.answer(detailKey(resource, id), () =>
+    return this.through(detailKey(resource, id), () =>
       this.details.load([resource, id]).then((found) => found && envelope.answer(found)),
     )
   }

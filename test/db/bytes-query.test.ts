@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict'
-import net from 'node:net'
 import { after, before, describe, it } from 'node:test'
 import fc from 'fast-check'
 import pg from 'pg'
 import { BytesQuery } from '../../src/db/bytes-query.js'
 import { createPool } from '../../src/db/pool.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
+import { startProxy, viaProxy } from '../helpers/proxy.js'
 
 /** Rows of several shapes: a number, text repeated to any length, and a NULL every third row. */
 const ROWS = `SELECT i, repeat($2::text, i * $3::int) AS text, CASE WHEN i % 3 = 0 THEN NULL ELSE i::text END AS maybe
@@ -36,39 +36,19 @@ async function asBytes(client: pg.Pool | pg.Client, values: unknown[], name?: st
   return query.rows.map((row) => row.map((value) => (value === null ? null : value.toString())))
 }
 
-/**
- * A proxy to PostgreSQL that sends what the server says in pieces of the given sizes, one piece a turn
- * of the event loop, so that the client reads messages cut anywhere: in a header, in a value, between two.
- */
-async function slicingProxy(target: URL, sizes: number[]) {
-  const server = net.createServer((client) => {
-    client.setNoDelay(true)
-    const upstream = net.connect(Number(target.port || 5432), target.hostname)
-    let next = 0
-    let queue = Promise.resolve()
-    upstream.on('data', (chunk: Buffer) => {
-      queue = queue.then(async () => {
-        for (let at = 0; at < chunk.length; ) {
-          const size = sizes[next++ % sizes.length] as number
-          client.write(chunk.subarray(at, at + size))
-          at += size
-          await new Promise((resolve) => setImmediate(resolve))
-        }
-      })
-    })
-    client.pipe(upstream)
-    const end = () => {
-      client.destroy()
-      upstream.destroy()
-    }
-    client.on('error', end).on('close', end)
-    upstream.on('error', end).on('close', end)
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  return server
+/** Runs fn with a client of its own, connected to url, and ends it after. */
+async function withClient<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  try {
+    return await fn(client)
+  } finally {
+    await client.end()
+  }
 }
 
-describe('BytesQuery', () => {
+// A message lost or held back would leave a query waiting for ever: failed after this long instead.
+describe('BytesQuery', { timeout: 20_000 }, () => {
   let db: TestDatabase
   before(async () => {
     db = await createTestDatabase({ migrated: false })
@@ -88,24 +68,21 @@ describe('BytesQuery', () => {
   })
 
   it('reads messages cut anywhere, across any number of reads', async () => {
-    const sizes = fc.sample(fc.integer({ min: 1, max: 700 }), { numRuns: 500, seed: 21 })
-    const proxy = await slicingProxy(new URL(db.url), sizes)
-    const through = new URL(db.url)
-    through.hostname = '127.0.0.1'
-    through.port = String((proxy.address() as net.AddressInfo).port)
-    const client = new pg.Client({ connectionString: through.toString() })
-    await client.connect()
+    const pieces = fc.sample(fc.integer({ min: 1, max: 700 }), { numRuns: 500, seed: 21 })
+    const url = new URL(db.url)
+    const proxy = await startProxy(url.hostname, Number(url.port || 5432), { pieces })
     try {
-      for (const values of [
-        [30, TEXT, 1],
-        [3, TEXT, 2000],
-        [200, 'x', 1],
-      ]) {
-        assert.deepEqual(await asBytes(client, values), await asText(db.pool, values))
-      }
+      await withClient(viaProxy(db.url, proxy), async (client) => {
+        for (const values of [
+          [30, TEXT, 1],
+          [3, TEXT, 2000],
+          [200, 'x', 1],
+        ]) {
+          assert.deepEqual(await asBytes(client, values), await asText(db.pool, values))
+        }
+      })
     } finally {
-      await client.end()
-      await new Promise((resolve) => proxy.close(resolve))
+      await proxy.close()
     }
   })
 
@@ -119,7 +96,7 @@ describe('BytesQuery', () => {
         assert.deepEqual(await asText(pool, values), expected)
       }
       // Prepared once on the connection, and used again.
-      const { rows } = await pool.query<{ name: string; generic: number; custom: number }>(
+      const { rows } = await pool.query<{ name: string }>(
         `SELECT name FROM pg_prepared_statements WHERE name = 'rows-by-name'`,
       )
       assert.equal(rows.length, 1)
@@ -140,9 +117,7 @@ describe('BytesQuery', () => {
   })
 
   it('passes the notices sent among the rows on to node-postgres', async () => {
-    const client = new pg.Client({ connectionString: db.url })
-    await client.connect()
-    try {
+    await withClient(db.url, async (client) => {
       const notices: string[] = []
       client.on('notice', (notice) => notices.push(notice.message ?? ''))
       await client.query(`CREATE FUNCTION pg_temp.noisy(i int) RETURNS int LANGUAGE plpgsql AS $$
@@ -154,15 +129,11 @@ describe('BytesQuery', () => {
         ['1', '2', '3', '4'],
       )
       assert.deepEqual(notices, ['linha 1', 'linha 2', 'linha 3', 'linha 4'])
-    } finally {
-      await client.end()
-    }
+    })
   })
 
   it('fails without sending when node-postgres refuses the query, or another reader shares the connection', async () => {
-    const client = new pg.Client({ connectionString: db.url })
-    await client.connect()
-    try {
+    await withClient(db.url, async (client) => {
       const refused = new BytesQuery({ text: 'SELECT $1::int', values: 'not an array' as never })
       await assert.rejects(run(client, refused), /values must be an array/)
       const stream = (client as unknown as { connection: pg.Connection }).connection.stream
@@ -172,8 +143,6 @@ describe('BytesQuery', () => {
       await assert.rejects(run(client, shared), /expected one reader/)
       stream.removeListener('data', other)
       assert.deepEqual(await asBytes(client, [2, TEXT, 1]), await asText(client, [2, TEXT, 1]))
-    } finally {
-      await client.end()
-    }
+    })
   })
 })
