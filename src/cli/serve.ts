@@ -40,11 +40,12 @@ const MARKING_STARTS = 85
  * the process at 274 MB resident, against 237 MB with 50% and 233 MB with 25%. Below 50%, V8 starts its
  * next marking almost as soon as a collection ends (a young generation's worth of room before the limit
  * starts it): 54-56 full collections in 5 s of random contract details with 25%, 27-30 with 50%, for 9 µs
- * of CPU a request (README, Performance). With the growth bounded, marking starts once the old generation
- * has used 85% of its limit instead (--incremental-marking-soft-trigger), so that the room the bound leaves
- * is used before the next collection: random contract details cost 51-55 µs of CPU a request against 60-62
- * with V8's own start, in turn, for about 10 MB more resident memory (README, *When marking starts*). V8
- * reads both at every collection, so setting them once the process runs takes effect.
+ * of CPU a request (docs/performance.md, *A heap that grows by half*). With the growth bounded, marking
+ * starts once the old generation has used 85% of its limit instead (--incremental-marking-soft-trigger), so
+ * that the room the bound leaves is used before the next collection: random contract details cost 51-55 µs
+ * of CPU a request against 60-62 with V8's own start, in turn, for about 10 MB more resident memory
+ * (docs/performance.md, *When marking starts*). V8 reads both at every collection, so setting them once the
+ * process runs takes effect.
  */
 export function v8Flags(config: Pick<Config, 'heapGrowingPercent'>): string[] {
   return config.heapGrowingPercent > 0

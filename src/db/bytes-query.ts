@@ -98,7 +98,7 @@ function takeRows(stream: Duplex, onRow: (row: ByteRow) => void): Error | (() =>
  *
  * Why: a document of the read model goes from PostgreSQL into an answer's bytes. Decoded into a string and
  * encoded back, a 2.8 kB contract detail with accented letters took 4.2 and 2 µs of the service's one thread
- * (200,000 times each); copied as bytes, 0.1. (README, *Documents read as bytes*.)
+ * (200,000 times each); copied as bytes, 0.1. (docs/performance.md, *Documents read as bytes*.)
  */
 export class BytesQuery extends pg.Query {
   readonly rows: ByteRow[] = []
