@@ -91,7 +91,7 @@ function takeRows(stream: Duplex, onRow: (row: ByteRow) => void): Error | (() =>
 }
 
 /**
- * A query whose rows are kept as the bytes PostgreSQL sent (`rows`), where node-postgres decodes every
+ * A query whose rows are kept as the bytes PostgreSQL sent (`received`), where node-postgres decodes every
  * value into a string. Everything else is node-postgres's own: the statement prepared once per connection
  * under its name, the parameters, errors, the pool's queue. Given to `pool.query`, whose promise settles
  * when the query is over; its rows are then on the query.
@@ -101,7 +101,12 @@ function takeRows(stream: Duplex, onRow: (row: ByteRow) => void): Error | (() =>
  * (200,000 times each); copied as bytes, 0.1. (docs/performance.md, *Documents read as bytes*.)
  */
 export class BytesQuery extends pg.Query {
-  readonly rows: ByteRow[] = []
+  /**
+   * The rows, as received. Not `rows`: node-postgres reads a query's `rows` as how many rows to fetch at a
+   * time, and any value there makes it ask for them in pages, sending its Sync in a write of its own once
+   * they are in: two writes and two round trips a query instead of one.
+   */
+  readonly received: ByteRow[] = []
 
   constructor(config: pg.QueryConfig) {
     super(config)
@@ -109,7 +114,7 @@ export class BytesQuery extends pg.Query {
     // Query declares submit as a property in its types (a method at run time): replaced the same way.
     // An Error returned (not thrown) fails the query alone, as node-postgres's own submit does.
     this.submit = (connection: pg.Connection) => {
-      const taken = takeRows(connection.stream, (row) => this.rows.push(row))
+      const taken = takeRows(connection.stream, (row) => this.received.push(row))
       if (taken instanceof Error) return taken
       const refused = (submit as (connection: pg.Connection) => Error | null).call(this, connection)
       // Nothing was sent: nothing will come back.

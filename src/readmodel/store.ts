@@ -155,7 +155,7 @@ class Batcher {
       // pg-pool settles a query object it is given as it does any other (its types say it returns the object).
       await (this.pool.query(query) as unknown as Promise<unknown>)
       const found = new Map<number, Found>()
-      for (const [i, body, organizationId] of query.rows) {
+      for (const [i, body, organizationId] of query.received) {
         if (i && body && organizationId)
           found.set(Number(i.toString('latin1')) - 1, new Found(body, organizationId.toString('latin1')))
       }

@@ -33,7 +33,7 @@ async function asText(client: pg.Pool | pg.Client, values: unknown[]) {
 async function asBytes(client: pg.Pool | pg.Client, values: unknown[], name?: string) {
   const query = new BytesQuery({ text: ROWS, values, ...(name ? { name } : {}) })
   await run(client, query)
-  return query.rows.map((row) => row.map((value) => (value === null ? null : value.toString())))
+  return query.received.map((row) => row.map((value) => (value === null ? null : value.toString())))
 }
 
 /** Runs fn with a client of its own, connected to url, and ends it after. */
@@ -105,6 +105,29 @@ describe('BytesQuery', { timeout: 20_000 }, () => {
     }
   })
 
+  it('costs the connection the writes node-postgres would make for the same query: one round trip', async () => {
+    await withClient(db.url, async (client) => {
+      const stream = (client as unknown as { connection: pg.Connection }).connection.stream
+      const write = stream.write
+      let writes = 0
+      stream.write = ((...args: Parameters<typeof write>) => {
+        writes++
+        return write.apply(stream, args)
+      }) as typeof write
+      const config = { name: 'round-trip', text: ROWS, values: [3, TEXT, 1] }
+      const writesOf = async (submit: () => Promise<unknown>) => {
+        writes = 0
+        await submit()
+        return writes
+      }
+      await client.query(config)
+      const plain = await writesOf(() => client.query(config))
+      const bytes = await writesOf(() => run(client, new BytesQuery(config)))
+      assert.ok(plain > 0)
+      assert.equal(bytes, plain)
+    })
+  })
+
   it("fails with PostgreSQL's error, and the connection goes on", async () => {
     const pool = createPool(db.url, { max: 1 })
     try {
@@ -125,7 +148,7 @@ describe('BytesQuery', { timeout: 20_000 }, () => {
       const query = new BytesQuery({ text: 'SELECT pg_temp.noisy(i) FROM generate_series(1, 4) i' })
       await run(client, query)
       assert.deepEqual(
-        query.rows.map(([value]) => value?.toString()),
+        query.received.map(([value]) => value?.toString()),
         ['1', '2', '3', '4'],
       )
       assert.deepEqual(notices, ['linha 1', 'linha 2', 'linha 3', 'linha 4'])
