@@ -119,18 +119,10 @@ export class Answer {
   }
 }
 
-/** A document's bytes as the read model gives them, written where an answer wants them. */
-export interface DocumentBytes {
-  /** Its length in bytes. */
-  readonly length: number
-  /** Writes it at offset of target, which has room for it. */
-  writeTo(target: Buffer, offset: number): void
-}
-
 /**
  * What a route puts around a document: the text before it and after it. An answer is made of them as bytes,
- * with the document's bytes copied in between as PostgreSQL sent them (DocumentBytes, src/db/bytes-query.ts),
- * never decoded into a string and encoded back.
+ * with the document's bytes copied in between as PostgreSQL sent them (src/db/bytes-query.ts), never decoded
+ * into a string and encoded back.
  */
 export class Envelope {
   private readonly headBytes: Buffer
@@ -145,11 +137,11 @@ export class Envelope {
   }
 
   /** The answer of the document inside the envelope, in bytes of its own. */
-  answer(document: DocumentBytes): Answer {
+  answer(document: Buffer): Answer {
     const { headBytes, tailBytes } = this
     const bytes = Buffer.allocUnsafeSlow(headBytes.length + document.length + tailBytes.length)
     headBytes.copy(bytes, 0)
-    document.writeTo(bytes, headBytes.length)
+    document.copy(bytes, headBytes.length)
     tailBytes.copy(bytes, headBytes.length + document.length)
     return new Answer(bytes)
   }

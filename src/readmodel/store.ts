@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache'
 import { DATA_CHANNEL, Notifications } from '../channel.js'
 import { BytesQuery } from '../db/bytes-query.js'
 import type { Pool } from '../db/pool.js'
-import { Answer, type DocumentBytes, type Envelope } from './answer.js'
+import { Answer, type Envelope } from './answer.js'
 
 /** What the cache holds: answers as they go on the wire, and strings (counts, kept until the next import). */
 export type Cached = string | Answer
@@ -66,26 +66,11 @@ export class LruCache {
 
 /**
  * A document of the read model as PostgreSQL sent it (its UTF-8 bytes, BytesQuery), with the organization it
- * belongs to: written into an answer as bytes, decoded only for what reads it as text (the portal).
+ * belongs to: copied into an answer as bytes, decoded only by what reads it as text (the portal).
  */
-export class Found implements DocumentBytes {
-  constructor(
-    private readonly bytes: Buffer,
-    readonly organizationId: string,
-  ) {}
-
-  get length(): number {
-    return this.bytes.length
-  }
-
-  /** The document as text. */
-  get body(): string {
-    return this.bytes.toString()
-  }
-
-  writeTo(target: Buffer, offset: number): void {
-    this.bytes.copy(target, offset)
-  }
+export interface Found {
+  bytes: Buffer
+  organizationId: string
 }
 
 /** Keys sent in one query at most: a burst larger than this goes as several, one after another. */
@@ -157,7 +142,10 @@ class Batcher {
       const found = new Map<number, Found>()
       for (const [i, body, organizationId] of query.received) {
         if (i && body && organizationId)
-          found.set(Number(i.toString('latin1')) - 1, new Found(body, organizationId.toString('latin1')))
+          found.set(Number(i.toString('latin1')) - 1, {
+            bytes: body,
+            organizationId: organizationId.toString('latin1'),
+          })
       }
       for (const [i, entry] of batch.entries()) entry.resolve(found.get(i))
     } catch (error) {
@@ -312,12 +300,12 @@ export class DocumentStore {
    * answers made of it are.
    */
   order(organizationId: string, number: string): Promise<string | undefined> {
-    return this.orders.load([organizationId, number]).then((found) => found?.body)
+    return this.orders.load([organizationId, number]).then((found) => found?.bytes.toString())
   }
 
   /** A detail's document, as `order` gives an order's. */
   detail(resource: string, id: string): Promise<string | undefined> {
-    return this.details.load([resource, id]).then((found) => found?.body)
+    return this.details.load([resource, id]).then((found) => found?.bytes.toString())
   }
 
   /** A detail's document and the organization it belongs to (which the document does not show). */
@@ -328,14 +316,14 @@ export class DocumentStore {
   /** The order query's answer for an order: its document inside the route's envelope. */
   orderAnswer(organizationId: string, number: string, envelope: Envelope): Promise<Answer | undefined> {
     return this.through(orderKey(organizationId, number), () =>
-      this.orders.load([organizationId, number]).then((found) => found && envelope.answer(found)),
+      this.orders.load([organizationId, number]).then((found) => found && envelope.answer(found.bytes)),
     )
   }
 
   /** A detail route's answer for a record: its document inside its route's envelope. */
   detailAnswer(resource: string, id: string, envelope: Envelope): Promise<Answer | undefined> {
     return this.through(detailKey(resource, id), () =>
-      this.details.load([resource, id]).then((found) => found && envelope.answer(found)),
+      this.details.load([resource, id]).then((found) => found && envelope.answer(found.bytes)),
     )
   }
 
