@@ -19,14 +19,9 @@ export interface Config {
   readonly trustProxy: boolean
   /** Megabytes of served documents and responses each instance keeps in memory; 0 turns the cache off. */
   readonly cacheMb: number
-  /**
-   * How far V8 lets its heap grow past what a full collection left alive, in percent (`serve` only); 0 leaves
-   * it to V8, which under load let the heap reach two to four times its live objects.
-   */
-  readonly heapGrowingPercent: number
   /** Connections `serve` keeps to PostgreSQL for the API and the portal, one of them listening for imports (exports have their own). */
   readonly databasePoolSize: number
-  /** Log every request (one line each, at info); off by default: it costs a third of the throughput. */
+  /** Log every request (one line each, at info); off by default: order queries have their access records. */
   readonly logRequests: boolean
   /** Public (/v1) requests allowed per client address per minute, in a sliding window; 0 turns it off. */
   readonly publicRateLimit: number
@@ -159,7 +154,6 @@ export function loadConfig(env: Env = process.env): Config {
     authFailureLimit: parseWhole('AUTH_FAILURE_LIMIT', text(env, 'AUTH_FAILURE_LIMIT'), 30, 1, 1_000_000),
     trustProxy: parseBoolean('TRUST_PROXY', text(env, 'TRUST_PROXY'), false),
     cacheMb: parseMegabytes('CACHE_MB', text(env, 'CACHE_MB'), 64),
-    heapGrowingPercent: parseWhole('HEAP_GROWING_PERCENT', text(env, 'HEAP_GROWING_PERCENT'), 50, 0, 1000),
     databasePoolSize: parseWhole('DATABASE_POOL_SIZE', text(env, 'DATABASE_POOL_SIZE'), 10, 2, 1000),
     logRequests: parseBoolean('LOG_REQUESTS', text(env, 'LOG_REQUESTS'), false),
     publicRateLimit: parseWhole('PUBLIC_RATE_LIMIT', text(env, 'PUBLIC_RATE_LIMIT'), 600, 0, 1_000_000),

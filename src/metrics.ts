@@ -18,13 +18,6 @@ export interface MetricsSources {
   redisUp: () => boolean | undefined
 }
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** The metrics endpoint's server, when METRICS_PORT is set. */
-    metricsServer?: http.Server
-  }
-}
-
 const PREFIX = 'compras_'
 
 /** The scrape reads the database with this bound, so that a dead database never hangs it. */
@@ -174,26 +167,13 @@ export class Metrics {
     }
   }
 
-  /**
-   * Counts a GET answered before Fastify (src/routes/hits.ts, src/routes/order-hits.ts), started at `started`
-   * (process.hrtime), once its answer is written.
-   */
-  answered(route: string, status: string, started: bigint): void {
-    this.count(route, 'GET', status, Number(process.hrtime.bigint() - started) / 1e9)
-  }
-
-  /** One answer in the request counter and the duration histogram, however it was answered. */
-  private count(route: string, method: string, status: string, seconds: number): void {
-    this.requests.inc({ route, method, status })
-    this.duration.observe({ route, status }, seconds)
-  }
-
   /** Counts every answer of the app: by route pattern (never the raw URL, which a client chooses). */
   instrument(app: FastifyInstance): void {
     app.addHook('onResponse', (request, reply, done) => {
       const route = request.routeOptions.url ?? 'unmatched'
       const status = String(reply.statusCode)
-      this.count(route, request.method, status, reply.elapsedTime / 1000)
+      this.requests.inc({ route, method: request.method, status })
+      this.duration.observe({ route, status }, reply.elapsedTime / 1000)
       if (reply.statusCode === 429) this.rateLimited.inc({ route })
       if (reply.statusCode === 401) this.authFailures.inc()
       done()

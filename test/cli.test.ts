@@ -193,12 +193,12 @@ describe('compras CLI', () => {
     assert.equal(result.stderr, 'compras: DATABASE_URL must start with postgres:// or postgresql://\n')
   })
 
-  it('serve refuses a bad HEAP_GROWING_PERCENT before it opens the database', async () => {
-    const result = await runCli(['serve'], { ...env, HEAP_GROWING_PERCENT: 'lots' })
+  it('serve refuses a bad CACHE_MB before it opens the database', async () => {
+    const result = await runCli(['serve'], { ...env, CACHE_MB: 'lots' })
     assert.equal(result.code, 1)
     assert.equal(
       result.stderr,
-      'compras: HEAP_GROWING_PERCENT must be a whole number from 0 to 1000, got "lots"\n',
+      'compras: CACHE_MB must be a whole number of megabytes (0: off), got "lots"\n',
     )
   })
 

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict'
 import path from 'node:path'
 import { describe, it } from 'node:test'
-import { v8Flags } from '../src/cli/serve.js'
 import { ConfigError, loadConfig } from '../src/config.js'
 
 describe('loadConfig', () => {
@@ -16,7 +15,6 @@ describe('loadConfig', () => {
     assert.equal(config.tls, undefined)
     assert.equal(config.demoOnEmpty, true)
     assert.equal(config.cacheMb, 64)
-    assert.equal(config.heapGrowingPercent, 50)
     assert.equal(config.databasePoolSize, 10)
     assert.equal(config.logRequests, false)
     assert.ok(Object.isFrozen(config))
@@ -32,7 +30,6 @@ describe('loadConfig', () => {
       LOG_LEVEL: 'WARN',
       DEMO_ON_EMPTY: 'false',
       CACHE_MB: '0',
-      HEAP_GROWING_PERCENT: '0',
       DATABASE_POOL_SIZE: '4',
       LOG_REQUESTS: 'true',
     })
@@ -44,7 +41,6 @@ describe('loadConfig', () => {
     assert.equal(config.logLevel, 'warn')
     assert.equal(config.demoOnEmpty, false)
     assert.equal(config.cacheMb, 0)
-    assert.equal(config.heapGrowingPercent, 0)
     assert.equal(config.databasePoolSize, 4)
     assert.equal(config.logRequests, true)
   })
@@ -60,8 +56,6 @@ describe('loadConfig', () => {
     [{ TLS_CERT_FILE: '/nope/cert.pem', TLS_KEY_FILE: '/nope/key.pem' }, /^TLS_CERT_FILE: file not found/],
     [{ DEMO_ON_EMPTY: 'maybe' }, /^DEMO_ON_EMPTY must be true or false/],
     [{ CACHE_MB: '-5' }, /^CACHE_MB must be a whole number of megabytes/],
-    [{ HEAP_GROWING_PERCENT: '-1' }, /^HEAP_GROWING_PERCENT must be a whole number from 0 to 1000, got "-1"/],
-    [{ HEAP_GROWING_PERCENT: '12.5' }, /^HEAP_GROWING_PERCENT must be a whole number from 0 to 1000/],
     [{ LOG_REQUESTS: 'often' }, /^LOG_REQUESTS must be true or false/],
     // One connection listens for imports: with one alone, no request would ever get one.
     [{ DATABASE_POOL_SIZE: '1' }, /^DATABASE_POOL_SIZE must be a whole number from 2 to 1000, got "1"/],
@@ -75,16 +69,4 @@ describe('loadConfig', () => {
       )
     })
   }
-})
-
-describe('the V8 settings of serve', () => {
-  it('bounds the heap growth at 50% unless HEAP_GROWING_PERCENT says otherwise and starts marking at 85% of the limit; 0 leaves both to V8', () => {
-    const marking = '--incremental-marking-soft-trigger=85'
-    assert.deepEqual(v8Flags(loadConfig({})), ['--heap-growing-percent=50', marking])
-    assert.deepEqual(v8Flags(loadConfig({ HEAP_GROWING_PERCENT: '25' })), [
-      '--heap-growing-percent=25',
-      marking,
-    ])
-    assert.deepEqual(v8Flags(loadConfig({ HEAP_GROWING_PERCENT: '0' })), [])
-  })
 })

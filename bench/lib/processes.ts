@@ -96,15 +96,11 @@ const serviceConfig = () => loadConfig({ ...process.env, ...SERVICE_ENV })
 
 /**
  * The service's settings that shape the figures (its memory and its connections), as the service will read
- * them from this environment: a run with HEAP_GROWING_PERCENT=0, say, says so in its report.
+ * them from this environment: a run with CACHE_MB=0, say, says so in its report.
  */
 export function serviceSettings(): string {
   const config = serviceConfig()
-  return [
-    `CACHE_MB ${config.cacheMb}`,
-    `HEAP_GROWING_PERCENT ${config.heapGrowingPercent}`,
-    `DATABASE_POOL_SIZE ${config.databasePoolSize}`,
-  ].join(', ')
+  return [`CACHE_MB ${config.cacheMb}`, `DATABASE_POOL_SIZE ${config.databasePoolSize}`].join(', ')
 }
 
 /** `compras serve` on DATABASE_URL url, its output in logFile; resolves once /ready answers. */

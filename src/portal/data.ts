@@ -147,7 +147,7 @@ export async function ownedDetail(
     ).rows[0]?.name
   if (name === undefined) return undefined
   return {
-    document: JSON.parse(found.bytes.toString()) as Json,
+    document: JSON.parse(found.body) as Json,
     owner: { organization_uuid: found.organizationId, organization_name: name },
   }
 }

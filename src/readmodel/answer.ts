@@ -119,30 +119,15 @@ export class Answer {
   }
 }
 
-/**
- * What a route puts around a document: the text before it and after it. An answer is made of them as bytes,
- * with the document's bytes copied in between as PostgreSQL sent them (src/db/bytes-query.ts), never decoded
- * into a string and encoded back.
- */
+/** What a route puts around a document: the text before it and after it. */
 export class Envelope {
-  private readonly headBytes: Buffer
-  private readonly tailBytes: Buffer
-
   constructor(
     readonly head: string,
     readonly tail: string,
-  ) {
-    this.headBytes = Buffer.from(head)
-    this.tailBytes = Buffer.from(tail)
-  }
+  ) {}
 
-  /** The answer of the document inside the envelope, in bytes of its own. */
-  answer(document: Buffer): Answer {
-    const { headBytes, tailBytes } = this
-    const bytes = Buffer.allocUnsafeSlow(headBytes.length + document.length + tailBytes.length)
-    headBytes.copy(bytes, 0)
-    document.copy(bytes, headBytes.length)
-    tailBytes.copy(bytes, headBytes.length + document.length)
-    return new Answer(bytes)
+  /** The answer of the document inside the envelope. */
+  answer(document: string): Answer {
+    return new Answer(this.head + document + this.tail)
   }
 }

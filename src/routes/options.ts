@@ -13,7 +13,7 @@ export interface TransparencyOptions {
   exportGate: ExportGate
   /** Requests per client address per minute; 0: no limit. */
   publicRateLimit: number
-  /** Its counters, when shared with the hits served below Fastify (src/routes/hits.ts). */
+  /** Its counters (made here when not given). */
   publicLimiter?: MemoryLimiter
   /** Told how many rows each export wrote, as it goes (the metrics' export row counter). */
   onExportRows?: (rows: number) => void

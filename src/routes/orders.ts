@@ -8,7 +8,7 @@ import type { TokenCache, TokenIdentity } from '../auth/tokens.js'
 import { isPossibleNumber, normalizeNumber } from '../checks.js'
 import { Envelope } from '../readmodel/answer.js'
 import type { DocumentStore } from '../readmodel/store.js'
-import { handedOver, rateHeaders, resetSeconds } from './answer.js'
+import { rateHeaders, resetSeconds } from './answer.js'
 import { OrderSchema } from './schemas.js'
 
 /** What the order query answers (spec 7.1, 7.2), byte for byte, and our generic 500. */
@@ -106,10 +106,7 @@ const orders: FastifyPluginAsyncTypebox<OrdersOptions> = async (app, options) =>
       return fail(reply, 429, MESSAGES.tooManyRequests)
     }
     request.identity = identity
-    // Taken already when the order was looked up before Fastify (src/routes/order-hits.ts).
-    const hit =
-      handedOver.get(request.raw)?.hit ??
-      (await limiter.take(`order:${identity.tokenId}`, ORDER_RATE_LIMIT, 1000))
+    const hit = await limiter.take(`order:${identity.tokenId}`, ORDER_RATE_LIMIT, 1000)
     const reset = setRateHeaders(reply, hit)
     if (!hit.allowed) {
       reply.header('Retry-After', reset)
@@ -178,9 +175,7 @@ const orders: FastifyPluginAsyncTypebox<OrdersOptions> = async (app, options) =>
       const number = normalizeNumber(asked)
       if (!isPossibleNumber(number)) return fail(reply, 500, MESSAGES.notFound)
       const identity = request.identity as TokenIdentity
-      // Looked up already when it came through src/routes/order-hits.ts.
-      const answer = await (handedOver.get(request.raw)?.lookup ??
-        store.orderAnswer(identity.organizationId, number, orderEnvelope))
+      const answer = await store.orderAnswer(identity.organizationId, number, orderEnvelope)
       if (answer === undefined) return fail(reply, 500, MESSAGES.notFound)
       return (reply as FastifyReply).type('application/json; charset=utf-8').send(answer.body)
     },

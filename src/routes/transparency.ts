@@ -13,7 +13,7 @@ import { ExportRefused, NotFoundError, ParameterError } from '../transparency/er
 import { LOOKUPS, listingPage, lookup } from '../transparency/listing.js'
 import { MESSAGES } from '../transparency/messages.js'
 import { listingParameters, type ParameterProblem, parameterError } from '../transparency/parameters.js'
-import { CACHE_CONTROL, handedOver, rateHeaders, resetSeconds, sendAnswer } from './answer.js'
+import { CACHE_CONTROL, rateHeaders, resetSeconds, sendAnswer } from './answer.js'
 import exportRoute from './export.js'
 import { ocdsBulkRoute, ocdsRoutes } from './ocds.js'
 import type { TransparencyOptions } from './options.js'
@@ -103,8 +103,7 @@ const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app,
   if (publicRateLimit > 0) {
     const limiter = options.publicLimiter ?? new MemoryLimiter()
     app.addHook('onRequest', async (request, reply) => {
-      // Taken already when the request was looked up before Fastify (src/routes/hits.ts).
-      const hit = handedOver.get(request.raw)?.hit ?? limiter.takeNow(request.ip, publicRateLimit, 60_000)
+      const hit = limiter.takeNow(request.ip, publicRateLimit, 60_000)
       for (const [name, value] of rateHeaders(hit)) reply.header(name, value)
       if (!hit.allowed) {
         reply.header('Retry-After', resetSeconds(hit))
@@ -153,9 +152,7 @@ const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app,
         },
       },
       async (request, reply) => {
-        // Looked up already when it came through src/routes/hits.ts.
-        const answer = await (handedOver.get(request.raw)?.lookup ??
-          store.detailAnswer(resource.path, request.params.id.toLowerCase(), inEnvelope))
+        const answer = await store.detailAnswer(resource.path, request.params.id.toLowerCase(), inEnvelope)
         if (answer === undefined) throw new NotFoundError('record')
         return sendAnswer(request, reply, answer)
       },

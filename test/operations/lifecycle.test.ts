@@ -32,11 +32,6 @@ describe('stopping and killing', () => {
   it('SIGTERM under load: every request accepted before it completes whole, and serve exits within 10 s', async () => {
     const port = await freePort()
     const child = spawnCli(['serve'], { DATABASE_URL: db.url, PORT: String(port), HOST: '127.0.0.1' })
-    // V8 refuses a flag it does not know, or a value it cannot take, on stderr, and goes on without it.
-    let stderr = ''
-    child.stderr?.on('data', (chunk) => {
-      stderr += chunk
-    })
     try {
       const base = `http://127.0.0.1:${port}`
       for (let started = performance.now(); ; await sleep(100)) {
@@ -79,8 +74,6 @@ describe('stopping and killing', () => {
       assert.ok(performance.now() - signalled < 10_000, 'serve took more than 10 s to stop')
       // A request after the signal finds the port closed.
       assert.equal(await fetch(`${base}/health`).catch(() => 'refused'), 'refused')
-      // The flags serve gives V8 at its start (src/cli/serve.ts, v8Flags) were all taken.
-      assert.doesNotMatch(stderr, /unrecognized flag|illegal value for flag/)
     } finally {
       child.kill('SIGKILL')
     }

@@ -1,0 +1,47 @@
+import type { FastifyInstance } from 'fastify'
+import fp from 'fastify-plugin'
+import type { Metrics } from '../metrics.js'
+
+export interface RequestsOptions {
+  /** LOG_REQUESTS: one line per answered request, at info. */
+  logRequests: boolean
+  metrics: Metrics | undefined
+}
+
+/**
+ * What every request goes through, whatever its route: its id sent back, a connection that brought a body
+ * closed once answered, a log line when asked for, and the metrics. Global (fastify-plugin), registered
+ * before every route.
+ */
+export default fp<RequestsOptions>(
+  async function requests(app: FastifyInstance, { logRequests, metrics }) {
+    app.addHook('onRequest', (request, reply, done) => {
+      // X-Request-Id: the client's or the proxy's when sane, else a new one (genReqId); logged as reqId.
+      reply.header('x-request-id', request.id)
+      // A GET-only API reads no request body: a body trickled in a byte at a time cannot hold the connection
+      // open, as Node would to drain it for keep-alive.
+      const { headers } = request
+      if (
+        (headers['content-length'] !== undefined && headers['content-length'] !== '0') ||
+        headers['transfer-encoding']
+      )
+        reply.header('connection', 'close')
+      done()
+    })
+    if (logRequests)
+      app.addHook('onResponse', (request, reply, done) => {
+        request.log.info(
+          {
+            method: request.method,
+            url: request.url,
+            status: reply.statusCode,
+            ms: Math.round(reply.elapsedTime),
+          },
+          'request',
+        )
+        done()
+      })
+    metrics?.instrument(app)
+  },
+  { name: 'requests' },
+)

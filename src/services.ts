@@ -1,0 +1,121 @@
+import type http from 'node:http'
+import type { FastifyBaseLogger } from 'fastify'
+import { AccessLog } from './auth/access-log.js'
+import { type Limiter, MemoryLimiter, RedisLimiter } from './auth/rate-limit.js'
+import { TokenCache } from './auth/tokens.js'
+import { Notifications } from './channel.js'
+import type { Config } from './config.js'
+import { derivePool, type Pool } from './db/pool.js'
+import { ExportGate } from './export/gate.js'
+import { Metrics, serveMetrics } from './metrics.js'
+import { DocumentStore } from './readmodel/store.js'
+
+// The services an instance's routes share, made once per app: the read path and its cache, tokens, rate
+// limits, access records, the exports' connections and the metrics.
+
+export interface ServiceDeps {
+  pool: Pool
+  /** Rate-limit counters; by default in Redis when REDIS_URL is set, else in the process. */
+  limiter?: Limiter
+  /** The read path; by default one over deps.pool with config.cacheMb of cache. */
+  store?: DocumentStore
+}
+
+export interface Services {
+  pool: Pool
+  store: DocumentStore
+  tokens: TokenCache
+  /** The order query's limits: per token, and failed authentications per address. */
+  limiter: Limiter
+  /** The public pages' and API's per-address limit; undefined when PUBLIC_RATE_LIMIT is 0. */
+  publicLimiter: MemoryLimiter | undefined
+  accessLog: AccessLog
+  /** Where imports and token changes are heard, on one connection for the whole app. */
+  notifications: Notifications
+  /** Exports' own connections, so that however many run the API's pool stays free. */
+  exportPool: Pool
+  exportGate: ExportGate
+  /** With METRICS_PORT: the metrics, and the server that serves them. */
+  metrics: Metrics | undefined
+  metricsServer: http.Server | undefined
+  close(): Promise<void>
+}
+
+/** Makes the services and starts what listens (notifications, the metrics port). */
+export async function startServices(
+  config: Config,
+  deps: ServiceDeps,
+  log: FastifyBaseLogger,
+): Promise<Services> {
+  const { pool } = deps
+  let redisUp: boolean | undefined = config.redisUrl && !deps.limiter ? true : undefined
+  const limiter =
+    deps.limiter ??
+    (config.redisUrl
+      ? new RedisLimiter(config.redisUrl, {
+          onFault: (error) => {
+            redisUp = false
+            log.error({ err: error }, 'Redis unreachable: rate limits are per process until it returns')
+          },
+          onRecover: () => {
+            redisUp = true
+            log.warn('Redis is back: rate limits are shared again')
+          },
+        })
+      : new MemoryLimiter())
+  const accessLog = new AccessLog(pool, (error) => log.error({ err: error }, 'writing access records failed'))
+  const notifications = new Notifications(pool, (error) =>
+    log.error(
+      { err: error },
+      'listening for changes failed: nothing is cached and tokens are checked every second until it is back',
+    ),
+  )
+  const store =
+    deps.store ??
+    new DocumentStore(pool, {
+      cacheBytes: config.cacheMb * 1024 * 1024,
+      onError: (error, what) => log.error({ err: error }, what),
+      notifications,
+    })
+  const tokens = new TokenCache(pool, { notifications })
+  await notifications.start()
+  // The statement timeout bounds how long one export may run, a slow reader included.
+  const exportPool = derivePool(pool, {
+    max: config.exportConcurrency,
+    applicationName: 'compras-export',
+    statementTimeoutMs: config.exportTimeoutSeconds * 1000,
+  })
+  let metrics: Metrics | undefined
+  let metricsServer: http.Server | undefined
+  if (config.metricsPort !== undefined) {
+    metrics = new Metrics({ pool, exportPool, store, redisUp: () => redisUp })
+    metricsServer = await serveMetrics(metrics, config.metricsPort, config.host)
+  }
+  return {
+    pool,
+    store,
+    tokens,
+    limiter,
+    publicLimiter: config.publicRateLimit > 0 ? new MemoryLimiter() : undefined,
+    accessLog,
+    notifications,
+    exportPool,
+    exportGate: new ExportGate(config.exportConcurrency),
+    metrics,
+    metricsServer,
+    async close() {
+      if (metricsServer) {
+        const server = metricsServer
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve())
+          server.closeAllConnections()
+        })
+      }
+      if (!deps.store) await store.close()
+      await notifications.close()
+      await accessLog.close()
+      if (!deps.limiter) await limiter.close()
+      await exportPool.end()
+    },
+  }
+}
