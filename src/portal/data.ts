@@ -1,5 +1,6 @@
 import type { Pool } from '../db/pool.js'
 import type { DocumentStore } from '../readmodel/store.js'
+import type { ChoiceList } from '../resources/filters.js'
 import { contracts, PUBLIC_RESOURCES, type PublicResource } from '../resources/index.js'
 import { NotFoundError } from '../transparency/errors.js'
 import {
@@ -17,9 +18,8 @@ import { DEFAULT_PER_PAGE, filterValues } from '../transparency/parameters.js'
 
 export interface Choices {
   organizations: LookupOption[]
-  modalities: LookupRow[]
-  biddingStatuses: LookupRow[]
-  managementStatuses: LookupRow[]
+  /** The closed lists the filters choose from, by their helper's path. */
+  lists: Readonly<Record<ChoiceList, LookupRow[]>>
 }
 
 export interface LookupOption {
@@ -62,9 +62,11 @@ async function readChoices(pool: Pool): Promise<Choices> {
     organizations: (
       await pool.query<LookupOption>('SELECT id, name FROM organizations ORDER BY id')
     ).rows.sort((a, b) => NAMES.compare(a.name, b.name)),
-    modalities: await lookup(pool, LOOKUPS['bidding-modalities']),
-    biddingStatuses: await lookup(pool, LOOKUPS['bidding-statuses']),
-    managementStatuses: await lookup(pool, LOOKUPS['management-statuses']),
+    lists: Object.fromEntries(
+      await Promise.all(
+        Object.entries(LOOKUPS).map(async ([path, table]) => [path, await lookup(pool, table)] as const),
+      ),
+    ) as Record<ChoiceList, LookupRow[]>,
   }
 }
 

@@ -2,7 +2,16 @@ import { BIDDING_MODALITIES, BIDDING_STATUSES } from '../domain.js'
 import { linkedArps } from './arp.js'
 import { linkedContracts } from './contract.js'
 import { field, type ImportRecord, owned, shape } from './fields.js'
-import { nameFilter, searchFilter } from './filters.js'
+import {
+  chosen,
+  dateRange,
+  equal,
+  nameFilter,
+  organization,
+  search,
+  supplierFilters,
+  typed,
+} from './filters.js'
 import { definePublic, defineRecord, type PublicResource, type RecordKind } from './resource.js'
 import { attachments, Provider } from './shapes.js'
 
@@ -130,18 +139,24 @@ function biddings(kind: 'direct_contract' | 'public_call'): PublicResource {
       'sum_amount_total_finish',
     ],
     filters: {
-      organization_uuid: (a, p) => `${a}.organization_id = ${p}::uuid`,
-      number: (a, p) => `${a}.number = ${p}`,
-      modality_id: (a, p) => `${a}.modality_id = ${p}::smallint`,
-      status_id: (a, p) => `${a}.status_id = ${p}::smallint`,
-      provider_document: (a, p) =>
-        `EXISTS (SELECT 1 FROM bidding_providers fp JOIN suppliers fs ON fs.id = fp.supplier_id
+      organization_uuid: organization,
+      number: equal('number'),
+      modality_id: chosen('modality_id', 'Modalidade', 'bidding-modalities'),
+      status_id: chosen('status_id', 'Situação', 'bidding-statuses'),
+      // Among the bidding's providers.
+      provider_document: typed(
+        supplierFilters.provider_document.form.label,
+        (a, p) => `EXISTS (SELECT 1 FROM bidding_providers fp JOIN suppliers fs ON fs.id = fp.supplier_id
           WHERE fp.bidding_id = ${a}.id AND fs.document = ${p})`,
-      provider_name: (a, p) =>
-        `EXISTS (SELECT 1 FROM bidding_providers fp WHERE fp.bidding_id = ${a}.id AND fp.supplier_id IN ${nameFilter(p)})`,
-      date_from: (a, p) => `${a}.opening_date >= ${p}::date`,
-      date_to: (a, p) => `${a}.opening_date < ${p}::date + 1`,
-      q: searchFilter,
+      ),
+      provider_name: typed(
+        supplierFilters.provider_name.form.label,
+        (a, p) =>
+          `EXISTS (SELECT 1 FROM bidding_providers fp WHERE fp.bidding_id = ${a}.id AND fp.supplier_id IN ${nameFilter(p)})`,
+      ),
+      // The opening is a moment: the last day takes until its end.
+      ...dateRange('opening_date', fields.opening_date.label, (a, p) => `${a}.opening_date < ${p}::date + 1`),
+      q: search,
     },
     sorts: { opening_date: 'opening_date', number: 'number', sum_amount_total: 'sum_amount_total' },
     defaultSort: '-opening_date',

@@ -1,6 +1,6 @@
 import { BIDDING_MODALITIES, MANAGEMENT_STATUSES } from '../domain.js'
 import { field, type ImportRecord, linked, owned, shape } from './fields.js'
-import { nameFilter, searchFilter } from './filters.js'
+import { chosen, dateRange, equal, organization, search, supplierFilters } from './filters.js'
 import { linkedOrders } from './order.js'
 import { definePublic, defineRecord, pick, type RecordKind } from './resource.js'
 import { attachments, Commitment, people, terms } from './shapes.js'
@@ -118,16 +118,14 @@ export const contracts = definePublic<typeof fields>({
     'management_status',
   ],
   filters: {
-    organization_uuid: (a, p) => `${a}.organization_id = ${p}::uuid`,
-    number: (a, p) => `${a}.contract_number = ${p}`,
-    bidding_number: (a, p) => `${a}.bidding_number = ${p}`,
-    modality_id: (a, p) => `${a}.modality_id = ${p}::smallint`,
-    management_status_id: (a, p) => `${a}.management_status_id = ${p}::smallint`,
-    provider_document: (a, p) => `${a}_s.document = ${p}`,
-    provider_name: (a, p) => `${a}.supplier_id IN ${nameFilter(p)}`,
-    date_from: (a, p) => `${a}.date_start >= ${p}::date`,
-    date_to: (a, p) => `${a}.date_start <= ${p}::date`,
-    q: searchFilter,
+    organization_uuid: organization,
+    number: equal('contract_number'),
+    bidding_number: equal('bidding_number'),
+    modality_id: chosen('modality_id', 'Modalidade', 'bidding-modalities'),
+    management_status_id: chosen('management_status_id', 'Situação de gestão', 'management-statuses'),
+    ...supplierFilters,
+    ...dateRange('date_start', fields.date_start.label),
+    q: search,
   },
   sorts: {
     date_start: 'date_start',

@@ -1,5 +1,6 @@
 import type { RecordType } from '../domain.js'
 import type { AnyField, Fields, Kind, Relation, Shape } from './fields.js'
+import type { Filter } from './filters.js'
 
 /** The names of F's fields (relations included). */
 export type Name<F extends Fields> = keyof F & string
@@ -32,9 +33,6 @@ export interface Placement<F extends Fields> {
   readonly typeColumn?: string
 }
 
-/** A SQL condition for one filter, over the record's alias `a`; `p` is the placeholder of its value. */
-export type FilterSql = (a: string, p: string) => string
-
 /** A public resource: a kind of record as /v1/transparency serves, lists, filters and exports it. */
 export interface PublicResource<F extends Fields = Fields> {
   /** URL segment under /v1/transparency (and the export's `resource`). */
@@ -56,8 +54,8 @@ export interface PublicResource<F extends Fields = Fields> {
   readonly offered: readonly Name<F>[]
   /** The export's columns, in order. */
   readonly exported: readonly Name<F>[]
-  /** The listing's filters. */
-  readonly filters: Readonly<Record<string, FilterSql>>
+  /** The listing's filters, in the order the API lists its parameters. */
+  readonly filters: Readonly<Record<string, Filter>>
   /** Sort names and the column each orders by. */
   readonly sorts: Readonly<Record<string, Name<F>>>
   /** Newest first by the kind's main date; the id breaks ties so pages are stable. */

@@ -11,19 +11,9 @@ import {
   ownedDetail,
   summaries,
 } from '../portal/data.js'
-import {
-  detailPage,
-  errorPage,
-  homePage,
-  type ListingView,
-  listingPage,
-  listingUrl,
-  notFoundPage,
-  organPage,
-  type Query,
-  recordPath,
-  searchPage,
-} from '../portal/pages.js'
+import { recordPath } from '../portal/layout.js'
+import { type ListingView, listingPage, listingUrl, type Query } from '../portal/listing.js'
+import { detailPage, errorPage, homePage, notFoundPage, organPage, searchPage } from '../portal/pages.js'
 import { STYLESHEET } from '../portal/style.js'
 import type { Answer } from '../readmodel/answer.js'
 import type { DocumentStore } from '../readmodel/store.js'

@@ -1,5 +1,6 @@
 import { type Pool, prepared } from '../db/pool.js'
 import { type AnyField, rawSql } from '../resources/fields.js'
+import type { ChoiceList } from '../resources/filters.js'
 import { listingItemFields, type PublicResource } from '../resources/index.js'
 import { from, jsonObject } from '../resources/json.js'
 import { NotFoundError } from './errors.js'
@@ -90,9 +91,9 @@ function listingText(resource: PublicResource, names: readonly string[], sort: s
   const a = resource.record.alias
   const conditions = [resource.where(a)]
   for (const [i, name] of names.entries()) {
-    const build = resource.filters[name]
-    if (!build) throw new Error(`unknown filter ${name}`)
-    conditions.push(build(a, `$${i + 1}`))
+    const filter = resource.filters[name]
+    if (!filter) throw new Error(`unknown filter ${name}`)
+    conditions.push(filter.sql(a, `$${i + 1}`))
   }
   // Stryker disable next-line Regex: no sort's name holds a dash
   const field = resource.sorts[sort.replace(/^-/, '')]
@@ -271,17 +272,15 @@ export interface LookupRow {
   name: string
 }
 
+/** The closed lists' tables, by their helper's path. */
 export const LOOKUPS = {
   'bidding-modalities': 'bidding_modalities',
   'bidding-statuses': 'bidding_statuses',
   'management-statuses': 'management_statuses',
-} as const
+} as const satisfies Record<ChoiceList, string>
 
 /** The ids and names of a closed vocabulary, as the filters take them. */
-export async function lookup(
-  pool: Pool,
-  table: (typeof LOOKUPS)[keyof typeof LOOKUPS],
-): Promise<LookupRow[]> {
+export async function lookup(pool: Pool, table: (typeof LOOKUPS)[ChoiceList]): Promise<LookupRow[]> {
   const { rows } = await pool.query<LookupRow>(`SELECT id, name FROM ${table} ORDER BY id`)
   return rows
 }

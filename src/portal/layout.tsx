@@ -1,0 +1,124 @@
+import type { ComponentChildren } from 'preact'
+import { renderToString } from 'preact-render-to-string'
+import { type AnyField, isRelation, type Relation } from '../resources/fields.js'
+import { PUBLIC_RESOURCES, type PublicResource } from '../resources/index.js'
+import type { Json } from '../transparency/listing.js'
+import { formatValue, MISSING } from './format.js'
+
+// What every page of the portal shares: the frame (header, menu, breadcrumbs, footer), and how a field's
+// value is shown. Rendered on the server (Preact, to a string: every value is escaped); no script.
+
+export const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1)
+export const title = (resource: PublicResource) => capitalized(resource.noun.plural)
+
+/** The portal page of a record of a resource. */
+export const recordPath = (resource: PublicResource, id: string) => `/${resource.portal.path}/${id}`
+
+export interface Crumb {
+  href?: string
+  label: string
+}
+
+export function page(pageTitle: string, body: ComponentChildren, crumbs: Crumb[] = []): string {
+  return `<!doctype html>${renderToString(
+    <html lang="pt-BR">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>{`${pageTitle} · Portal da transparência · compras`}</title>
+        <link rel="stylesheet" href="/static/portal.css" />
+      </head>
+      <body>
+        <a class="skip" href="#conteudo">
+          Pular para o conteúdo
+        </a>
+        <header class="top">
+          <a class="brand" href="/">
+            Portal da transparência
+          </a>
+          <nav aria-label="Principal">
+            <ul>
+              {PUBLIC_RESOURCES.map((r) => (
+                <li key={r.path}>
+                  <a href={`/${r.portal.path}`}>{title(r)}</a>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        </header>
+        {crumbs.length > 0 && (
+          <nav aria-label="Trilha de navegação" class="crumbs">
+            <ol>
+              <li>
+                <a href="/">Início</a>
+              </li>
+              {crumbs.map((c) => (
+                <li key={c.label}>
+                  {c.href ? <a href={c.href}>{c.label}</a> : <span aria-current="page">{c.label}</span>}
+                </li>
+              ))}
+            </ol>
+          </nav>
+        )}
+        <main id="conteudo">{body}</main>
+        <footer>
+          <p>
+            Dados públicos de compras de órgãos públicos. Para sistemas:{' '}
+            <a href="/docs">API (documentação)</a>, <a href="/openapi.json">OpenAPI</a> e{' '}
+            <a href="/v1/ocds/releases">Open Contracting (OCDS)</a>.
+          </p>
+        </footer>
+      </body>
+    </html>,
+  )}`
+}
+
+/** A cell's class by its field's kind: money is never broken across lines. */
+export const kindClass = (field: AnyField | Relation) =>
+  field.kind === 'money' || field.kind === 'amount' ? 'money' : undefined
+
+/** A wide table's region: it scrolls sideways on a phone, and the keyboard can reach it to scroll. */
+export function Scroll({ label, children }: { label: string; children: ComponentChildren }) {
+  return (
+    <section class="scroll" aria-label={label} tabindex={0}>
+      {children}
+    </section>
+  )
+}
+
+/** A field's value as a cell's content: links for URLs, text otherwise. */
+export function Value({ field, value }: { field: AnyField; value: unknown }) {
+  if (field.kind === 'url' && typeof value === 'string')
+    return (
+      <a href={value} rel="noopener noreferrer">
+        {value}
+      </a>
+    )
+  if (field.secretIf && value === null) return <span>Sigiloso</span>
+  return <>{formatValue(field.kind, value)}</>
+}
+
+export function Cell({ field, value, href }: { field: AnyField | Relation; value: unknown; href?: string }) {
+  if (isRelation(field)) {
+    const items = (value as Json[] | undefined) ?? []
+    if (items.length === 0) return <>{MISSING}</>
+    // Nested lists (a term's documents): the files as links.
+    return (
+      <ul class="plain">
+        {items.map((item, i) => (
+          <li key={String(item.uuid ?? i)}>
+            {typeof item.url === 'string' ? (
+              <a href={item.url} rel="noopener noreferrer">
+                {String(item.name ?? item.url)}
+              </a>
+            ) : (
+              JSON.stringify(item)
+            )}
+          </li>
+        ))}
+      </ul>
+    )
+  }
+  if (href) return <a href={href}>{formatValue(field.kind, value)}</a>
+  return <Value field={field} value={value} />
+}
