@@ -45,8 +45,10 @@ const SAMPLE: ProcessSource = (() => {
     status_title: status,
     amount_total: '10.05',
     deadline_delivery: '2025-01-02T03:04:05.000006Z',
+    provider_name: 'Empresa',
+    provider_document: '12345678000190',
   }))
-  const contract = (id: string, arp: string | null, status: string) => ({
+  const contract = (id: string, arp: string | null, status: (typeof MANAGEMENT_STATUSES)[number]) => ({
     id,
     contract_number: id.slice(-1),
     arp_number: arp,

@@ -1,3 +1,7 @@
+import type { ArpFields } from '../resources/arp.js'
+import type { BiddingFields } from '../resources/bidding.js'
+import type { ContractFields } from '../resources/contract.js'
+import type { Served } from '../resources/fields.js'
 import { Arp, Bidding, Contract } from '../resources/index.js'
 import { from, jsonObject } from '../resources/json.js'
 import { array } from '../resources/sql.js'
@@ -55,71 +59,10 @@ export const ARP_FIELDS = [
   'terms',
 ] as const
 
-interface Attachment {
-  uuid: string
-  name: string
-  url: string
-}
-interface Term {
-  number: string
-  kind: string
-  description: string
-  signature_date: string
-  date_start: string | null
-  date_end: string | null
-  value: string | null
-  documents: Attachment[]
-}
-interface OrderSummary {
-  number: string
-  object: string
-  status_title: string
-  amount_total: string
-  deadline_delivery: string
-}
-export interface BiddingSource {
-  id: string
-  number: string
-  modality: string
-  budget_secret: boolean
-  status: string
-  opening_date: string | null
-  object_details: string
-  judgment_criteria: string | null
-  sum_amount_total: string | null
-  documents: Attachment[]
-  providers: { name: string; document: string; representative_name: string | null }[]
-}
-export interface ContractSource {
-  id: string
-  contract_number: string
-  arp_number: string | null
-  object_details: string
-  amount_total: string
-  provider_company_name: string
-  provider_document: string
-  bidding_modality: string
-  date_start: string
-  date_end: string
-  management_status: string
-  documents: Attachment[]
-  terms: Term[]
-  orders: OrderSummary[]
-}
-export interface ArpSource {
-  id: string
-  number: string
-  object_details: string
-  amount_total: string
-  provider_company_name: string
-  provider_document: string
-  bidding_modality: string
-  date_signature: string
-  date_expiration: string
-  management_status: string
-  documents: Attachment[]
-  terms: Term[]
-}
+/** What the mapping reads of each kind, as the API serves it. */
+export type BiddingSource = Served<BiddingFields, (typeof BIDDING_FIELDS)[number]>
+export type ContractSource = Served<ContractFields, (typeof CONTRACT_FIELDS)[number]>
+export type ArpSource = Served<ArpFields, (typeof ARP_FIELDS)[number]>
 
 /** A contracting process as read: its organ, its bidding (if any), its ARPs and contracts. */
 export interface ProcessSource {

@@ -37,6 +37,9 @@ const fields = {
   orders: linkedOrders('arp_number', 'number'),
 }
 
+/** The fields of an ARP, as declared (for types derived from them). */
+export type ArpFields = typeof fields
+
 /** A price-registration record (spec 2.9). Key: id; number is unique in its organization. Link: bidding_uuid. */
 const arpShape = shape({
   name: 'Arp',

@@ -55,6 +55,9 @@ const fields = {
   contracts: linkedContracts('bidding_id', 'id'),
 }
 
+/** The fields of a bidding, as declared (for types derived from them). */
+export type BiddingFields = typeof fields
+
 /**
  * A direct contract or public call (spec 2.8; one shape for both). Key: id, shared by both kinds. Contracts
  * and ARPs link to it by bidding_uuid.

@@ -36,6 +36,9 @@ const fields = {
   orders: linkedOrders('contract_number', 'contract_number'),
 }
 
+/** The fields of a contract, as declared (for types derived from them). */
+export type ContractFields = typeof fields
+
 /**
  * A contract (spec 2.7). Key: id; contract_number is unique in its organization. Links: bidding_uuid names a
  * direct contract or public call, arp_number an ARP, both of the same organization. Orders link to it.

@@ -122,7 +122,7 @@ export interface Shape<F extends Fields = Fields> {
   readonly fields: F
 }
 
-export interface FieldOptions<N extends boolean, V extends readonly string[]> {
+export interface FieldOptions<N extends boolean, V extends readonly string[], S extends string = string> {
   nullable?: N
   description?: string
   /** The column, when its name is not the field's; or another store. */
@@ -133,21 +133,25 @@ export interface FieldOptions<N extends boolean, V extends readonly string[]> {
   maximum?: number
   values?: V
   reveal?: boolean
-  secretIf?: string
+  secretIf?: S
   examples?: readonly unknown[]
 }
+
+/** A field that may be published as null while its record keeps it secret: its type says so. */
+export type MaybeSecret<S> = [S] extends [never] ? unknown : { readonly secretIf: S }
 
 /** Declares a field; `column` defaults to the field's own name (filled in by `shape`). */
 export function field<
   const K extends Kind,
   const N extends boolean = false,
   const V extends readonly string[] = never,
+  const S extends string = never,
 >(
   kind: K,
   label: string,
-  options: FieldOptions<N, V> = {},
+  options: FieldOptions<N, V, S> = {},
   // NoInfer: inside shape() the call has a contextual type (any field), which must not widen this one's.
-): Field<NoInfer<K>, NoInfer<N>, NoInfer<V>> {
+): Field<NoInfer<K>, NoInfer<N>, NoInfer<V>> & MaybeSecret<NoInfer<S>> {
   const { nullable, column, store, ...rest } = options
   return {
     kind,
@@ -155,7 +159,7 @@ export function field<
     label,
     store: store ?? { column: column ?? '' },
     ...rest,
-  }
+  } as Field<K, N, V> & MaybeSecret<S>
 }
 
 /** A column of a linked record (an order's ARP's total): served, never imported. */
@@ -164,9 +168,9 @@ export function derived<const K extends Kind, const N extends boolean = false>(
   label: string,
   link: Link,
   column: string,
-  options: Omit<FieldOptions<N, never>, 'store' | 'column'> = {},
+  options: Omit<FieldOptions<N, never, never>, 'store' | 'column'> = {},
 ): Field<NoInfer<K>, NoInfer<N>, never> & { readonly derived: true } {
-  return { ...field<K, N, never>(kind, label, { ...options, store: { link, column } }), derived: true }
+  return { ...field<K, N, never, never>(kind, label, { ...options, store: { link, column } }), derived: true }
 }
 
 /** Owned children: imported inside the owner's record, kept in the order given (a `position` column). */
@@ -495,4 +499,15 @@ export type ImportRecord<F extends Fields> = {
   -readonly [K in keyof Imported<F>]: Imported<F>[K] extends Relation<infer S, true>
     ? ImportRecord<S['fields']>[]
     : Value<Imported<F>[K]>
+}
+
+/** A served value: a field's (null too while its record keeps it secret), or a relation's rows. */
+type ServedValue<F> =
+  F extends Relation<infer S>
+    ? Served<S['fields']>[]
+    : Value<F> | (F extends { readonly secretIf: string } ? null : never)
+
+/** A record of fields F as the API serves it (the names K of them, all by default). */
+export type Served<F extends Fields, K extends keyof F = keyof F> = {
+  -readonly [P in K]: ServedValue<F[P]>
 }

@@ -1,5 +1,5 @@
 import type { RecordType } from '../domain.js'
-import type { AnyField, Fields, Kind, Relation, Shape } from './fields.js'
+import type { AnyField, Field, Fields, Kind, Relation, Shape } from './fields.js'
 import type { Filter } from './filters.js'
 
 /** The names of F's fields (relations included). */
@@ -66,22 +66,35 @@ export interface PublicResource<F extends Fields = Fields> {
   readonly portal: { readonly path: string; readonly listed: readonly Name<F>[] }
 }
 
+/** A field served as another kind (an order's total as text in transparency), or as it is. */
+type ServedAs<F, K> = [K] extends [never]
+  ? F
+  : [K] extends [Kind]
+    ? F extends Field<Kind, infer N, infer V>
+      ? Field<K, N, V>
+      : F
+    : F
+
 /**
  * A shape of some of a record's fields, read under another alias (a summary inside another record's
  * detail). `served` changes how a field is served there (an order's total is text in transparency).
  */
-export function pick<F extends Fields, const K extends Name<F>>(
+export function pick<
+  F extends Fields,
+  const K extends Name<F>,
+  const S extends Partial<Record<K, Kind>> = {},
+>(
   source: Shape<F>,
   names: readonly K[],
-  options: { name: string; alias: string; description?: string; served?: Partial<Record<K, Kind>> },
-): Shape<{ readonly [P in K]: F[P] }> {
+  options: { name: string; alias: string; description?: string; served?: S },
+): Shape<{ readonly [P in K]: ServedAs<F[P], S[P & keyof S]> }> {
   const fields = Object.fromEntries(
     names.map((name) => {
       const f = source.fields[name] as AnyField | Relation
       const kind = options.served?.[name]
       return [name, kind && f.kind !== 'relation' ? { ...f, kind } : f]
     }),
-  ) as { readonly [P in K]: F[P] }
+  ) as { readonly [P in K]: ServedAs<F[P], S[P & keyof S]> }
   return {
     name: options.name,
     description: options.description,
