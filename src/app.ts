@@ -46,7 +46,17 @@ export function fastifyOptions(config: Config, options: AppOptions = {}): Fastif
             level: config.logLevel,
             // Tokens travel in Authorization; never log them.
             redact: { paths: ['req.headers.authorization', 'headers.authorization'], remove: true },
-            ...(options.logStream ? { stream: options.logStream } : {}),
+            ...(options.logStream
+              ? { stream: options.logStream }
+              : // On a terminal the lines are for people; elsewhere JSON, for the log collector.
+                process.stdout.isTTY
+                ? {
+                    transport: {
+                      target: 'pino-pretty',
+                      options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' },
+                    },
+                  }
+                : {}),
           },
     // Fastify's types take https or http options; both are Node's server options, so one shape serves both.
     ...((config.tls ? { https: server } : { http: server }) as { http: ServerOptions }),

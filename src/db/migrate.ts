@@ -11,13 +11,22 @@ export interface Migration {
   sql: string
 }
 
-export async function loadMigrations(): Promise<Migration[]> {
-  const files = (await readdir(MIGRATIONS_DIR)).filter((file) => /^\d{4}_[\w-]+\.sql$/.test(file)).sort()
+/** The migrations of dir in version order; two files of one version are refused (one would never run). */
+export async function loadMigrations(dir: URL = MIGRATIONS_DIR): Promise<Migration[]> {
+  const files = (await readdir(dir)).filter((file) => /^\d{4}_[\w-]+\.sql$/.test(file)).sort()
+  const seen = new Map<number, string>()
+  for (const file of files) {
+    const version = Number(file.slice(0, 4))
+    const other = seen.get(version)
+    if (other !== undefined)
+      throw new Error(`Migrations ${other} and ${file} have the same version ${file.slice(0, 4)}`)
+    seen.set(version, file)
+  }
   return Promise.all(
     files.map(async (file) => ({
       version: Number(file.slice(0, 4)),
       name: file.replace(/\.sql$/, ''),
-      sql: await readFile(new URL(file, MIGRATIONS_DIR), 'utf8'),
+      sql: await readFile(new URL(file, dir), 'utf8'),
     })),
   )
 }

@@ -27,6 +27,7 @@ export function page(pageTitle: string, body: ComponentChildren, crumbs: Crumb[]
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{`${pageTitle} · Portal da transparência · compras`}</title>
         <link rel="stylesheet" href="/static/portal.css" />
+        <link rel="icon" href="/favicon.ico" sizes="32x32" />
       </head>
       <body>
         <a class="skip" href="#conteudo">

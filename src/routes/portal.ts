@@ -11,6 +11,7 @@ import {
   ownedDetail,
   summaries,
 } from '../portal/data.js'
+import { FAVICON } from '../portal/favicon.js'
 import { recordPath } from '../portal/layout.js'
 import { type ListingView, listingPage, listingUrl, type Query } from '../portal/listing.js'
 import { detailPage, errorPage, homePage, notFoundPage, organPage, searchPage } from '../portal/pages.js'
@@ -136,6 +137,10 @@ const portal: FastifyPluginAsync<PortalOptions> = async (app, { pool, store }) =
 
   app.get('/static/portal.css', async (_request, reply) =>
     reply.type('text/css; charset=utf-8').header('Cache-Control', 'public, max-age=3600').send(STYLESHEET),
+  )
+
+  app.get('/favicon.ico', async (_request, reply) =>
+    reply.type('image/x-icon').header('Cache-Control', 'public, max-age=86400').send(FAVICON),
   )
 
   app.get('/', async (request, reply) =>

@@ -60,6 +60,20 @@ describe('portal pages', () => {
     await db.drop()
   })
 
+  it('has an icon, linked from every page: a 32×32 PNG inside an ICO', async () => {
+    const home = await get('/')
+    assert.match(home.body, /<link rel="icon" href="\/favicon.ico" sizes="32x32"\/?>/)
+    const icon = await get('/favicon.ico')
+    assert.equal(icon.statusCode, 200)
+    assert.equal(icon.headers['content-type'], 'image/x-icon')
+    const bytes = icon.rawPayload
+    assert.deepEqual([bytes.readUInt16LE(2), bytes.readUInt16LE(4), bytes[6], bytes[7]], [1, 1, 32, 32])
+    const png = bytes.subarray(bytes.readUInt32LE(18))
+    assert.equal(png.length, bytes.readUInt32LE(14))
+    assert.equal(png.subarray(1, 4).toString('latin1'), 'PNG')
+    assert.deepEqual([png.readUInt32BE(16), png.readUInt32BE(20)], [32, 32])
+  })
+
   it('serves the home page with the count of each kind, its security headers and links for developers', async () => {
     const response = await get('/')
     assert.equal(response.statusCode, 200)

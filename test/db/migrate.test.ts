@@ -1,8 +1,17 @@
 import assert from 'node:assert/strict'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
-import { migrate } from '../src/db/migrate.js'
-import { BIDDING_MODALITIES, BIDDING_STATUSES, MANAGEMENT_STATUSES, ORDER_STATUSES } from '../src/domain.js'
-import { createTestDatabase, type TestDatabase } from './helpers/db.js'
+import { pathToFileURL } from 'node:url'
+import { loadMigrations, migrate } from '../../src/db/migrate.js'
+import {
+  BIDDING_MODALITIES,
+  BIDDING_STATUSES,
+  MANAGEMENT_STATUSES,
+  ORDER_STATUSES,
+} from '../../src/domain.js'
+import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
 
 describe('migrations', () => {
   let db: TestDatabase
@@ -91,5 +100,29 @@ describe('migrations', () => {
     const types = Object.fromEntries(rows.map((row) => [row.column_name, row.data_type]))
     assert.equal(types.amount_total, 'numeric')
     assert.equal(types.deadline_delivery, 'timestamp with time zone')
+  })
+
+  it('refuses two migrations of one version, naming both', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'compras-migrations-'))
+    try {
+      for (const file of ['0001_first.sql', '0002_second.sql', '0002_again.sql'])
+        writeFileSync(path.join(dir, file), 'SELECT 1')
+      await assert.rejects(
+        loadMigrations(pathToFileURL(`${dir}/`)),
+        /^Error: Migrations 0002_again\.sql and 0002_second\.sql have the same version 0002$/,
+      )
+      rmSync(path.join(dir, '0002_again.sql'))
+      assert.deepEqual(
+        (await loadMigrations(pathToFileURL(`${dir}/`))).map((m) => m.name),
+        ['0001_first', '0002_second'],
+      )
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('ships migrations of distinct versions', async () => {
+    const versions = (await loadMigrations()).map((m) => m.version)
+    assert.equal(new Set(versions).size, versions.length)
   })
 })
