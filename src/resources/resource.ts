@@ -82,7 +82,7 @@ type ServedAs<F, K> = [K] extends [never]
 export function pick<
   F extends Fields,
   const K extends Name<F>,
-  const S extends Partial<Record<K, Kind>> = {},
+  const S extends Partial<Record<K, Kind>> = Record<never, never>,
 >(
   source: Shape<F>,
   names: readonly K[],
