@@ -1,21 +1,24 @@
-// `npm run bench`: loads a demo dataset, starts the real service (`compras serve`) and a bare node:http
-// baseline as separate processes, drives both with wrk or autocannon, and writes the figures to
+// `npm run bench`: loads a demo dataset, starts the real service (`compras serve`) and the bare server of
+// the same design (bench/bare-server.mjs) as separate processes, and, with --compare REF, the service of
+// another build beside them. Each read scenario drives each server in turn with wrk (or autocannon): what a
+// request costs each one in CPU (from /proc), its rate at saturation, and its latency at a fixed offered rate
+// (half the service's maximum). Then memory, a soak, the exports and small imports. Writes
 // bench/results/SCALE.{md,json}. A measurement, never a pass/fail test.
 //
 // Database: BENCH_DATABASE_URL (any database on the server; the bench creates its own next to it) or,
 // without it, an embedded PostgreSQL under $TMPDIR/compras-bench (BENCH_DATA_DIR). The dataset is kept and
 // reused by later runs of the same scale; --reload loads it again.
 //
-// bench/lib: options.ts (the command line), processes.ts (service, baseline), dataset.ts (the data and the
-// requests), drivers.ts (wrk, autocannon), scenarios.ts (what is measured, and the goals), exports.ts,
-// report.ts.
+// bench/lib: options.ts (the command line), processes.ts (the servers, a build of another ref), dataset.ts
+// (the data and the requests), drivers.ts (wrk, autocannon, CPU), scenarios.ts (what is measured, and the
+// targets), exports.ts, imports.ts, soak.ts, report.ts.
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { openEmbedded } from '../src/db/embedded.js'
 import { createPool } from '../src/db/pool.js'
 import { type Entry, loadSamples, prepareDataset, readIntoPageCache } from './lib/dataset.js'
-import { cleanUpDrivers, drive, type ScenarioResult, WRK } from './lib/drivers.js'
+import { cleanUpDrivers, drive, driveAtRate, type Measured, WRK } from './lib/drivers.js'
 import {
   type ExportFigures,
   exportThroughService,
@@ -26,16 +29,16 @@ import { type FloorFigures, measureLoadFloor } from './lib/floor.js'
 import { measureIncremental } from './lib/imports.js'
 import { counts, log, options } from './lib/options.js'
 import {
+  buildRef,
   fetchText,
   residentBytes,
   serviceSettings,
-  startBaseline,
-  startCeiling,
+  startBareServer,
   startService,
   stop,
 } from './lib/processes.js'
 import { markdown, type Report } from './lib/report.js'
-import { ceilingName, SCENARIOS, targets } from './lib/scenarios.js'
+import { SCENARIOS, type ScenarioResult, type Server, targets } from './lib/scenarios.js'
 import { type SoakFigures, soak } from './lib/soak.js'
 
 async function database(): Promise<{ adminUrl: string; description: string; release?: () => Promise<void> }> {
@@ -87,64 +90,93 @@ async function main() {
     await pool.end()
     mkdirSync(options.out, { recursive: true })
 
+    const previous = options.compare ? await buildRef(options.compare) : undefined
+    if (previous) log(`--compare: built ${options.compare} (${previous.commit}) in a worktree of its own`)
     const service = await startService(url, path.join(options.out, `serve-${options.scale}.log`))
     const results: ScenarioResult[] = []
     const exports = new Map<string, ExportFigures>()
     let rssAfterLoadMB = 0
+    let previousRssMB: number | undefined
     let soaked: SoakFigures | undefined
+    const others: { child: { pid?: number }; base: string; stop: () => Promise<void> }[] = []
     try {
-      const first = samples.orders[0] as Entry
-      const sample = await fetchText(`${service.base}${first.path}`, { authorization: first.authorization })
-      if (sample.status !== 200) throw new Error(`an order query answered ${sample.status}: ${sample.body}`)
-      const bodyBytes = Buffer.byteLength(sample.body)
-
-      // The baseline runs first and again last; this machine's capacity drifts, and the ratios use the
-      // better of the two, so drift never flatters the service.
-      const runBaseline = async (name: string) => {
-        const baseline = await startBaseline(bodyBytes)
-        try {
-          return await drive(name, baseline.base, [{ path: '/', authorization: '', token: -1 }])
-        } finally {
-          await stop(baseline.child)
+      const bare = await startBareServer(url)
+      others.push({ ...bare, stop: () => stop(bare.child) })
+      const old = previous
+        ? await startService(url, path.join(options.out, `serve-${options.scale}-previous.log`), previous.bin)
+        : undefined
+      if (old) others.push({ ...old, stop: () => stop(old.child) })
+      const servers: [Server, { child: { pid?: number }; base: string }][] = [
+        ['service', service],
+        ['bare', bare],
+        ...(old ? [['previous', old] as [Server, typeof old]] : []),
+      ]
+      const scenarios = SCENARIOS.filter((scenario) => !options.only || scenario.name.includes(options.only))
+      // The bare server must send what the service sends, or they are not measured on the same work; a
+      // previous build may send other bytes (a page it renders otherwise), but must answer.
+      for (const scenario of scenarios) {
+        const entry = scenario.entries(samples)[0] as Entry
+        const headers: Record<string, string> = entry.authorization
+          ? { authorization: entry.authorization }
+          : {}
+        const ours = await fetchText(`${service.base}${entry.path}`, headers)
+        if (ours.status !== 200) throw new Error(`${entry.path} answered ${ours.status}: ${ours.body}`)
+        for (const [name, server] of servers.slice(1)) {
+          const theirs = await fetchText(`${server.base}${entry.path}`, headers)
+          if (theirs.status !== 200 || (name === 'bare' && theirs.body !== ours.body))
+            throw new Error(
+              `the ${name} server's answer to ${entry.path} is not the service's: ${theirs.body.slice(0, 300)}`,
+            )
+          if (theirs.body !== ours.body) log(`${scenario.name}: the ${name} build answers with other bytes`)
         }
       }
-      results.push(await runBaseline(`baseline (node:http, ${bodyBytes} bytes)`))
-      // Each scenario with a ceiling is measured on the bare server right after the service, so that both
-      // meet the host as it is then (bench/ceiling-server.mjs).
-      const ceiling = await startCeiling(url)
-      try {
-        // The bare server must send what the service sends, or the two are not measured on the same work.
-        for (const entry of [first, samples.contracts[0] as Entry]) {
-          const headers: Record<string, string> = entry.authorization
-            ? { authorization: entry.authorization }
-            : {}
-          const [ours, bare] = await Promise.all([
-            fetchText(`${service.base}${entry.path}`, headers),
-            fetchText(`${ceiling.base}${entry.path}`, headers),
-          ])
-          if (ours.status !== 200 || bare.status !== ours.status || bare.body !== ours.body)
-            throw new Error(`the bare server's answer to ${entry.path} is not the service's: ${bare.body}`)
+      for (const scenario of scenarios) {
+        const entries = scenario.entries(samples)
+        const rounds: Partial<Record<Server, Measured[]>> = {}
+        for (let round = 0; round < options.rounds; round++) {
+          // Each round starts with another server, so that none is always measured first.
+          const order = [
+            ...servers.slice(round % servers.length),
+            ...servers.slice(0, round % servers.length),
+          ]
+          for (const [name, server] of order) {
+            const measured = await drive(
+              `${scenario.name} (${name})`,
+              server.base,
+              server.child.pid as number,
+              entries,
+              scenario.mix,
+            )
+            ;(rounds[name] ??= []).push(measured)
+          }
         }
-        for (const scenario of SCENARIOS) {
-          const entries = scenario.entries(samples)
-          results.push(await drive(scenario.name, service.base, entries, scenario.mix))
-          if (scenario.ceiling)
-            results.push(await drive(ceilingName(scenario.name), ceiling.base, entries, scenario.mix))
+        const result: ScenarioResult = { name: scenario.name, servers: {} }
+        for (const [name] of servers) result.servers[name] = median(rounds[name] ?? [])
+        // Latency below saturation: every server at half the service's maximum.
+        const rate = Math.max(1, Math.round((result.servers.service?.requestsPerSecond ?? 0) / 2))
+        for (const [name, server] of servers) {
+          const measured = result.servers[name]
+          if (measured)
+            measured.atRate = await driveAtRate(
+              `${scenario.name} (${name})`,
+              server.base,
+              entries,
+              scenario.mix ?? { hotShare: 0, hotFraction: 0 },
+              rate,
+            )
         }
-      } finally {
-        await stop(ceiling.child)
+        results.push(result)
       }
-      const again = await runBaseline('baseline, again after the scenarios')
-      const baselineRate = Math.max(results[0]?.requestsPerSecond ?? 1, again.requestsPerSecond, 1)
-      for (const result of results.slice(1)) result.ratio = result.requestsPerSecond / baselineRate
-      results.push(again)
-
       rssAfterLoadMB = Math.round(residentBytes(service.child.pid as number) / 1e6)
       log(`service resident memory after the load scenarios: ${rssAfterLoadMB} MB`)
+      if (old) previousRssMB = Math.round(residentBytes(old.child.pid as number) / 1e6)
+      for (const other of others) await other.stop()
       if (options.soak > 0 && (!options.only || 'soak'.includes(options.only)))
         soaked = await soak(service.base, url, service.child.pid as number, samples, options.soak)
     } finally {
+      for (const other of others) await other.stop()
       await stop(service.child)
+      await previous?.remove()
     }
     if (options.only) return
     // Each export on a service of its own: what the export itself needs, not what the load before it left
@@ -167,6 +199,8 @@ async function main() {
     exports.set('exceljs', await exportWithExceljs(url))
 
     const report: Report = {
+      compared: previous && options.compare ? `${options.compare} (${previous.commit})` : undefined,
+      rounds: options.rounds,
       scale: options.scale,
       date: new Date().toISOString().slice(0, 16).replace('T', ' '),
       command: ['npm run bench', ...(process.argv.length > 2 ? ['--', ...process.argv.slice(2)] : [])].join(
@@ -192,18 +226,11 @@ async function main() {
       warmed,
       scenarios: results,
       rssAfterLoadMB,
+      previousRssMB,
       exports: [...exports.values()],
       incremental,
       soak: soaked,
-      targets: targets(
-        new Map(results.map((r) => [r.name, r])),
-        exports,
-        load,
-        incremental,
-        soaked,
-        rssAfterLoadMB,
-        floor,
-      ),
+      targets: targets(results, exports, incremental, soaked, rssAfterLoadMB),
     }
     const base = path.join(options.out, options.scale)
     writeFileSync(`${base}.json`, `${JSON.stringify(report, null, 2)}\n`)
@@ -216,6 +243,12 @@ async function main() {
     cleanUpDrivers()
     await release?.()
   }
+}
+
+/** The round whose CPU per request is the median (the lower of the middle two). */
+function median(rounds: Measured[]): Measured | undefined {
+  const sorted = [...rounds].sort((a, b) => a.cpuUsPerRequest - b.cpuUsPerRequest)
+  return sorted[Math.floor((sorted.length - 1) / 2)]
 }
 
 await main()

@@ -1,18 +1,35 @@
 -- wrk script for bench/run.ts: requests picked at random from a file of "path<TAB>authorization<TAB>token"
 -- lines, a share of them from a hot subset, without sending more than `budget` requests per second on
 -- any one token (token -1: no limit). Prints the figures as one JSON line when done.
--- Arguments: FILE HOT_SHARE HOT_FRACTION BUDGET HOT_SEED
+-- Arguments: FILE HOT_SHARE HOT_FRACTION BUDGET HOT_SEED [RATE]
+-- RATE, when above 0, is the rate offered, in requests a second over all connections: each request is sent
+-- at its turn on a fixed schedule (or at once, if late), so that latency is measured below saturation.
 -- The hot subset is drawn from HOT_SEED, so that a scenario's warm-up and its measured run (two wrk
 -- processes) ask for the same hot entries: a warm-up that drew its own would leave the measured run to
 -- fill the cache with the hot set it asks for.
+local ffi = require("ffi")
+ffi.cdef[[
+typedef struct { long tv_sec; long tv_nsec; } compras_timespec;
+int clock_gettime(int clock, compras_timespec *now);
+]]
+local clock = ffi.new("compras_timespec")
+-- Milliseconds on the monotonic clock (wrk's Lua has no finer clock than os.time's seconds).
+local function nowMs()
+  ffi.C.clock_gettime(1, clock)
+  return tonumber(clock.tv_sec) * 1000 + tonumber(clock.tv_nsec) / 1e6
+end
+
 local requests, tokens, hot, free = {}, {}, {}, {}
 local used, second = {}, {}
 local hotShare, budget = 0, 0
+local intervalMs, nextMs = 0, 0
 
 function init(args)
   hotShare = tonumber(args[2])
   local hotFraction = tonumber(args[3])
   budget = tonumber(args[4])
+  local rate = tonumber(args[6] or "0")
+  if rate > 0 then intervalMs = 1000 / rate end
   for line in io.lines(args[1]) do
     local path, auth, token = line:match("^([^\t]*)\t([^\t]*)\t([^\t]*)$")
     local headers = {}
@@ -26,6 +43,16 @@ function init(args)
   for i = 1, hotCount do hot[i] = math.random(#requests) end
   -- Each request's pick, unlike the hot subset, differs from run to run.
   math.randomseed(os.time() + math.floor(os.clock() * 1e6))
+end
+
+-- Waits for the request's turn on the schedule, when a rate is set.
+function delay()
+  if intervalMs == 0 then return 0 end
+  local now = nowMs()
+  if nextMs < now then nextMs = now end
+  local wait = nextMs - now
+  nextMs = nextMs + intervalMs
+  return math.floor(wait)
 end
 
 function request()

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { SimpleFaker } from '@faker-js/faker'
@@ -35,16 +35,23 @@ const HOT_SEED = 1
  */
 const TOKEN_BUDGET = Math.floor(ORDER_RATE_LIMIT / 2)
 
-export interface ScenarioResult {
-  name: string
-  /** CPU time the virtual machine's host took for others while the scenario ran: how noisy the run was. */
-  stealPercent?: number
+/** A load generator's figures for one run. */
+export interface Run {
   requestsPerSecond: number
   p50: number
   p99: number
   requests: number
   errors: number
-  ratio?: number
+}
+
+/** One server's figures in a scenario: its rate at saturation, what a request cost it, and its latency. */
+export interface Measured extends Run {
+  /** The server's CPU time (every thread, from /proc) per request answered at saturation, in µs. */
+  cpuUsPerRequest: number
+  /** CPU time the virtual machine's host took for others while it ran: how noisy the run was. */
+  stealPercent: number
+  /** Latency at a fixed offered rate, below saturation (p50 and p99 above are at saturation). */
+  atRate?: Run & { offered: number }
 }
 
 /** The machine's CPU time so far, from /proc/stat: all of it, and what the hypervisor gave to others. */
@@ -76,32 +83,67 @@ export const WRK = options.generator === 'autocannon' ? undefined : INSTALLED_WR
 
 const random = (n: number) => Math.floor(Math.random() * n)
 
-/** Warms up, then measures one scenario: its requests a second, latency and errors, and the CPU stolen. */
+/** The CPU time a process has used so far, in nanoseconds: the sum over its threads (/proc/PID/task). */
+export function cpuNanos(pid: number): number {
+  let total = 0
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      total += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0])
+    } catch {
+      // A thread that ended between the listing and the read.
+    }
+  }
+  return total
+}
+
+/**
+ * Warms up, then measures a server at saturation: its rate, latency, and the CPU time a request cost it
+ * (pid: the server's process).
+ */
 export async function drive(
   name: string,
   base: string,
+  pid: number,
   entries: Entry[],
   mix: Mix = UNIFORM,
-): Promise<ScenarioResult> {
-  if (options.only && !name.startsWith('baseline') && !name.includes(options.only))
-    return { name, requestsPerSecond: 0, p50: 0, p99: 0, requests: 0, errors: 0 }
-  const once = WRK
-    ? (seconds: number) => driveWrk(base, entries, mix, seconds)
-    : (seconds: number) => driveAutocannon(base, entries, mix, seconds)
-  if (options.warmup > 0) await once(options.warmup)
+): Promise<Measured> {
+  if (options.warmup > 0) await measure(base, entries, options.warmup, mix)
   const before = cpuTimes()
-  const result = { name, ...(await once(options.duration)), stealPercent: 0 }
-  result.stealPercent = stealPercent(before, cpuTimes())
+  const cpu = cpuNanos(pid)
+  const run = await measure(base, entries, options.duration, mix)
+  const used = cpuNanos(pid) - cpu
+  const result: Measured = {
+    ...run,
+    cpuUsPerRequest: run.requests > 0 ? Math.round(used / run.requests / 100) / 10 : 0,
+    stealPercent: stealPercent(before, cpuTimes()),
+  }
   log(
-    `${name}: ${result.requestsPerSecond} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, ${result.errors} errors, ` +
-      `${result.stealPercent}% CPU stolen`,
+    `${name}: ${result.requestsPerSecond} req/s at ${result.cpuUsPerRequest} µs of CPU a request, p50 ${result.p50} ms, ` +
+      `p99 ${result.p99} ms, ${result.errors} errors, ${result.stealPercent}% CPU stolen`,
   )
   return result
 }
 
-/** One measured run of `seconds`, no warm-up, with the chosen generator (the soak's building block). */
-export function measure(base: string, entries: Entry[], seconds: number, mix: Mix = UNIFORM) {
-  return WRK ? driveWrk(base, entries, mix, seconds) : driveAutocannon(base, entries, mix, seconds)
+/** Measures a server's latency at a fixed offered rate (requests a second over all connections). */
+export async function driveAtRate(
+  name: string,
+  base: string,
+  entries: Entry[],
+  mix: Mix,
+  rate: number,
+): Promise<Run & { offered: number }> {
+  const run = await measure(base, entries, options.duration, mix, rate)
+  log(
+    `${name} at ${rate} req/s offered: ${run.requestsPerSecond} req/s, p50 ${run.p50} ms, p99 ${run.p99} ms`,
+  )
+  return { ...run, offered: rate }
+}
+
+/** One measured run of `seconds`, no warm-up, with the chosen generator; at `rate` when above 0. */
+export function measure(base: string, entries: Entry[], seconds: number, mix: Mix = UNIFORM, rate = 0) {
+  return WRK
+    ? driveWrk(base, entries, mix, seconds, rate)
+    : driveAutocannon(base, entries, mix, seconds, rate)
 }
 
 let entriesFile: { entries: Entry[]; file: string } | undefined
@@ -111,7 +153,13 @@ export function cleanUpDrivers() {
   if (entriesFile) rmSync(entriesFile.file, { force: true })
 }
 
-async function driveWrk(base: string, entries: Entry[], mix: Mix, seconds: number) {
+async function driveWrk(
+  base: string,
+  entries: Entry[],
+  mix: Mix,
+  seconds: number,
+  rate: number,
+): Promise<Run> {
   if (entriesFile?.entries !== entries) {
     const file = path.join(os.tmpdir(), `compras-bench-${process.pid}.tsv`)
     writeFileSync(file, entries.map((e) => `${e.path}\t${e.authorization}\t${e.token}\n`).join(''))
@@ -134,6 +182,7 @@ async function driveWrk(base: string, entries: Entry[], mix: Mix, seconds: numbe
       String(mix.hotFraction),
       String(TOKEN_BUDGET),
       String(HOT_SEED),
+      String(rate),
     ],
     {},
     'pipe',
@@ -156,7 +205,13 @@ async function driveWrk(base: string, entries: Entry[], mix: Mix, seconds: numbe
   }
 }
 
-async function driveAutocannon(base: string, entries: Entry[], mix: Mix, seconds: number) {
+async function driveAutocannon(
+  base: string,
+  entries: Entry[],
+  mix: Mix,
+  seconds: number,
+  rate: number,
+): Promise<Run> {
   const draw = new SimpleFaker({ seed: HOT_SEED })
   const hot = Array.from({ length: Math.max(1, Math.round(entries.length * mix.hotFraction)) }, () =>
     draw.number.int({ max: entries.length - 1 }),
@@ -190,6 +245,7 @@ async function driveAutocannon(base: string, entries: Entry[], mix: Mix, seconds
     url: base,
     connections: options.connections,
     duration: seconds,
+    ...(rate > 0 ? { overallRate: rate } : {}),
     requests: [
       {
         setupRequest: (request) => {

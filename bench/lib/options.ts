@@ -8,7 +8,9 @@ function positive(value: string): number {
 }
 
 export const program = new Command('bench')
-  .description('benchmark the service against a bare node:http server on this machine')
+  .description(
+    'what a request costs the service, beside a bare server of the same design and a previous build',
+  )
   .addOption(
     new Option('--scale <scale>', 'demo dataset scale').choices(Object.keys(SCALES)).default('large'),
   )
@@ -36,6 +38,16 @@ export const program = new Command('bench')
     5,
   )
   .option('--only <text>', 'run only the scenarios whose name contains this (a quick look; no export)')
+  .option(
+    '--compare <git-ref>',
+    'also measure the service of this ref (built in a temporary worktree), alternated with the current one',
+  )
+  .option(
+    '--rounds <n>',
+    'rounds of the read scenarios, servers alternated in each (medians reported)',
+    positive,
+    1,
+  )
   .parse()
 
 export const options = program.opts<{
@@ -47,6 +59,8 @@ export const options = program.opts<{
   floor?: boolean
   out: string
   only?: string
+  compare?: string
+  rounds: number
   soak: number
   generator?: 'wrk' | 'autocannon'
 }>()

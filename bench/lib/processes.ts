@@ -1,7 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process'
-import { createWriteStream, readFileSync } from 'node:fs'
+import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { get } from 'node:http'
 import { createServer } from 'node:net'
+import os from 'node:os'
 import path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { loadConfig } from '../../src/config.js'
@@ -103,12 +104,15 @@ export function serviceSettings(): string {
   return [`CACHE_MB ${config.cacheMb}`, `DATABASE_POOL_SIZE ${config.databasePoolSize}`].join(', ')
 }
 
-/** `compras serve` on DATABASE_URL url, its output in logFile; resolves once /ready answers. */
-export async function startService(url: string, logFile: string) {
+/**
+ * `compras serve` of a build (bin: its bin/compras.js; this checkout's by default) on DATABASE_URL url, its
+ * output in logFile; resolves once /ready answers.
+ */
+export async function startService(url: string, logFile: string, bin = BIN) {
   const port = await freePort()
   // BENCH_SERVE_NODE_ARGS: options for the service's node, e.g. --cpu-prof to see where its time goes.
   const nodeArgs = process.env.BENCH_SERVE_NODE_ARGS?.split(' ').filter(Boolean) ?? []
-  const child = spawn(process.execPath, [...nodeArgs, BIN, 'serve'], {
+  const child = spawn(process.execPath, [...nodeArgs, bin, 'serve'], {
     env: {
       ...process.env,
       DATABASE_URL: url,
@@ -132,26 +136,43 @@ export async function startService(url: string, logFile: string) {
   throw new Error(`compras serve did not become ready; see ${logFile}`)
 }
 
-/** The baseline: bench/baseline-server.mjs answering every request with a body of `bytes`. */
-export function startBaseline(bytes: number) {
-  return startBare(['bench/baseline-server.mjs', String(bytes)])
-}
-
 /**
- * The read scenarios' ceiling: bench/ceiling-server.mjs answering order queries and contract details from
- * the dataset at url with the least work (no limit, access record or extra header), in the routes' envelopes,
- * with the service's cache memory.
+ * The bare server (bench/bare-server.mjs): the service's library calls behind node:http, with the service's
+ * cache memory and the routes' envelopes, on the dataset at url.
  */
-export function startCeiling(url: string) {
+export function startBareServer(url: string) {
   const envelope = ({ head, tail }: Envelope) => JSON.stringify([head, tail])
   const cacheBytes = serviceConfig().cacheMb * 1024 * 1024
   return startBare([
-    'bench/ceiling-server.mjs',
+    'bench/bare-server.mjs',
     url,
     String(cacheBytes),
     envelope(orderEnvelope),
     envelope(inEnvelope),
   ])
+}
+
+/**
+ * Builds a git ref of this repository in a worktree of its own (npm ci, which builds), for --compare: its
+ * bin/compras.js, and what removes the worktree.
+ */
+export async function buildRef(
+  ref: string,
+): Promise<{ bin: string; commit: string; remove: () => Promise<void> }> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'compras-compare-'))
+  const commit = (await run('git', ['rev-parse', '--short', `${ref}^{commit}`], {}, 'pipe')).trim()
+  await run('git', ['worktree', 'add', '--detach', dir, commit], {}, 'pipe')
+  const remove = async () => {
+    await run('git', ['worktree', 'remove', '--force', dir], {}, 'pipe').catch(() => {})
+    rmSync(dir, { recursive: true, force: true })
+  }
+  try {
+    await run('npm', ['ci', '--no-audit', '--no-fund', '--prefix', dir], {}, 'pipe')
+  } catch (error) {
+    await remove()
+    throw error
+  }
+  return { bin: path.join(dir, 'bin/compras.js'), commit, remove }
 }
 
 /** A bare server of bench/ (plain JavaScript) that prints its port once listening. */

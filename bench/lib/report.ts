@@ -1,16 +1,18 @@
 import type { Scale } from '../../src/demo/generator.js'
 import { describeWarm, type LoadFigures, type WarmFigures } from './dataset.js'
-import type { ScenarioResult } from './drivers.js'
 import type { ExportFigures } from './exports.js'
 import { describeFloor, type FloorFigures } from './floor.js'
 import type { IncrementalFigures } from './imports.js'
 import { type counts, ITEMS_PER_ORDER } from './options.js'
-import type { Target } from './scenarios.js'
+import { type ScenarioResult, type Server, type Target, times } from './scenarios.js'
 import type { SoakFigures } from './soak.js'
 
 // What a run reports: bench/results/SCALE.json (every figure) and SCALE.md (the same, for people).
 
 export interface Report {
+  /** With --compare: the other build's ref and commit. */
+  compared?: string
+  rounds: number
   scale: Scale
   date: string
   command: string
@@ -40,8 +42,9 @@ export interface Report {
   /** The soak (--soak minutes of mixed load); absent when skipped. */
   soak?: SoakFigures
   scenarios: ScenarioResult[]
-  /** The service's resident memory when the load scenarios ended. */
+  /** The service's resident memory when the load scenarios ended, and the previous build's. */
   rssAfterLoadMB: number
+  previousRssMB?: number
   exports: ExportFigures[]
   targets: Target[]
 }
@@ -60,7 +63,7 @@ export function markdown(report: Report): string {
       .map(([k, v]) => `${v.toLocaleString('en')} ${k}`)
       .join(', ')}, ${ITEMS_PER_ORDER} items per order. ` +
       `Import: ${report.load.seconds.toFixed(1)} s, ${Math.round(report.load.ordersPerSecond).toLocaleString('en')} orders/s` +
-      `${report.load.reused ? ' (from the run that loaded it)' : ''}; goal 10,000 orders/s, 20,000 beyond.`,
+      `${report.load.reused ? ' (from the run that loaded it)' : ''}.`,
     '',
     ...(report.floor ? [`Load floor: ${describeFloor(report.floor)}.`, ''] : []),
     `Before the scenarios, ${describeWarm(report.warmed)}.`,
@@ -76,15 +79,19 @@ export function markdown(report: Report): string {
           '',
         ]
       : []),
-    '| Scenario | req/s | × baseline | p50 ms | p99 ms | errors | CPU stolen |',
-    '|---|---:|---:|---:|---:|---:|---:|',
-    ...report.scenarios.map(
-      (s) =>
-        `| ${s.name} | ${s.requestsPerSecond.toLocaleString('en')} | ${s.ratio === undefined ? '' : `${Math.round(s.ratio * 100)}%`} | ${s.p50} | ${s.p99} | ${s.errors} | ${s.stealPercent ?? 0}% |`,
-    ),
+    `Each read scenario drives each server in turn (${report.rounds} round${report.rounds === 1 ? '' : 's'}, the median round by CPU per request shown): ` +
+      'its CPU time per request answered at saturation (every thread, from /proc), its rate then, and its latency at a fixed ' +
+      "offered rate, half the service's maximum. The bare server is bench/bare-server.mjs: the service's library calls " +
+      'behind node:http, with nothing around them' +
+      (report.compared ? `; previous is the service built from ${report.compared}.` : '.'),
     '',
-    `The service's resident memory after the load scenarios: ${report.rssAfterLoadMB} MB. Each export below ran ` +
-      'on a freshly started service.',
+    '| Scenario | server | CPU µs/request | × bare | × previous | req/s max | offered req/s | p50 ms | p99 ms | errors | CPU stolen |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...report.scenarios.flatMap((scenario) => scenarioRows(scenario)),
+    '',
+    `The service's resident memory after the load scenarios: ${report.rssAfterLoadMB} MB` +
+      (report.previousRssMB ? ` (the previous build's: ${report.previousRssMB} MB)` : '') +
+      '. Each export below ran on a freshly started service.',
     '',
     ...(report.soak
       ? [
@@ -107,4 +114,26 @@ export function markdown(report: Report): string {
     '',
   ]
   return lines.join('\n')
+}
+
+const SERVERS: readonly Server[] = ['service', 'previous', 'bare']
+
+function scenarioRows({ name, servers }: ScenarioResult): string[] {
+  const service = servers.service
+  return SERVERS.flatMap((server) => {
+    const m = servers[server]
+    if (!m) return []
+    const ratio = (other: Server) => {
+      const against = servers[other]
+      return server !== 'service' || !against || !service
+        ? ''
+        : `${times(service.cpuUsPerRequest, against.cpuUsPerRequest).toFixed(2)}×`
+    }
+    const rate = m.atRate
+    return [
+      `| ${server === 'service' ? name : ''} | ${server} | ${m.cpuUsPerRequest} | ${ratio('bare')} | ${ratio('previous')} | ` +
+        `${m.requestsPerSecond.toLocaleString('en')} | ${rate ? rate.offered.toLocaleString('en') : ''} | ` +
+        `${rate?.p50 ?? ''} | ${rate?.p99 ?? ''} | ${m.errors + (rate?.errors ?? 0)} | ${m.stealPercent}% |`,
+    ]
+  })
 }

@@ -1,82 +1,55 @@
-import type { LoadFigures } from './dataset.js'
 import { type Entry, open, type Samples } from './dataset.js'
-import type { Mix, ScenarioResult } from './drivers.js'
+import type { Measured, Mix } from './drivers.js'
 import type { ExportFigures } from './exports.js'
-import type { FloorFigures } from './floor.js'
 import type { IncrementalFigures } from './imports.js'
 import type { SoakFigures } from './soak.js'
 
-// The load scenarios and their goals. A goal is reported as met or not, with the figure seen; it never
-// fails the run: these machines are shared and their capacity drifts.
-
-export interface Goal {
-  /** Requests a second, as a share of the bare node:http baseline. */
-  ratio?: number
-  /** 99th-percentile latency, in milliseconds. */
-  p99?: number
-}
+// The read scenarios, and the targets a run is read against. A target is reported as met or not, with the
+// figure seen; it never fails the run: these machines are shared and their capacity drifts.
 
 export interface Scenario {
   name: string
   entries: (samples: Samples) => Entry[]
   mix?: Mix
-  goal?: Goal
-  /**
-   * Measured also, right after, on the bare server of bench/ceiling-server.mjs (order queries and contract
-   * details): the most any server reading the same documents reaches on this machine at that moment.
-   */
-  ceiling?: boolean
 }
 
-/** The name under which a scenario's run on the bare server is reported. */
-export const ceilingName = (name: string) => `${name}: bare server, same data`
+const portal = (entry: Entry, from: string, to: string) => open(entry.path.replace(from, to))
 
-// Goals of issue 12 (the read path): ratios to bare node:http, p99 in milliseconds.
+/** Every scenario runs on the service, on the bare server (bench/bare-server.mjs), and with --compare, on the previous build. */
 export const SCENARIOS: readonly Scenario[] = [
-  {
-    name: 'order query, random',
-    entries: (s) => s.orders,
-    goal: { ratio: 0.25, p99: 25 },
-    ceiling: true,
-  },
-  {
-    name: 'order query, skewed',
-    entries: (s) => s.orders,
-    mix: { hotShare: 0.9, hotFraction: 0.01 },
-    goal: { ratio: 0.5 },
-    ceiling: true,
-  },
-  { name: 'contract detail, random', entries: (s) => s.contracts, goal: { ratio: 0.25 }, ceiling: true },
-  // One id asked again and again: a cache hit, the cost of the route itself.
-  {
-    name: 'contract detail, hot',
-    entries: (s) => s.contracts.slice(0, 1),
-    goal: { ratio: 0.7 },
-    ceiling: true,
-  },
-  { name: 'contracts page 1, organization + modality', entries: (s) => s.filtered, goal: { p99: 25 } },
-  {
-    name: 'contracts page 500',
-    entries: () => [open('/v1/transparency/contracts?page=500')],
-    goal: { p99: 60 },
-  },
-  { name: 'contracts q search', entries: (s) => s.search, goal: { p99: 60 } },
-  // Goals of issue 13: the portal's pages, at 32 connections, on the same read path.
+  { name: 'order query, random', entries: (s) => s.orders },
+  { name: 'order query, skewed', entries: (s) => s.orders, mix: { hotShare: 0.9, hotFraction: 0.01 } },
+  { name: 'contract detail, random', entries: (s) => s.contracts },
+  // One id asked again and again: a cached answer, the cost of the route itself.
+  { name: 'contract detail, hot', entries: (s) => s.contracts.slice(0, 1) },
+  { name: 'contracts page 1, organization + modality', entries: (s) => s.filtered },
+  { name: 'contracts page 500', entries: () => [open('/v1/transparency/contracts?page=500')] },
+  { name: 'contracts q search', entries: (s) => s.search },
   {
     name: 'portal: contract page, random',
-    entries: (s) =>
-      s.contracts.map((e) => open(e.path.replace('/v1/transparency/contracts/', '/contratos/'))),
-    goal: { p99: 50 },
+    entries: (s) => s.contracts.map((e) => portal(e, '/v1/transparency/contracts/', '/contratos/')),
   },
   {
     name: 'portal: contracts listing, organization + modality',
-    entries: (s) => s.filtered.map((e) => open(e.path.replace('/v1/transparency/contracts?', '/contratos?'))),
-    goal: { p99: 50 },
+    entries: (s) => s.filtered.map((e) => portal(e, '/v1/transparency/contracts?', '/contratos?')),
   },
 ]
 
+/** The servers a scenario is measured on. */
+export type Server = 'service' | 'previous' | 'bare'
+
+export interface ScenarioResult {
+  name: string
+  /** Each server's figures: the median of its rounds by CPU per request. */
+  servers: Partial<Record<Server, Measured>>
+}
+
 /** Resident memory of the service after the load scenarios, with CACHE_MB at its default. */
 export const RSS_GOAL_MB = 250
+/** The service's CPU per request, at most this many times the bare server's. */
+export const BARE_GOAL = 2
+/** With --compare: at most this many times the previous build's. */
+export const PREVIOUS_GOAL = 1.3
 
 export interface Target {
   scenario: string
@@ -85,17 +58,35 @@ export interface Target {
   seen: string
 }
 
-/** Each goal, met or not, with what was seen. */
+export const times = (a: number, b: number) => (b > 0 ? a / b : 0)
+
+/** Each target, met or not, with what was seen. */
 export function targets(
-  results: Map<string, ScenarioResult>,
+  results: readonly ScenarioResult[],
   exports: Map<string, ExportFigures>,
-  load?: LoadFigures,
   incremental?: IncrementalFigures,
   soak?: SoakFigures,
   rssAfterLoadMB?: number,
-  floor?: FloorFigures,
 ): Target[] {
   const list: Target[] = []
+  for (const { name, servers } of results) {
+    const { service, bare, previous } = servers
+    if (!service) continue
+    if (bare)
+      list.push({
+        scenario: `${name}: CPU per request`,
+        goal: `≤ ${BARE_GOAL}× the bare server's`,
+        met: times(service.cpuUsPerRequest, bare.cpuUsPerRequest) <= BARE_GOAL,
+        seen: `${service.cpuUsPerRequest} µs against ${bare.cpuUsPerRequest} µs (${times(service.cpuUsPerRequest, bare.cpuUsPerRequest).toFixed(2)}×)`,
+      })
+    if (previous)
+      list.push({
+        scenario: `${name}: CPU per request`,
+        goal: `≤ ${PREVIOUS_GOAL}× the previous build's`,
+        met: times(service.cpuUsPerRequest, previous.cpuUsPerRequest) <= PREVIOUS_GOAL,
+        seen: `${service.cpuUsPerRequest} µs against ${previous.cpuUsPerRequest} µs (${times(service.cpuUsPerRequest, previous.cpuUsPerRequest).toFixed(2)}×)`,
+      })
+  }
   if (rssAfterLoadMB)
     list.push({
       scenario: 'resident memory after the load scenarios',
@@ -109,17 +100,6 @@ export function targets(
       goal: 'resident memory growth after the first minute < 10%, no errors',
       met: soak.growthPercent < 10 && soak.errors === 0,
       seen: `${soak.growthPercent}% (${soak.samples.map((s) => s.rssMB).join(' → ')} MB), ${soak.errors} errors (${soak.rateLimited} of them order-query 429s)`,
-    })
-  if (load && !load.reused)
-    list.push({
-      scenario: 'bulk load',
-      goal: '≥ 10,000 orders/s',
-      met: load.ordersPerSecond >= 10_000,
-      seen:
-        `${Math.round(load.ordersPerSecond).toLocaleString('en')} orders/s` +
-        (floor
-          ? `; only writing its rows in one transaction, on this server: ${floor.ordersPerSecond.toLocaleString('en')} orders/s`
-          : ''),
     })
   if (incremental) {
     const { largest, smallest, batch } = incremental
@@ -138,32 +118,6 @@ export function targets(
         seen: `${batch.medianMs} ms`,
       },
     )
-  }
-  for (const scenario of SCENARIOS) {
-    const result = results.get(scenario.name)
-    const goal = scenario.goal
-    if (!result || !goal || result.requests === 0) continue
-    const ratioMet = goal.ratio === undefined || (result.ratio ?? 0) >= goal.ratio
-    const p99Met = goal.p99 === undefined || result.p99 < goal.p99
-    const wanted = [
-      ...(goal.ratio === undefined ? [] : [`≥ ${goal.ratio * 100}% of baseline`]),
-      ...(goal.p99 === undefined ? [] : [`p99 < ${goal.p99} ms`]),
-    ]
-    const bare = results.get(ceilingName(scenario.name))
-    const seen = [
-      ...(goal.ratio === undefined ? [] : [`${Math.round((result.ratio ?? 0) * 100)}%`]),
-      `p99 ${result.p99} ms`,
-      `${result.errors} errors`,
-      ...(bare && bare.requests > 0
-        ? [`a bare server reading the same data: ${Math.round((bare.ratio ?? 0) * 100)}%, p99 ${bare.p99} ms`]
-        : []),
-    ]
-    list.push({
-      scenario: scenario.name,
-      goal: wanted.join(', '),
-      met: ratioMet && p99Met && result.errors === 0,
-      seen: seen.join(', '),
-    })
   }
   const xlsx = exports.get('xlsx')
   const exceljs = exports.get('exceljs')

@@ -3,7 +3,7 @@ import { from as copyFrom } from 'pg-copy-streams'
 import type { PoolClient } from './pool.js'
 
 // Bulk writes go through COPY ... FROM STDIN in its text format: PostgreSQL reads it several times faster
-// than the same rows as array parameters (47,000 OCDS releases: 1.2 s against 8.3 s through unnest).
+// than the same rows as array parameters.
 
 const SPECIAL = /[\\\t\n\r]/
 const ESCAPED: Readonly<Record<string, string>> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' }

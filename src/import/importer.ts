@@ -155,8 +155,8 @@ export async function importRecords(
   const client = await pool.connect()
   try {
     await client.query('BEGIN')
-    // JIT compiling pays off for long analytic queries, not for these: on the medium dataset it spent 3 s
-    // compiling the withdrawal checks alone (17.7 s instead of 20.9 s for the whole import without it).
+    // JIT compiling pays off for long analytic queries, not for these: it spent seconds compiling the
+    // withdrawal checks alone.
     // Stryker disable next-line StringLiteral: speed only
     await client.query('SET LOCAL jit = off')
     await client.query('SELECT pg_advisory_xact_lock($1)', [IMPORT_LOCK])

@@ -127,7 +127,7 @@ export function stageRows(
 
 /**
  * The last line wins when a file holds the same key twice. One sort by key finds every line that a later
- * one supersedes: on the large load's 1.5 million lines 5 s, against 9-10 s for the self-join it replaced.
+ * one supersedes, about twice as fast as a self-join.
  */
 export const DROP_SUPERSEDED = `
 DELETE FROM import_stage WHERE seq IN (

@@ -130,8 +130,8 @@ function childNames(name: string, relation: Relation): string | undefined {
     )
     if (!document) return undefined
     // The supplier looked up per element, through its unique index: as a join, with the function's rows
-    // unknown to it, the planner hashed the whole suppliers table once per record (200,000 biddings of the
-    // large dataset: 130 s, against 1.3 s this way). Every child's supplier was written first, so none is null.
+    // unknown to it, the planner hashed the whole suppliers table once per record. Every child's supplier was
+    // written first, so none is null.
     return `(SELECT string_agg((SELECT sw.name FROM suppliers sw WHERE sw.document = e.value->>'${document[0]}'),
       ' ' ORDER BY e.ord) FROM ${elements})`
   }
@@ -152,8 +152,7 @@ function unitFields(kind: RecordKind): [string, string] {
 /**
  * Inserts or replaces the records of one kind, each by its conflict key. Into an empty table (`first`) it
  * only inserts: the stage holds one line per key (superseded lines dropped, clashes refused), so nothing
- * can conflict, and ON CONFLICT's speculative insertion costs a third more (200,000 orders into an empty
- * copy of the table: 4.0-4.2 s against 2.7-3.2 s).
+ * can conflict, and ON CONFLICT's speculative insertion would cost a third more.
  */
 function upsert(kind: RecordKind, first = false): string {
   const { from: sourceFrom, columns, values, joins, read } = source(kind)

@@ -17,11 +17,8 @@ const entrySize = (key: string, value: Cached) =>
  * Values by key, least recently used first out once their size passes maxBytes. A generation number
  * changes on every clear, so a value read from the database before a clear is not stored after it.
  *
- * The recency is lru-cache's, kept in arrays beside its Map: a hit moves nothing in the Map. Kept as a
- * Map alone (a hit deleting and setting its key again, to move it last), a hit cost microseconds once the
- * cache held tens of thousands of entries, as V8 rehashes the table its deletions leave full of holes: a
- * cached contract detail took 85–89 µs of CPU a request after the benchmark's random scenario had filled
- * the cache, 45 µs while it was empty.
+ * The recency is lru-cache's, kept in arrays beside its Map: a hit moves nothing in the Map, which a plain
+ * Map (delete and set again) would leave full of holes for V8 to rehash.
  */
 export class LruCache {
   private readonly entries: LRUCache<string, Cached> | undefined
@@ -75,10 +72,8 @@ const MAX_BATCH_KEYS = 500
 /**
  * Looks keys up in batches, one query of a batcher out at a time: the lookups asked for while it is out
  * wait for it and then go together as the next. Concurrent requests share a round trip instead of queueing
- * for connections, and a busy instance sends PostgreSQL fewer, larger queries. Sending each turn of the
- * event loop's lookups at once instead (7 keys a query on average) cost PostgreSQL about three times the CPU
- * a contract detail missed in the cache: 4,350–5,331 random details a second against 7,158–8,309 with one
- * query out (15 keys each), in one service alternating the two on the benchmark's large dataset.
+ * for connections, and a busy instance sends PostgreSQL fewer, larger queries (a query per turn of the event
+ * loop instead sends many small ones, each costing PostgreSQL its own planning and round trip).
  */
 class Batcher {
   private pending: {
@@ -99,11 +94,8 @@ class Batcher {
     key: readonly (readonly [string, string])[],
   ) {
     this.name = `batch-${table}`
-    // Each array behind a subquery: planning with its values in view, PostgreSQL finds a small batch cheaper
-    // to plan again than its generic plan, and planned every lookup of 1 to 7 keys again, at about 45 µs of
-    // its CPU a query (100-105 µs a query of 3 orders against 57-73 with the generic plan, 4,000 queries
-    // one after another, each way in turn). Hidden, every batch takes the generic plan after five, which is
-    // the same nested loop over the primary key as any custom plan of up to 500 keys.
+    // Each array behind a subquery, hidden from the planner: with its values in view PostgreSQL plans every
+    // small batch again; hidden, every batch keeps the generic plan, the same nested loop over the key.
     // The key's place in the batch, the document, its organization.
     this.sql = `SELECT k.i::int, d.body, d.organization_id::text
       FROM unnest(${key.map(([, type], n) => `(SELECT $${n + 1}::${type}[])`).join(', ')}) WITH ORDINALITY
@@ -154,7 +146,7 @@ class Batcher {
   }
 }
 
-/** The cache keys of the answers kept whole that src/routes/hits.ts serves below Fastify, as the routes keep them. */
+/** The cache keys of the answers kept whole: a detail's. */
 export const detailKey = (resource: string, id: string) => `d\u0000${resource}\u0000${id}`
 /** A listing page's, under its URL as sent (only a valid one is answered 200 and kept). */
 export const listingKey = (url: string) => `l\u0000${url}`
