@@ -147,7 +147,7 @@ async function main() {
               entries,
               scenario.mix,
             )
-            ;(rounds[name] ??= []).push(measured)
+            rounds[name] = [...(rounds[name] ?? []), measured]
           }
         }
         const result: ScenarioResult = { name: scenario.name, servers: {} }
