@@ -48,6 +48,12 @@ export interface Run {
 export interface Measured extends Run {
   /** The server's CPU time (every thread, from /proc) per request answered at saturation, in µs. */
   cpuUsPerRequest: number
+  /**
+   * The same, split into the time in its own code and libraries (user) and in the kernel (system): with the
+   * load generator on the same cores, a write's system time includes waking it.
+   */
+  userUsPerRequest: number
+  systemUsPerRequest: number
   /** CPU time the virtual machine's host took for others while it ran: how noisy the run was. */
   stealPercent: number
   /** Latency at a fixed offered rate, below saturation (p50 and p99 above are at saturation). */
@@ -96,6 +102,17 @@ export function cpuNanos(pid: number): number {
   return total
 }
 
+/** Clock ticks a second of /proc/PID/stat's times (USER_HZ, 100 on Linux). */
+const TICKS = 100
+
+/** A process's user and system time so far, in microseconds (/proc/PID/stat). */
+export function userSystemMicros(pid: number): { user: number; system: number } {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+  // The fields after the command's name, which ends with the last ')': utime and stime are the 12th and 13th.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+  return { user: (Number(fields[11]) * 1e6) / TICKS, system: (Number(fields[12]) * 1e6) / TICKS }
+}
+
 /**
  * Warms up, then measures a server at saturation: its rate, latency, and the CPU time a request cost it
  * (pid: the server's process).
@@ -110,15 +127,22 @@ export async function drive(
   if (options.warmup > 0) await measure(base, entries, options.warmup, mix)
   const before = cpuTimes()
   const cpu = cpuNanos(pid)
+  const times = userSystemMicros(pid)
   const run = await measure(base, entries, options.duration, mix)
   const used = cpuNanos(pid) - cpu
+  const after = userSystemMicros(pid)
+  const perRequest = (micros: number) =>
+    run.requests > 0 ? Math.round((micros / run.requests) * 10) / 10 : 0
   const result: Measured = {
     ...run,
-    cpuUsPerRequest: run.requests > 0 ? Math.round(used / run.requests / 100) / 10 : 0,
+    cpuUsPerRequest: perRequest(used / 1000),
+    userUsPerRequest: perRequest(after.user - times.user),
+    systemUsPerRequest: perRequest(after.system - times.system),
     stealPercent: stealPercent(before, cpuTimes()),
   }
   log(
-    `${name}: ${result.requestsPerSecond} req/s at ${result.cpuUsPerRequest} µs of CPU a request, p50 ${result.p50} ms, ` +
+    `${name}: ${result.requestsPerSecond} req/s at ${result.cpuUsPerRequest} µs of CPU a request ` +
+      `(user ${result.userUsPerRequest}, system ${result.systemUsPerRequest}), p50 ${result.p50} ms, ` +
       `p99 ${result.p99} ms, ${result.errors} errors, ${result.stealPercent}% CPU stolen`,
   )
   return result
