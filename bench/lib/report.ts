@@ -84,7 +84,7 @@ export function markdown(report: Report): string {
       "with the load generator on the same cores, a write's system time includes waking it), its rate then, and its latency at a fixed " +
       "offered rate, half the service's maximum. The bare server is bench/bare-server.mjs: the service's library calls " +
       'behind node:http, with nothing around them' +
-      (report.compared ? `; previous is the service built from $report.compared.` : '.'),
+      (report.compared ? `; previous is the service built from ${report.compared}.` : '.'),
     '',
     '| Scenario | server | CPU µs/request | user + system | × bare | × previous | req/s max | offered req/s | p50 ms | p99 ms | errors | CPU stolen |',
     '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
@@ -96,21 +96,22 @@ export function markdown(report: Report): string {
     '',
     ...(report.soak
       ? [
-          `Soak: $report.soak.minutesmin of mixed load on every route, $report.soak.requestsPerSecond.toLocaleString('en')req/s, ` +
-            `$report.soak.errorserrors (${report.soak.rateLimited} of them order queries refused 429 by the per-token limit), $report.soak.stealPercent% CPU stolen; resident memory every 10 s: ` +
-            `$report.soak.samples.map((s) => s.rssMB).join(', ')MB (growth after the first minute: ${report.soak.growthPercent}%).`,
+          `Soak: ${report.soak.minutes} min of mixed load on every route, ${report.soak.requestsPerSecond.toLocaleString('en')} req/s, ` +
+            `${report.soak.errors} errors (${report.soak.rateLimited} of them order queries refused 429 by the per-token limit), ${report.soak.stealPercent}% CPU stolen; resident memory every 10 s: ` +
+            `${report.soak.samples.map((s) => s.rssMB).join(', ')} MB (growth after the first minute: ${report.soak.growthPercent}%).`,
           '',
         ]
       : []),
     '| Export | rows | rows/s | peak RSS MB |',
     '|---|---:|---:|---:|',
     ...report.exports.map(
-      (e) => `| $e.name| $e.rows.toLocaleString('en')| $e.rowsPerSecond.toLocaleString('en')| $e.peakRssMB|`,
+      (e) =>
+        `| ${e.name} | ${e.rows.toLocaleString('en')} | ${e.rowsPerSecond.toLocaleString('en')} | ${e.peakRssMB} |`,
     ),
     '',
     '| Target | goal | seen | met |',
     '|---|---|---|---|',
-    ...report.targets.map((t) => `| $t.scenario| $t.goal| $t.seen| $t.met ? 'yes' : '**no**'|`),
+    ...report.targets.map((t) => `| ${t.scenario} | ${t.goal} | ${t.seen} | ${t.met ? 'yes' : '**no**'} |`),
     '',
   ]
   return lines.join('\n')
