@@ -30,10 +30,25 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * TRUST_PROXY as Fastify takes it. Never `true`, which would take the left-most X-Forwarded-For address, the
+ * one a client writes. A hop count trusts that many addresses from the right (the socket's peer first), as
+ * proxy-addr counts them; Fastify's own number fails closed, so it is given as a function.
+ */
+function trustProxy(setting: Config['trustProxy']): FastifyServerOptions['trustProxy'] {
+  if (setting === false) return false
+  if (typeof setting === 'number') return (_address: string, hop: number) => hop < setting
+  return [...setting]
+}
+
 /** Fastify's options for this service: the server, its timeouts, logging, proxies and request ids. */
 export function fastifyOptions(config: Config, options: AppOptions = {}): FastifyServerOptions {
   // Node checks the request timeout on this beat (30 s by default, which would let a slow request overstay).
-  const server: ServerOptions & { cert?: Buffer; key?: Buffer } = { connectionsCheckingInterval: 1000 }
+  // A request without Host is answered by the request pipeline, in its path's envelope, not by Node's bare 400.
+  const server: ServerOptions & { cert?: Buffer; key?: Buffer } = {
+    connectionsCheckingInterval: 1000,
+    requireHostHeader: false,
+  }
   if (config.tls) {
     server.cert = readFileSync(config.tls.certFile)
     server.key = readFileSync(config.tls.keyFile)
@@ -65,7 +80,8 @@ export function fastifyOptions(config: Config, options: AppOptions = {}): Fastif
     requestTimeout: config.requestTimeoutSeconds * 1000,
     keepAliveTimeout: config.keepAliveTimeoutSeconds * 1000,
     connectionTimeout: config.idleTimeoutSeconds * 1000,
-    trustProxy: config.trustProxy,
+    // Never `true`: proxy-addr would take the left-most address, which the client writes (src/config.ts).
+    trustProxy: trustProxy(config.trustProxy),
     clientErrorHandler,
     frameworkErrors,
     return503OnClosing: true,
@@ -101,8 +117,14 @@ export async function buildApp(
     publicRateLimit: config.publicRateLimit,
     onExportRows: services.metrics && ((rows: number) => services.metrics?.exportRows.inc(rows)),
     publication: { config: config.ocds, publicUrl: config.publicUrl },
+    idleTimeoutMs: config.idleTimeoutSeconds * 1000,
   })
   // The citizens' portal, at the root: pages over the same read path.
-  await app.register(portal, { pool: deps.pool, store: services.store })
+  await app.register(portal, {
+    pool: deps.pool,
+    store: services.store,
+    publicLimiter: services.publicLimiter,
+    publicRateLimit: config.publicRateLimit,
+  })
   return app as unknown as FastifyInstance
 }

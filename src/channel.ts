@@ -51,20 +51,31 @@ export class Notifications {
     for (const list of this.subscribers.values()) for (const drop of list) drop()
   }
 
+  private readonly onNotification = (message: { channel: string }) => {
+    for (const drop of this.subscribers.get(message.channel) ?? []) drop()
+  }
+
+  private readonly onClientError = (error: Error) => this.lost(error)
+
+  /** Gives a client back to the pool without this class's listeners, which a pooled client would keep. */
+  private release(client: PoolClient, error?: Error) {
+    client.off('notification', this.onNotification)
+    client.off('error', this.onClientError)
+    client.release(error)
+  }
+
   private async listen() {
     const client = await this.pool.connect()
-    client.on('notification', (message) => {
-      for (const drop of this.subscribers.get(message.channel) ?? []) drop()
-    })
-    client.on('error', (error: Error) => this.lost(error))
+    client.on('notification', this.onNotification)
+    client.on('error', this.onClientError)
     try {
       for (const channel of this.subscribers.keys()) await client.query(`LISTEN ${channel}`)
     } catch (error) {
-      client.release(error as Error)
+      this.release(client, error as Error)
       throw error
     }
     if (this.closed) {
-      client.release()
+      this.release(client)
       return
     }
     this.client = client
@@ -76,7 +87,7 @@ export class Notifications {
   private lost(error: Error) {
     this.listening = false
     if (this.client) {
-      this.client.release(error)
+      this.release(this.client, error)
       this.client = undefined
     }
     this.dropAll()
@@ -101,7 +112,7 @@ export class Notifications {
       const client = this.client
       this.client = undefined
       await client.query(`UNLISTEN *`).catch(() => {})
-      client.release()
+      this.release(client)
     }
   }
 }

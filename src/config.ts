@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs'
+import { isIP } from 'node:net'
 import path from 'node:path'
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
@@ -15,8 +16,11 @@ export interface Config {
   readonly demoOnEmpty: boolean
   /** Failed order-query authentications allowed per client address per minute. */
   readonly authFailureLimit: number
-  /** Take the client address from X-Forwarded-For (only behind a proxy that sets it). */
-  readonly trustProxy: boolean
+  /**
+   * The proxies whose X-Forwarded-For is believed: false (none), a number of hops, or addresses and ranges.
+   * The client is the right-most address of the chain that is not a trusted proxy.
+   */
+  readonly trustProxy: false | number | readonly string[]
   /** Megabytes of served documents and responses each instance keeps in memory; 0 turns the cache off. */
   readonly cacheMb: number
   /** Connections `serve` keeps to PostgreSQL for the API and the portal, one of them listening for imports (exports have their own). */
@@ -35,8 +39,10 @@ export interface Config {
   readonly keepAliveTimeoutSeconds: number
   /** Seconds without traffic either way before a connection is dropped (a reader that stopped reading). */
   readonly idleTimeoutSeconds: number
-  /** Port of the Prometheus metrics endpoint (on HOST, apart from the API); undefined: no metrics. */
+  /** Port of the Prometheus metrics endpoint (apart from the API); undefined: no metrics. */
   readonly metricsPort: number | undefined
+  /** Address the metrics endpoint listens on: the loopback by default, never the API's public one. */
+  readonly metricsHost: string
   /** The address clients reach this service at, for absolute links (the OCDS packages' uri and links). */
   readonly publicUrl: string
   /** What OCDS packages say of their publication (src/ocds/package.ts). */
@@ -117,6 +123,33 @@ function parseBoolean(key: string, raw: string | undefined, fallback: boolean): 
   throw new ConfigError(`${key} must be true or false, got "${raw}"`)
 }
 
+/** Names of address ranges that proxy-addr (Fastify's trustProxy) knows. */
+const RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal']
+
+/**
+ * TRUST_PROXY: false (or unset), a hop count (true is one hop: the proxy in front), or a comma-separated list
+ * of the proxies' addresses and CIDR ranges. Never "trust every hop": a client could then name itself.
+ */
+function parseTrustProxy(raw: string | undefined): false | number | string[] {
+  if (raw === undefined || ['0', 'false', 'no', 'off'].includes(raw.toLowerCase())) return false
+  if (['true', 'yes', 'on'].includes(raw.toLowerCase())) return 1
+  if (/^\d+$/.test(raw)) {
+    if (Number(raw) > 10) throw new ConfigError(`TRUST_PROXY must count at most 10 proxies, got "${raw}"`)
+    return Number(raw)
+  }
+  const entries = raw.split(',').map((entry) => entry.trim())
+  for (const entry of entries) {
+    const [address, bits, ...rest] = entry.split('/')
+    const family = isIP(address ?? '')
+    const rangeOk = bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128))
+    if (!RANGE_NAMES.includes(entry) && (family === 0 || !rangeOk || rest.length > 0))
+      throw new ConfigError(
+        `TRUST_PROXY must be false, a number of proxies, or the proxies' addresses and ranges (10.0.0.1, 10.0.0.0/8, loopback), got "${entry}"`,
+      )
+  }
+  return entries
+}
+
 function parseOcdsPrefix(raw: string | undefined): string {
   if (raw === undefined) return PLACEHOLDER_OCDS_PREFIX
   if (!/^ocds-[a-z0-9]{6}$/.test(raw)) {
@@ -152,7 +185,7 @@ export function loadConfig(env: Env = process.env): Config {
     tls: certFile !== undefined && keyFile !== undefined ? Object.freeze({ certFile, keyFile }) : undefined,
     demoOnEmpty: parseBoolean('DEMO_ON_EMPTY', text(env, 'DEMO_ON_EMPTY'), true),
     authFailureLimit: parseWhole('AUTH_FAILURE_LIMIT', text(env, 'AUTH_FAILURE_LIMIT'), 30, 1, 1_000_000),
-    trustProxy: parseBoolean('TRUST_PROXY', text(env, 'TRUST_PROXY'), false),
+    trustProxy: parseTrustProxy(text(env, 'TRUST_PROXY')),
     cacheMb: parseMegabytes('CACHE_MB', text(env, 'CACHE_MB'), 64),
     databasePoolSize: parseWhole('DATABASE_POOL_SIZE', text(env, 'DATABASE_POOL_SIZE'), 10, 2, 1000),
     logRequests: parseBoolean('LOG_REQUESTS', text(env, 'LOG_REQUESTS'), false),
@@ -166,6 +199,7 @@ export function loadConfig(env: Env = process.env): Config {
       text(env, 'METRICS_PORT') === undefined
         ? undefined
         : parsePort(text(env, 'METRICS_PORT'), 'METRICS_PORT'),
+    metricsHost: text(env, 'METRICS_HOST') ?? '127.0.0.1',
     publicUrl: (
       parseUrl('PUBLIC_URL', text(env, 'PUBLIC_URL'), ['http:', 'https:']) ??
       `${certFile ? 'https' : 'http'}://localhost:${parsePort(text(env, 'PORT'))}`

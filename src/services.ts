@@ -89,7 +89,7 @@ export async function startServices(
   let metricsServer: http.Server | undefined
   if (config.metricsPort !== undefined) {
     metrics = new Metrics({ pool, exportPool, store, redisUp: () => redisUp })
-    metricsServer = await serveMetrics(metrics, config.metricsPort, config.host)
+    metricsServer = await serveMetrics(metrics, config.metricsPort, config.metricsHost)
   }
   return {
     pool,

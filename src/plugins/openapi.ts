@@ -13,6 +13,11 @@ Every answer carries an \`X-Request-Id\` header: the request's own when it sent 
 \`A-Z a-z 0-9 . _ : @ / + = -\`), else a new UUID. Quote it when reporting a problem: the instance's log lines about
 the request, and an order query's access record, carry it too.
 
+Public answers (\`/v1\`) carry \`Cache-Control: public, max-age=60\`, \`Vary: Accept-Encoding\` and an \`ETag\` of
+their own per encoding (gzip and br on request), and answer 304 to an \`If-None-Match\` that lists it (or \`*\`). They
+carry no per-client header: the \`X-RateLimit-*\` headers of the per-address limit come only with its 429. Order
+answers (\`/external\`) carry \`Cache-Control: no-store\`: no proxy or browser may keep them.
+
 The document is generated from the same schemas that validate requests and serialize responses.`
 
 /** The OpenAPI document (from the route schemas) at /openapi.json and an API reference page at /docs. */

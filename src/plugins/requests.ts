@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Metrics } from '../metrics.js'
+import { errorBody } from './client-errors.js'
+import { SECURITY_HEADERS } from './security-headers.js'
 
 export interface RequestsOptions {
   /** LOG_REQUESTS: one line per answered request, at info. */
@@ -21,6 +23,16 @@ export default fp<RequestsOptions>(
       // A GET-only API reads no request body: a body trickled in a byte at a time cannot hold the connection
       // open, as Node would to drain it for keep-alive.
       const { headers } = request
+      // HTTP/1.1 requires Host (RFC 9112, 3.2): a request without one is malformed.
+      if (headers.host === undefined && request.raw.httpVersion === '1.1') {
+        reply
+          .code(400)
+          .header('content-type', 'application/json; charset=utf-8')
+          .header('connection', 'close')
+        for (const [name, value] of Object.entries(SECURITY_HEADERS)) reply.header(name, value)
+        reply.send(errorBody(request.url, 400))
+        return
+      }
       if (
         (headers['content-length'] !== undefined && headers['content-length'] !== '0') ||
         headers['transfer-encoding']

@@ -291,12 +291,19 @@ function Outcome({ view, base }: { view: ListingView; base: string }) {
           ` A lista mostra os ${MATCHES_SHOWN} primeiros; escreva mais do nome para estreitá-la.`}
       </p>
     )
-  if (result === undefined)
+  if (result === undefined) {
+    // A problem with a parameter the form has no field for (an unknown one) is said here.
+    const onForm = new Set(['orgao', 'sort', 'per_page', ...formFilters(resource).map(([name]) => name)])
+    const elsewhere = Object.entries(view.errors).filter(([name]) => !onForm.has(name))
     return (
-      <p class="problem" role="alert">
-        Corrija os filtros indicados acima para ver os resultados.
-      </p>
+      <div class="problem" role="alert">
+        {elsewhere.map(([name, message]) => (
+          <p key={name}>{message}</p>
+        ))}
+        <p>Corrija os filtros indicados acima para ver os resultados.</p>
+      </div>
     )
+  }
   const lastPage = Math.max(1, Math.ceil(result.total / view.perPage))
   const exportQuery = Object.fromEntries(
     Object.entries(query).filter(([name]) => name !== 'page' && name !== 'per_page'),

@@ -69,12 +69,13 @@ export class Answer {
   }
 
   /**
-   * The body's entityTag, quoted: the same whether the answer was cached or just built. Hashed the first
-   * time a route asks (the order query never does).
+   * The entity tag of the answer sent in an encoding, quoted: the body's entityTag, hashed the first time a
+   * route asks (the order query never does), with the encoding after it. Each encoding's bytes differ, so
+   * each has a tag of its own: a cache never takes a gzip copy for an identity one.
    */
-  get etag(): string {
-    this.tag ??= `"${entityTag(this.body)}"`
-    return this.tag
+  etag(encoding?: Encoding): string {
+    this.tag ??= entityTag(this.body)
+    return encoding === undefined ? `"${this.tag}"` : `"${this.tag}-${encoding}"`
   }
 
   /**
@@ -109,10 +110,18 @@ export class Answer {
     return typeof accepted === 'string' ? choose(accepted) : undefined
   }
 
-  /** Whether If-None-Match names this answer (strong or weak comparison, as @fastify/etag). */
-  matches(ifNoneMatch: string | undefined): boolean {
+  /**
+   * Whether If-None-Match names this answer in an encoding: one of its tags (RFC 9110's weak comparison, so
+   * W/ aside), or `*`.
+   */
+  matches(ifNoneMatch: string | undefined, encoding?: Encoding): boolean {
     if (ifNoneMatch === undefined) return false
-    return ifNoneMatch === this.etag || ifNoneMatch === `W/${this.etag}` || `W/${ifNoneMatch}` === this.etag
+    const tag = this.etag(encoding)
+    for (const listed of ifNoneMatch.split(',')) {
+      const candidate = listed.trim()
+      if (candidate === '*' || candidate === tag || candidate === `W/${tag}`) return true
+    }
+    return false
   }
 }
 

@@ -18,16 +18,20 @@ export function rateHeaders(hit: Hit): [string, number][] {
 }
 
 /**
- * Sends an answer as the cache keeps it: its stored tag and Cache-Control; a 304 without a body when
- * If-None-Match names the tag; else its type and the bytes of the encoding the client accepts, compressed
- * once per answer. What @fastify/etag, @fastify/compress and the Cache-Control hook do for the other
- * routes, without hashing or compressing on the request's path.
+ * Sends an answer as the cache keeps it, in the encoding the client accepts (compressed once per answer):
+ * that encoding's tag, Cache-Control, and Vary (the bytes depend on Accept-Encoding, 304s included); a 304
+ * without a body when If-None-Match names the tag; else its type and bytes. What @fastify/etag,
+ * @fastify/compress and the Cache-Control hook do for the other routes, without hashing or compressing on
+ * the request's path.
  */
 export function sendAnswer(request: FastifyRequest, reply: FastifyReply, answer: Answer, type = JSON_TYPE) {
-  reply.header('etag', answer.etag).header('cache-control', CACHE_CONTROL)
-  if (answer.matches(request.headers['if-none-match'])) return reply.code(304).send()
   const encoding = answer.encodingFor(request.headers)
+  reply
+    .header('etag', answer.etag(encoding))
+    .header('cache-control', CACHE_CONTROL)
+    .header('vary', 'accept-encoding')
+  if (answer.matches(request.headers['if-none-match'], encoding)) return reply.code(304).send()
   reply.header('content-type', type)
-  if (encoding !== undefined) reply.header('vary', 'accept-encoding').header('content-encoding', encoding)
+  if (encoding !== undefined) reply.header('content-encoding', encoding)
   return reply.send(answer.bytesFor(encoding))
 }

@@ -5,11 +5,12 @@ import { EXPORT_PARAMETERS, exportRequest } from '../export/request.js'
 import { ExportRefused } from '../transparency/errors.js'
 import type { TransparencyOptions } from './options.js'
 import { failure } from './schemas.js'
+import { cutOnFailure, watchReader } from './transfer.js'
 
 /** Every record of a listing's filter as a file: GET /v1/transparency/export. */
 const exportRoute: FastifyPluginAsyncTypebox<TransparencyOptions> = async (
   app,
-  { pool, exportPool, exportGate, onExportRows },
+  { pool, exportPool, exportGate, onExportRows, idleTimeoutMs },
 ) => {
   app.get(
     '/transparency/export',
@@ -70,10 +71,8 @@ const exportRoute: FastifyPluginAsyncTypebox<TransparencyOptions> = async (
         throw error
       }
       reply.raw.once('close', release)
-      file.stream.once('error', (error) => {
-        request.log.error({ err: error }, 'export failed in the middle: transfer aborted')
-        reply.raw.destroy() // a file cut short must never look complete
-      })
+      watchReader(reply.raw, idleTimeoutMs)
+      cutOnFailure(request, reply, file.stream, 'export')
       return reply
         .header('Content-Type', file.contentType)
         .header('Content-Disposition', `attachment; filename="${file.filename}"`)

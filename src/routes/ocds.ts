@@ -14,6 +14,7 @@ import { ExportRefused, NotFoundError } from '../transparency/errors.js'
 import { CACHE_CONTROL, sendAnswer } from './answer.js'
 import type { TransparencyOptions } from './options.js'
 import { failure, TOO_MANY } from './schemas.js'
+import { cutOnFailure, watchReader } from './transfer.js'
 
 // Open Contracting (OCDS 1.1) under /v1/ocds: public like /v1/transparency, with its envelope for errors,
 // its limits, CORS and caching. Packages are kept whole in the read path's cache until the next import.
@@ -121,7 +122,7 @@ export const ocdsRoutes: FastifyPluginAsyncTypebox<TransparencyOptions> = async 
 
 /** The bulk download: every release, one a line, streamed (in the scope that compresses). */
 export const ocdsBulkRoute: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app, options) => {
-  const { exportPool, exportGate, publication } = options
+  const { exportPool, exportGate, publication, idleTimeoutMs } = options
   app.get(
     '/ocds/releases.jsonl',
     {
@@ -164,10 +165,8 @@ export const ocdsBulkRoute: FastifyPluginAsyncTypebox<TransparencyOptions> = asy
       const stream = Readable.from(bulk.lines, { objectMode: false })
       bulk.releaseWith(stream)
       reply.raw.once('close', release)
-      stream.once('error', (error) => {
-        request.log.error({ err: error }, 'OCDS bulk download failed in the middle: transfer aborted')
-        reply.raw.destroy()
-      })
+      watchReader(reply.raw, idleTimeoutMs)
+      cutOnFailure(request, reply, stream, 'OCDS bulk download')
       const day = new Date().toISOString().slice(0, 10)
       return reply
         .header('Content-Type', 'application/x-ndjson; charset=utf-8')

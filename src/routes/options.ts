@@ -13,10 +13,12 @@ export interface TransparencyOptions {
   exportGate: ExportGate
   /** Requests per client address per minute; 0: no limit. */
   publicRateLimit: number
-  /** Its counters (made here when not given). */
+  /** Its counters, shared with the portal; none when the limit is off. */
   publicLimiter?: MemoryLimiter
   /** Told how many rows each export wrote, as it goes (the metrics' export row counter). */
   onExportRows?: (rows: number) => void
   /** The OCDS packages' metadata and the address for their links. */
   publication: Publication
+  /** How long a file's reader may take nothing before it is dropped (IDLE_TIMEOUT). */
+  idleTimeoutMs: number
 }

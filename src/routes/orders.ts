@@ -90,6 +90,11 @@ const orders: FastifyPluginAsyncTypebox<OrdersOptions> = async (app, options) =>
   const { store, tokens, limiter, accessLog, authFailureLimit } = options
   // Stryker disable next-line StringLiteral: declares the property up front (one object shape); assigning works without it
   app.decorateRequest('identity', null)
+  // An organ's orders are for its token alone: no proxy or browser may keep a copy of any answer here.
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.header('cache-control', 'no-store')
+    done()
+  })
 
   // The token first: a valid one passes whatever its address did before, so one bad client behind a shared
   // address (NAT) does not lock out the others. Each failure counts against the address, check and count in
@@ -114,22 +119,26 @@ const orders: FastifyPluginAsyncTypebox<OrdersOptions> = async (app, options) =>
     }
   }
 
+  /** Every order query leaves an access record, under the id the answer carried. */
+  function recordAccess(request: FastifyRequest, reply: FastifyReply, done: () => void) {
+    const query = request.query as { order_number?: unknown }
+    accessLog.record({
+      at: new Date(),
+      tokenId: request.identity?.tokenId ?? null,
+      organizationId: request.identity?.organizationId ?? null,
+      // Stryker disable next-line OptionalChaining: Fastify always parses a query object, empty or not
+      orderNumber: typeof query?.order_number === 'string' ? query.order_number : null,
+      status: reply.statusCode,
+      requestId: request.id,
+    })
+    done()
+  }
+
   app.get(
     '/orders',
     {
       onRequest: authenticate,
-      onResponse: async (request, reply) => {
-        const query = request.query as { order_number?: unknown }
-        accessLog.record({
-          at: new Date(),
-          tokenId: request.identity?.tokenId ?? null,
-          organizationId: request.identity?.organizationId ?? null,
-          // Stryker disable next-line OptionalChaining: Fastify always parses a query object, empty or not
-          orderNumber: typeof query?.order_number === 'string' ? query.order_number : null,
-          status: reply.statusCode,
-          requestId: request.id,
-        })
-      },
+      onResponse: recordAccess,
       schema: {
         operationId: 'getOrderByNumber',
         tags: ['orders'],

@@ -1,7 +1,10 @@
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
+import { STATUS_CODES } from 'node:http'
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
+import type { MemoryLimiter } from '../auth/rate-limit.js'
 import { hasControlCharacter, isUuid } from '../checks.js'
 import type { Pool } from '../db/pool.js'
 import { isUnavailable } from '../db/pool.js'
+import { SECURITY_HEADERS } from '../plugins/security-headers.js'
 import {
   biddingResource,
   choices,
@@ -20,14 +23,17 @@ import type { Answer } from '../readmodel/answer.js'
 import type { DocumentStore } from '../readmodel/store.js'
 import { PUBLIC_RESOURCES, type PublicResource } from '../resources/index.js'
 import { NotFoundError, ParameterError } from '../transparency/errors.js'
+import { MESSAGES } from '../transparency/messages.js'
 import {
   listingParameters,
   type ParameterProblem,
   parameterError,
   sortOf,
+  unknownParameter,
 } from '../transparency/parameters.js'
 import { compileQuery } from '../validation.js'
 import { sendAnswer } from './answer.js'
+import { publicLimit } from './public-limit.js'
 
 // The citizens' portal: server-rendered pages in Portuguese over the same read path as the API. Pages are
 // kept whole in the cache like the API's answers, until the next import.
@@ -35,33 +41,34 @@ import { sendAnswer } from './answer.js'
 export interface PortalOptions {
   pool: Pool
   store: DocumentStore
+  /** The public per-address limit, shared with the API; none when it is off. */
+  publicLimiter?: MemoryLimiter
+  publicRateLimit: number
 }
 
 const HTML = 'text/html; charset=utf-8'
-
-/** On every page: nothing but our own files, never framed, no sniffing, no referrer sent elsewhere. */
-const SECURITY_HEADERS = {
-  'Content-Security-Policy':
-    "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; object-src 'none'; " +
-    "base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
-  'X-Content-Type-Options': 'nosniff',
-  'Referrer-Policy': 'strict-origin-when-cross-origin',
-  'X-Frame-Options': 'DENY',
-}
 
 const ORGAN_NAME_RULE = 'O nome do órgão deve ter de 1 a 200 caracteres, sem caracteres de controle.'
 
 /** Text a person may search for (the search box, an organ's name): at most 200 characters, none of control. */
 const isSearchText = (text: string) => text.length <= 200 && !hasControlCharacter(text)
 
-/** The query as the form sent it: one value per name, empty fields left out (a form sends them all). */
-function formQuery(raw: unknown): Record<string, string> {
+/**
+ * The query as the form sent it: one value per name, empty fields left out (a form sends them all). Read up to
+ * the first name the page does not take, which is returned as `unknown`: a URL of thousands of names is
+ * refused for the first, as the API refuses it, not checked name by name.
+ */
+function formQuery(
+  raw: unknown,
+  known?: ReadonlySet<string>,
+): { query: Record<string, string>; unknown?: string } {
   const query: Record<string, string> = {}
   for (const [name, value] of Object.entries((raw ?? {}) as Record<string, unknown>)) {
+    if (known && !known.has(name)) return { query, unknown: name }
     const text = Array.isArray(value) ? value.at(-1) : value
     if (typeof text === 'string' && text.trim() !== '') query[name] = text.trim()
   }
-  return query
+  return { query }
 }
 
 /**
@@ -71,7 +78,14 @@ function formQuery(raw: unknown): Record<string, string> {
 function listingChecker(resource: PublicResource) {
   const { schema, accepts } = listingParameters(resource)
   const validate = compileQuery(schema)
-  return (query: Record<string, string>) => {
+  /** The names the page takes: the listing's parameters, and the organ by name. */
+  // The API's parameters but the cursor (the portal's pages go by number), and the organ by name.
+  const known = new Set([...Object.keys(accepts).filter((name) => name !== 'cursor'), 'orgao'])
+  return (raw: unknown) => {
+    const { query: read, unknown } = formQuery(raw, known)
+    const { orgao, ...query } = read
+    if (unknown !== undefined)
+      return { orgao, query, values: {}, errors: { [unknown]: unknownParameter(unknown, accepts).message } }
     const values: Record<string, unknown> = {}
     const errors: Record<string, string> = {}
     for (const [name, value] of Object.entries(query)) {
@@ -88,11 +102,22 @@ function listingChecker(resource: PublicResource) {
         errors.sort = (error as Error).message
       }
     }
-    return { values, errors }
+    return { orgao, query, values, errors }
   }
 }
 
-const portal: FastifyPluginAsync<PortalOptions> = async (app, { pool, store }) => {
+/** Where a path belongs, for an answer that no route gives: the order query, the API, or the portal. */
+function faceOf(url: string): 'orders' | 'api' | 'portal' {
+  const path = url.replace(/\/{2,}/g, '/').toLowerCase()
+  if (path === '/external' || path.startsWith('/external/') || path.startsWith('/external?')) return 'orders'
+  if (path === '/v1' || path.startsWith('/v1/') || path.startsWith('/v1?')) return 'api'
+  return 'portal'
+}
+
+const portal: FastifyPluginAsync<PortalOptions> = async (
+  app,
+  { pool, store, publicLimiter, publicRateLimit },
+) => {
   // Pages for people, not operations of the API: the OpenAPI document leaves them out.
   app.addHook('onRoute', (route) => {
     route.schema = { ...route.schema, hide: true }
@@ -135,6 +160,7 @@ const portal: FastifyPluginAsync<PortalOptions> = async (app, { pool, store }) =
     )
   })
 
+  // Files every page asks for, outside the per-address limit: cheap to answer, and a page's own.
   app.get('/static/portal.css', async (_request, reply) =>
     reply.type('text/css; charset=utf-8').header('Cache-Control', 'public, max-age=3600').send(STYLESHEET),
   )
@@ -143,104 +169,129 @@ const portal: FastifyPluginAsync<PortalOptions> = async (app, { pool, store }) =
     reply.type('image/x-icon').header('Cache-Control', 'public, max-age=86400').send(FAVICON),
   )
 
-  app.get('/', async (request, reply) =>
-    cachedPage(request, reply, async () => homePage(await summaries(pool, store, {}, 5))),
-  )
+  await app.register(pageRoutes)
 
-  app.get('/busca', async (request, reply) => {
-    const q = formQuery(request.query).q
-    if (q === undefined) return reply.redirect('/')
-    if (!isSearchText(q))
-      return html(
-        reply,
-        422,
-        errorPage('A busca aceita um texto de 1 a 200 caracteres, sem caracteres de controle.'),
+  /** The pages: each counts toward the public limit, as the API's answers do. */
+  async function pageRoutes(app: FastifyInstance) {
+    if (publicLimiter)
+      app.addHook(
+        'onRequest',
+        publicLimit(publicLimiter, publicRateLimit, (reply) =>
+          reply.type(HTML).header('Cache-Control', 'no-store').send(errorPage(MESSAGES.tooManyRequests)),
+        ),
       )
-    return cachedPage(request, reply, async () => searchPage(q, await summaries(pool, store, { q }, 5)))
-  })
 
-  for (const resource of PUBLIC_RESOURCES) {
-    const base = `/${resource.portal.path}`
-    const checkListing = listingChecker(resource)
-    app.get(base, async (request, reply) => {
-      const { orgao, ...query } = formQuery(request.query)
-      const { values, errors } = checkListing(query)
-      const view = {
-        resource,
-        query: (orgao === undefined ? query : { ...query, orgao }) as Query,
-        errors: errors as Query,
-        page: (values.page as number | undefined) ?? 1,
-        perPage: (values.per_page as number | undefined) ?? 20,
-        sort: (values.sort as string | undefined) ?? resource.defaultSort,
-      }
-      /** The form without results: a problem by its field, or organs to choose from. */
-      const form = async (status: number, change: Partial<ListingView> = {}) =>
-        html(
-          reply,
-          status,
-          listingPage({ ...view, choices: await choices(pool, store), result: undefined, ...change }),
-        )
-
-      if (orgao !== undefined) {
-        // An organ by name (the portal's own parameter, not the API's): one match becomes the filter, in the
-        // page's canonical URL; several are offered in the form; none is a problem with the field.
-        if (!isSearchText(orgao)) return form(422, { errors: { ...errors, orgao: ORGAN_NAME_RULE } })
-        const matches = organsNamed((await choices(pool, store)).organizations, orgao)
-        const chosen =
-          matches.find((o) => o.id === query.organization_uuid) ??
-          (matches.length === 1 ? matches[0] : undefined)
-        if (chosen)
-          return reply.redirect(
-            listingUrl(base, query, { organization_uuid: chosen.id, page: undefined }),
-            303,
-          )
-        if (matches.length === 0)
-          return form(422, { errors: { ...errors, orgao: 'Nenhum órgão tem esse nome.' } })
-        return form(200, { organMatches: matches })
-      }
-      if (Object.keys(errors).length > 0) return form(422)
-      try {
-        return await cachedPage(request, reply, async () =>
-          listingPage({
-            ...view,
-            choices: await choices(pool, store),
-            result: await listing(pool, store, resource, values),
-          }),
-        )
-      } catch (error) {
-        if (!(error instanceof NotFoundError)) throw error
-        // An organization that does not exist: a problem with that field, shown by it.
-        return form(404, { errors: { organization_uuid: 'Organização não encontrada.' } })
-      }
+    // Any path no route takes: the portal's 404 page, or under /v1 and /external the envelope of the path,
+    // never echoing the path.
+    app.setNotFoundHandler(async (request, reply) => {
+      const face = faceOf(request.url)
+      if (face === 'portal') return notFound(reply)
+      const body =
+        face === 'orders'
+          ? { message: STATUS_CODES[404], data: [] }
+          : { success: false, message: MESSAGES.routeNotFound }
+      return reply.code(404).header('Cache-Control', 'no-store').send(body)
     })
 
-    app.get<{ Params: { id: string } }>(`${base}/:id`, async (request, reply) => {
+    app.get('/', async (request, reply) =>
+      cachedPage(request, reply, async () => homePage(await summaries(pool, store, {}, 5))),
+    )
+
+    app.get('/busca', async (request, reply) => {
+      const q = formQuery(request.query).query.q
+      if (q === undefined) return reply.redirect('/')
+      if (!isSearchText(q))
+        return html(
+          reply,
+          422,
+          errorPage('A busca aceita um texto de 1 a 200 caracteres, sem caracteres de controle.'),
+        )
+      return cachedPage(request, reply, async () => searchPage(q, await summaries(pool, store, { q }, 5)))
+    })
+
+    for (const resource of PUBLIC_RESOURCES) {
+      const base = `/${resource.portal.path}`
+      const checkListing = listingChecker(resource)
+      app.get(base, async (request, reply) => {
+        const { orgao, query, values, errors } = checkListing(request.query)
+        const view = {
+          resource,
+          query: (orgao === undefined ? query : { ...query, orgao }) as Query,
+          errors: errors as Query,
+          page: (values.page as number | undefined) ?? 1,
+          perPage: (values.per_page as number | undefined) ?? 20,
+          sort: (values.sort as string | undefined) ?? resource.defaultSort,
+        }
+        /** The form without results: a problem by its field, or organs to choose from. */
+        const form = async (status: number, change: Partial<ListingView> = {}) =>
+          html(
+            reply,
+            status,
+            listingPage({ ...view, choices: await choices(pool, store), result: undefined, ...change }),
+          )
+
+        if (orgao !== undefined) {
+          // An organ by name (the portal's own parameter, not the API's): one match becomes the filter, in the
+          // page's canonical URL; several are offered in the form; none is a problem with the field.
+          if (!isSearchText(orgao)) return form(422, { errors: { ...errors, orgao: ORGAN_NAME_RULE } })
+          const matches = organsNamed((await choices(pool, store)).organizations, orgao)
+          const chosen =
+            matches.find((o) => o.id === query.organization_uuid) ??
+            (matches.length === 1 ? matches[0] : undefined)
+          if (chosen)
+            return reply.redirect(
+              listingUrl(base, query, { organization_uuid: chosen.id, page: undefined }),
+              303,
+            )
+          if (matches.length === 0)
+            return form(422, { errors: { ...errors, orgao: 'Nenhum órgão tem esse nome.' } })
+          return form(200, { organMatches: matches })
+        }
+        if (Object.keys(errors).length > 0) return form(422)
+        try {
+          return await cachedPage(request, reply, async () =>
+            listingPage({
+              ...view,
+              choices: await choices(pool, store),
+              result: await listing(pool, store, resource, values),
+            }),
+          )
+        } catch (error) {
+          if (!(error instanceof NotFoundError)) throw error
+          // An organization that does not exist: a problem with that field, shown by it.
+          return form(404, { errors: { organization_uuid: 'Organização não encontrada.' } })
+        }
+      })
+
+      app.get<{ Params: { id: string } }>(`${base}/:id`, async (request, reply) => {
+        const id = request.params.id.toLowerCase()
+        if (!isUuid(id))
+          return notFound(reply, 'Identificador inválido: o endereço deve terminar com um UUID.')
+        return cachedPage(request, reply, async () => {
+          const found = await ownedDetail(pool, store, resource, id)
+          return found === undefined ? undefined : detailPage(resource, id, found.document, found.owner)
+        })
+      })
+    }
+
+    /** A bidding by id, whatever its kind (a contract's or ARP's bidding_uuid): the page of its kind. */
+    app.get<{ Params: { id: string } }>('/licitacoes/:id', async (request, reply) => {
+      const id = request.params.id.toLowerCase()
+      const resource = isUuid(id) ? await biddingResource(store, id) : undefined
+      if (resource === undefined) return notFound(reply, 'Registro não encontrado.')
+      return reply.redirect(recordPath(resource, id))
+    })
+
+    app.get<{ Params: { id: string } }>('/orgaos/:id', async (request, reply) => {
       const id = request.params.id.toLowerCase()
       if (!isUuid(id)) return notFound(reply, 'Identificador inválido: o endereço deve terminar com um UUID.')
       return cachedPage(request, reply, async () => {
-        const found = await ownedDetail(pool, store, resource, id)
-        return found === undefined ? undefined : detailPage(resource, id, found.document, found.owner)
+        const found = await organ(pool, store, id)
+        if (found === undefined) return undefined
+        return organPage(found, await summaries(pool, store, { organization_uuid: id }, 5))
       })
     })
   }
-
-  /** A bidding by id, whatever its kind (a contract's or ARP's bidding_uuid): the page of its kind. */
-  app.get<{ Params: { id: string } }>('/licitacoes/:id', async (request, reply) => {
-    const id = request.params.id.toLowerCase()
-    const resource = isUuid(id) ? await biddingResource(store, id) : undefined
-    if (resource === undefined) return notFound(reply, 'Registro não encontrado.')
-    return reply.redirect(recordPath(resource, id))
-  })
-
-  app.get<{ Params: { id: string } }>('/orgaos/:id', async (request, reply) => {
-    const id = request.params.id.toLowerCase()
-    if (!isUuid(id)) return notFound(reply, 'Identificador inválido: o endereço deve terminar com um UUID.')
-    return cachedPage(request, reply, async () => {
-      const found = await organ(pool, store, id)
-      if (found === undefined) return undefined
-      return organPage(found, await summaries(pool, store, { organization_uuid: id }, 5))
-    })
-  })
 }
 
 export default portal

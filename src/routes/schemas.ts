@@ -135,6 +135,12 @@ export const failure = (description: string, headers?: Record<string, unknown>) 
 
 /** The public per-address limit's answer, declared on every route it guards. */
 export const TOO_MANY = failure(
-  '`Muitas requisições deste endereço...`: over PUBLIC_RATE_LIMIT requests a minute from the address',
-  { 'Retry-After': { type: 'integer', description: 'Seconds to wait' } },
+  '`Muitas requisições deste endereço...`: over PUBLIC_RATE_LIMIT requests a minute from the address (the ' +
+    "portal's pages count too). Only this answer carries the limit's headers: the others are public and cacheable.",
+  {
+    'Retry-After': { type: 'integer', description: 'Seconds to wait' },
+    'X-RateLimit-Limit': { type: 'integer', description: 'Requests allowed a minute' },
+    'X-RateLimit-Remaining': { type: 'integer', description: 'Requests left in the window: 0' },
+    'X-RateLimit-Reset': { type: 'integer', description: 'Seconds until a place frees' },
+  },
 )

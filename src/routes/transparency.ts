@@ -4,7 +4,6 @@ import etag from '@fastify/etag'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyError } from 'fastify'
 import { Type } from 'typebox'
-import { MemoryLimiter } from '../auth/rate-limit.js'
 import { isUnavailable } from '../db/pool.js'
 import { type Answer, Envelope, entityTag } from '../readmodel/answer.js'
 import { helperKey, listingKey } from '../readmodel/store.js'
@@ -13,10 +12,11 @@ import { ExportRefused, NotFoundError, ParameterError } from '../transparency/er
 import { LOOKUPS, listingPage, lookup } from '../transparency/listing.js'
 import { MESSAGES } from '../transparency/messages.js'
 import { listingParameters, type ParameterProblem, parameterError } from '../transparency/parameters.js'
-import { CACHE_CONTROL, rateHeaders, resetSeconds, sendAnswer } from './answer.js'
+import { CACHE_CONTROL, sendAnswer } from './answer.js'
 import exportRoute from './export.js'
 import { ocdsBulkRoute, ocdsRoutes } from './ocds.js'
 import type { TransparencyOptions } from './options.js'
+import { publicLimit } from './public-limit.js'
 import { detailSchema, failure, Lookup, pageSchema, Success, TOO_MANY } from './schemas.js'
 
 declare module 'fastify' {
@@ -68,6 +68,7 @@ const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app,
     publicRateLimit,
     onExportRows: options.onExportRows,
     publication: options.publication,
+    idleTimeoutMs: options.idleTimeoutMs,
   }
   // First: routes capture the handlers in force when they are built, and registering a child plugin
   // (the export, below) builds the routes declared before it.
@@ -99,18 +100,13 @@ const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app,
     return reply.code(500).send({ success: false, message: MESSAGES.internal })
   })
 
-  // Generous for browsing, a brake on scraping and guessing; per instance, in memory (docs: Security).
-  if (publicRateLimit > 0) {
-    const limiter = options.publicLimiter ?? new MemoryLimiter()
-    app.addHook('onRequest', async (request, reply) => {
-      const hit = limiter.takeNow(request.ip, publicRateLimit, 60_000)
-      for (const [name, value] of rateHeaders(hit)) reply.header(name, value)
-      if (!hit.allowed) {
-        reply.header('Retry-After', resetSeconds(hit))
-        return reply.code(429).send({ success: false, message: MESSAGES.tooManyRequests })
-      }
-    })
-  }
+  if (options.publicLimiter)
+    app.addHook(
+      'onRequest',
+      publicLimit(options.publicLimiter, publicRateLimit, (reply) =>
+        reply.send({ success: false, message: MESSAGES.tooManyRequests }),
+      ),
+    )
   await app.register(cors, { origin: '*', methods: ['GET', 'HEAD'] })
   // The details, listings and helpers send answers kept whole (sendAnswer); the export and the answers
   // built for one request (errors) get their tag, compression and Cache-Control from the plugins, in a

@@ -140,6 +140,26 @@ describe('export', () => {
     assert.equal(zeros[3], leadingZeros.object_details)
   })
 
+  it('keeps XLSX money as numbers with their cents whatever the separator asked (separator=; is for CSV)', async () => {
+    const query = `organization_uuid=${org.uuid}&sort=amount_total`
+    const expected = await listing(query)
+    for (const separator of [',', ';']) {
+      const response = await app.inject({
+        method: 'GET',
+        url: `/v1/transparency/export?resource=contracts&format=xlsx&separator=${encodeURIComponent(separator)}&${query}`,
+      })
+      assert.equal(response.statusCode, 200)
+      const [, ...body] = await readXlsx(response.rawPayload)
+      assert.equal(body.length, expected.length)
+      body.forEach((row, i) => {
+        assert.equal(typeof row[4], 'number', `${separator}: row ${i}`)
+        assert.equal(row[4], Number((expected[i] as Item).amount_total), `${separator}: row ${i}`)
+      })
+      // Some amount has cents, so a decimal comma would have shown.
+      assert.ok(body.some((row) => !Number.isInteger(row[4])))
+    }
+  })
+
   it('writes an RFC 4180 CSV, UTF-8 with a byte-order mark, and ; when asked', async () => {
     for (const separator of [',', ';']) {
       const response = await app.inject({

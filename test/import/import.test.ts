@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { Readable } from 'node:stream'
 import { after, before, beforeEach, describe, it } from 'node:test'
+import type { DemoRecord } from '../../src/demo/generator.js'
 import { dumpRecords } from '../../src/import/dump.js'
 import { IMPORT_LOCK, type ImportProgress, importRecords } from '../../src/import/importer.js'
 import { MAX_LINE_BYTES } from '../../src/import/lines.js'
@@ -104,6 +105,42 @@ describe('import', () => {
     assert.deepEqual(stored.get(`order ${order.organization_uuid} ${order.number}`), order)
     assert.deepEqual(stored.get(`contract ${contract.id}`), contract)
     assert.equal(stored.size, demo.length)
+  })
+
+  it('stores contract and ARP numbers trimmed, and links padded references to them', async () => {
+    const arp: DemoRecord = {
+      ...first(demo, 'arp', (a) => a.bidding_uuid === null),
+      number: '  ATA-PAD/2025 ',
+    }
+    const contract: DemoRecord = {
+      ...first(demo, 'contract', (c) => c.organization_uuid === arp.organization_uuid),
+      contract_number: ' CT-PAD/2025  ',
+      arp_number: 'ATA-PAD/2025   ',
+      bidding_uuid: null,
+    }
+    const order: DemoRecord = {
+      ...first(demo, 'order', (o) => o.organization_uuid === arp.organization_uuid),
+      contract_number: '\tCT-PAD/2025',
+      arp_number: ' ATA-PAD/2025',
+    }
+    const organization = first(demo, 'organization', (o) => o.uuid === arp.organization_uuid)
+    const result = await importRecords(db.pool, [source(ndjson([organization, arp, contract, order]))])
+    assert.equal(result.ok, true, JSON.stringify(result.problems))
+    const { rows } = await db.pool.query(
+      `SELECT (SELECT number FROM arps WHERE id = $1) AS arp,
+              (SELECT contract_number FROM contracts WHERE id = $2) AS contract,
+              (SELECT arp_number FROM contracts WHERE id = $2) AS contract_arp,
+              (SELECT contract_number FROM orders WHERE number = $3) AS order_contract,
+              (SELECT arp_number FROM orders WHERE number = $3) AS order_arp`,
+      [arp.id, contract.id, (order.number as string).trim()],
+    )
+    assert.deepEqual(rows[0], {
+      arp: 'ATA-PAD/2025',
+      contract: 'CT-PAD/2025',
+      contract_arp: 'ATA-PAD/2025',
+      order_contract: 'CT-PAD/2025',
+      order_arp: 'ATA-PAD/2025',
+    })
   })
 
   it('keeps the last of two lines with the same key', async () => {

@@ -210,6 +210,25 @@ describe('withdrawn records', () => {
     assert.equal((await get(`/v1/transparency/contracts/${contract.id}`)).statusCode, 200)
   })
 
+  it('refuses a withdrawal of a record that exactly one other record links to, and names it', async () => {
+    const contract = first(records, 'contract', (c) => mine(c) && ordersOf(c).length > 0)
+    const keep = ordersOf(contract)
+      .slice(1)
+      .map((o): DemoRecord => ({ ...o, contract_number: null }))
+    assert.equal((await importLines(keep)).ok, true)
+    const [only] = ordersOf(contract)
+    const before = await snapshot()
+    const result = await importLines([
+      { type: 'withdraw', record: 'contract', organization_uuid: organization.uuid, id: contract.id },
+    ])
+    assert.equal(result.ok, false)
+    assert.equal(
+      result.problems[0]?.reason,
+      `is linked by 1 orders (${only?.number}); withdraw or relink them in the same file`,
+    )
+    assert.deepEqual(await snapshot(), before)
+  })
+
   it('accepts the same withdrawal when the file relinks the records that pointed to it', async () => {
     const contract = first(
       records,

@@ -6,7 +6,8 @@ import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { importRecords } from '../../src/import/importer.js'
 import { runCli, spawnCli } from '../helpers/cli.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
+import { createTestDatabase, multiplyContracts, type TestDatabase } from '../helpers/db.js'
+import { startPaused } from '../helpers/http.js'
 import { demoRecords, first, ndjson, source, TINY } from '../helpers/records.js'
 import { freePort } from '../helpers/redis.js'
 
@@ -76,6 +77,44 @@ describe('stopping and killing', () => {
       assert.equal(await fetch(`${base}/health`).catch(() => 'refused'), 'refused')
     } finally {
       child.kill('SIGKILL')
+    }
+  })
+
+  it('SIGTERM while a reader is paused mid-export: the export completes whole once it reads on', async () => {
+    // A file larger than the sockets' buffers, so that the answer is still in flight at the stop.
+    const db2 = await createTestDatabase()
+    try {
+      assert.equal((await importRecords(db2.pool, [source(ndjson(records))])).ok, true)
+      await multiplyContracts(db2.pool, 60_000)
+      const port = await freePort()
+      const child = spawnCli(['serve'], { DATABASE_URL: db2.url, PORT: String(port), HOST: '127.0.0.1' })
+      const exited = once(child, 'exit')
+      try {
+        const base = `http://127.0.0.1:${port}`
+        for (let started = performance.now(); ; await sleep(100)) {
+          if ((await fetch(`${base}/ready`).catch(() => undefined))?.status === 200) break
+          assert.ok(performance.now() - started < 30_000, 'serve never became ready')
+        }
+        const paused = await startPaused(`${base}/v1/transparency/export?resource=contracts&format=csv`)
+        child.kill('SIGTERM')
+        await sleep(1500)
+        assert.equal(child.exitCode, null, 'serve waits for the export in flight')
+        const chunks: Buffer[] = [paused.first]
+        paused.response.on('data', (chunk: Buffer) => chunks.push(chunk))
+        paused.response.resume()
+        assert.equal(await paused.outcome, 'end')
+        const csv = Buffer.concat(chunks).toString('utf8')
+        assert.ok(csv.endsWith('\r\n'), 'the CSV ends with its last line')
+        const contracts = (await db2.pool.query('SELECT count(*)::int AS n FROM contracts')).rows[0]
+          .n as number
+        assert.equal(csv.trimEnd().split('\r\n').length, contracts + 1, 'every contract and the title row')
+        const [code] = await exited
+        assert.equal(code, 0)
+      } finally {
+        child.kill('SIGKILL')
+      }
+    } finally {
+      await db2.drop()
     }
   })
 

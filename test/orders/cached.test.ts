@@ -107,6 +107,7 @@ describe('cached order answers', () => {
           const answer = JSON.parse(Buffer.from(hit.body, 'latin1').toString())
           assert.equal(answer.message, MESSAGES.success)
           assert.equal(answer.data.number, number)
+          assert.equal(hit.headers['cache-control'], 'no-store')
           if (headers['x-request-id']) {
             assert.equal(hit.headers['x-request-id'], headers['x-request-id'])
             ids.push([`hit-${n}`, `route-${n}`])

@@ -101,14 +101,17 @@ describe('answers kept whole', () => {
         const got = await get(`${base}${path}`, { 'accept-encoding': acceptEncoding })
         assert.equal(got.status, 200)
         assert.equal(decoded(got), built.raw.toString(), `${path} ${acceptEncoding}`)
-        assert.equal(got.headers.etag, built.headers.etag, `${path} ${acceptEncoding}`)
+        assert.equal(got.headers.vary, 'accept-encoding')
         if (built.raw.length >= 1024) {
           const expected = acceptEncoding === 'br;q=0, gzip' || acceptEncoding === 'x-gzip' ? 'gzip' : 'br'
-          assert.equal(got.headers['content-encoding'], acceptEncoding === 'gzip' ? 'gzip' : expected)
-          assert.equal(got.headers.vary, 'accept-encoding')
+          const encoding = acceptEncoding === 'gzip' ? 'gzip' : expected
+          assert.equal(got.headers['content-encoding'], encoding)
+          // Each encoding's bytes have a tag of their own: the identity tag and the encoding.
+          assert.equal(got.headers.etag, `${(built.headers.etag as string).slice(0, -1)}-${encoding}"`)
           assert.equal(Number(got.headers['content-length']), got.raw.length)
         } else {
           assert.equal(got.headers['content-encoding'], undefined, `${path} is small: sent as it is`)
+          assert.equal(got.headers.etag, built.headers.etag, `${path} ${acceptEncoding}`)
         }
       }
       const refused = await get(`${base}${path}`, { 'accept-encoding': 'gzip', 'x-no-compression': '1' })
@@ -125,12 +128,26 @@ describe('answers kept whole', () => {
       const tag = headers.etag as string
       // A strong tag of the bytes sent: SHA-1 of the identity body, computed here independently.
       assert.equal(tag, `"${createHash('sha1').update(raw).digest('base64url')}"`, path)
-      for (const ifNoneMatch of [tag, `W/${tag}`]) {
-        const again = await get(`${base}${path}`, { 'if-none-match': ifNoneMatch, 'accept-encoding': 'br' })
+      for (const ifNoneMatch of [tag, `W/${tag}`, `"other", ${tag}`]) {
+        const again = await get(`${base}${path}`, { 'if-none-match': ifNoneMatch })
         assert.equal(again.status, 304, `${path} ${ifNoneMatch}`)
         assert.equal(again.raw.length, 0)
         assert.equal(again.headers.etag, tag)
         assert.equal(again.headers['cache-control'], 'public, max-age=60')
+        assert.equal(again.headers.vary, 'accept-encoding')
+      }
+      // The brotli copy has its own tag: the identity tag does not revalidate it, its own does.
+      const br = await get(`${base}${path}`, { 'accept-encoding': 'br' })
+      if (raw.length >= 1024) {
+        assert.equal(
+          (await get(`${base}${path}`, { 'if-none-match': tag, 'accept-encoding': 'br' })).status,
+          200,
+        )
+        const again = await get(`${base}${path}`, {
+          'if-none-match': br.headers.etag as string,
+          'accept-encoding': 'br',
+        })
+        assert.equal(again.status, 304)
       }
       const stale = await get(`${base}${path}`, { 'if-none-match': '"other"' })
       assert.equal(stale.status, 200)

@@ -93,15 +93,10 @@ describe('cached transparency answers', () => {
     const { base, close } = await serving({ PUBLIC_RATE_LIMIT: '3' })
     try {
       const url = `${base}/v1/transparency/contracts/${contract()}`
-      const seen: string[] = []
-      for (let i = 0; i < 3; i++) {
-        const got = await request(url)
-        assert.equal(got.status, 200)
-        seen.push(got.headers['x-ratelimit-remaining'] as string)
-      }
-      assert.deepEqual(seen, ['2', '1', '0'])
+      for (let i = 0; i < 3; i++) assert.equal((await request(url)).status, 200)
       const refused = await request(url)
       assert.equal(refused.status, 429)
+      assert.equal(refused.headers['x-ratelimit-remaining'], '0')
       assert.equal(
         Buffer.from(refused.body, 'latin1').toString(),
         JSON.stringify({ success: false, message: MESSAGES.tooManyRequests }),

@@ -523,6 +523,26 @@ describe('transparency queries', () => {
       })
     }
 
+    // date_to takes its whole day: a filter of one day finds the records of that day, whatever the hour.
+    for (const [path, type, field] of [
+      ['contracts', 'contract', 'date_start'],
+      ['arps', 'arp', 'date_signature'],
+      ['public-calls', 'public_call', 'opening_date'],
+      ['direct-contracts', 'direct_contract', 'opening_date'],
+    ] as const) {
+      it(`finds ${path} of one day with date_from and date_to both that day`, async () => {
+        const record = first(records, type, (r) => typeof r[field] === 'string')
+        const day = (record[field] as string).slice(0, 10)
+        const expected = records.filter((r) => r.type === type && String(r[field] ?? '').slice(0, 10) === day)
+        const got = await data(`/v1/transparency/${path}?date_from=${day}&date_to=${day}&per_page=100`)
+        assert.ok(
+          got.data.some((item: { id: string }) => item.id === record.id),
+          `${record.id} of ${record[field]}`,
+        )
+        assert.equal(got.total, expected.length)
+      })
+    }
+
     it('finds Portuguese words whatever their accents, case and inflection', async () => {
       const got = await data('/v1/transparency/contracts?q=licitacao%20computador')
       assert.deepEqual(
