@@ -17,6 +17,7 @@ import { detailPage } from '../dist/portal/pages.js'
 import { Envelope } from '../dist/readmodel/answer.js'
 import { DocumentStore, listingKey } from '../dist/readmodel/store.js'
 import { contracts } from '../dist/resources/index.js'
+import { decodeCursor, publicFeedPage } from '../dist/transparency/changes.js'
 import { listingPage } from '../dist/transparency/listing.js'
 
 const pool = createPool(process.argv[2])
@@ -24,6 +25,7 @@ const [ORDER_ENVELOPE, DETAIL_ENVELOPE] = process.argv
   .slice(4, 6)
   .map((envelope) => new Envelope(...JSON.parse(envelope)))
 const JSON_TYPE = 'application/json; charset=utf-8'
+const FEED_HEAD = '{"success":true,"message":"Dados recuperados com sucesso","data":'
 const HTML_TYPE = 'text/html; charset=utf-8'
 
 const store = new DocumentStore(pool, { cacheBytes: Number(process.argv[3]), onError: () => {} })
@@ -63,6 +65,20 @@ async function answer(url, authorization) {
       JSON_TYPE,
       await store.answer(listingKey(url), () => listingPage(pool, store, contracts, queryOf(url))),
     ]
+  if (url.startsWith('/v1/transparency/changes?')) {
+    return [
+      JSON_TYPE,
+      await store.answer(`f\u0000${url}`, async () => {
+        const query = queryOf(url)
+        const page = await publicFeedPage(
+          pool,
+          { after: decodeCursor(query.after), withRecords: query.with_records === 'true' },
+          query.per_page,
+        )
+        return `${FEED_HEAD}{"data":${page.entries},"next_cursor":"${page.nextCursor}","has_more":${page.hasMore}}}`
+      }),
+    ]
+  }
   if (url.startsWith('/contratos/')) {
     const id = url.slice(11).toLowerCase()
     return [

@@ -23,6 +23,7 @@ import {
   type ExportFigures,
   exportThroughService,
   exportWithExceljs,
+  feedThroughService,
   ocdsThroughService,
 } from './lib/exports.js'
 import { type FloorFigures, measureLoadFloor } from './lib/floor.js'
@@ -37,7 +38,7 @@ import {
   startService,
   stop,
 } from './lib/processes.js'
-import { markdown, type Report } from './lib/report.js'
+import { markdown, type Report, type StorageFigures } from './lib/report.js'
 import { SCENARIOS, type ScenarioResult, type Server, targets } from './lib/scenarios.js'
 import { type SoakFigures, soak } from './lib/soak.js'
 
@@ -196,7 +197,14 @@ async function main() {
     } finally {
       await stop(fresh.child)
     }
+    const feeding = await startService(url, path.join(options.out, `serve-${options.scale}-feed.log`))
+    try {
+      exports.set('feed', await feedThroughService(feeding.base, feeding.child.pid as number))
+    } finally {
+      await stop(feeding.child)
+    }
     exports.set('exceljs', await exportWithExceljs(url))
+    const storage = await changeLogStorage(url)
 
     const report: Report = {
       compared: previous && options.compare ? `${options.compare} (${previous.commit})` : undefined,
@@ -228,6 +236,7 @@ async function main() {
       rssAfterLoadMB,
       previousRssMB,
       exports: [...exports.values()],
+      storage,
       incremental,
       soak: soaked,
       targets: targets(results, exports, incremental, soaked, rssAfterLoadMB),
@@ -242,6 +251,31 @@ async function main() {
   } finally {
     cleanUpDrivers()
     await release?.()
+  }
+}
+
+/** What the change logs take on disk, rows and indexes, per million entries. */
+async function changeLogStorage(url: string): Promise<StorageFigures> {
+  const pool = createPool(url, { max: 1 })
+  try {
+    const { rows } = await pool.query<{ entries: string; bytes: string }>(
+      `SELECT (SELECT count(*) FROM public_changes) + (SELECT count(*) FROM order_changes) AS entries,
+         pg_total_relation_size('public_changes') + pg_total_relation_size('order_changes') AS bytes`,
+    )
+    const entries = Number(rows[0]?.entries ?? 0)
+    const bytes = Number(rows[0]?.bytes ?? 0)
+    const figures = {
+      changeLogEntries: entries,
+      changeLogMB: Math.round(bytes / 1e6),
+      // Bytes an entry are megabytes a million entries.
+      changeLogMBPerMillion: entries > 0 ? Math.round(bytes / entries) : 0,
+    }
+    log(
+      `change log: ${entries.toLocaleString('en')} entries, ${figures.changeLogMB} MB (${figures.changeLogMBPerMillion} MB a million)`,
+    )
+    return figures
+  } finally {
+    await pool.end()
   }
 }
 

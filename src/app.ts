@@ -102,6 +102,11 @@ export async function buildApp(
 ): Promise<FastifyInstance> {
   const app = Fastify(fastifyOptions(config, options)).withTypeProvider<TypeBoxTypeProvider>()
   const services = await startServices(config, deps, app.log)
+  // Requests waiting for an import answer at once: the server stops without waiting out their wait.
+  app.addHook('preClose', (done) => {
+    services.imports.close()
+    done()
+  })
   app.addHook('onClose', () => services.close())
   if (services.metricsServer) app.decorate('metricsServer', services.metricsServer)
   // Query strings are validated without Ajv's coercion (src/validation.ts).

@@ -116,3 +116,53 @@ export class Notifications {
     }
   }
 }
+
+/** A request's wait for the next import: `heard` settles then, when its time is up, or at close. */
+export interface ImportWait {
+  heard: Promise<void>
+  /** Gives the wait up (its timer too). */
+  cancel(): void
+}
+
+/**
+ * Requests waiting for the next import to commit (the change feed's long polling), released together when
+ * PostgreSQL's NOTIFY of the data channel arrives: a waiting request holds no database connection. While the
+ * notifications are not heard, a wait lasts a second at most, so that waiters read again on their own.
+ */
+export class ImportSignal {
+  private readonly waiting = new Set<() => void>()
+  /** No new wait lasts: the app is closing. */
+  closed = false
+
+  constructor(private readonly notifications: Notifications) {
+    notifications.subscribe(DATA_CHANNEL, () => this.release())
+  }
+
+  next(ms: number): ImportWait {
+    let timer: NodeJS.Timeout | undefined
+    let done: () => void = () => {}
+    const heard = new Promise<void>((resolve) => {
+      done = () => {
+        clearTimeout(timer)
+        this.waiting.delete(done)
+        resolve()
+      }
+    })
+    if (this.closed) done()
+    else {
+      this.waiting.add(done)
+      timer = setTimeout(done, Math.max(0, this.notifications.listening ? ms : Math.min(ms, 1000)))
+    }
+    return { heard, cancel: done }
+  }
+
+  private release() {
+    for (const done of [...this.waiting]) done()
+  }
+
+  /** Releases every wait, and makes new ones end at once. */
+  close() {
+    this.closed = true
+    this.release()
+  }
+}

@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import { AccessLog } from './auth/access-log.js'
 import { type Limiter, MemoryLimiter, RedisLimiter } from './auth/rate-limit.js'
 import { TokenCache } from './auth/tokens.js'
-import { Notifications } from './channel.js'
+import { ImportSignal, Notifications } from './channel.js'
 import type { Config } from './config.js'
 import { derivePool, type Pool } from './db/pool.js'
 import { ExportGate } from './export/gate.js'
@@ -32,6 +32,8 @@ export interface Services {
   accessLog: AccessLog
   /** Where imports and token changes are heard, on one connection for the whole app. */
   notifications: Notifications
+  /** Requests waiting for the next import (the change feeds' long polling). */
+  imports: ImportSignal
   /** Exports' own connections, so that however many run the API's pool stays free. */
   exportPool: Pool
   exportGate: ExportGate
@@ -78,6 +80,7 @@ export async function startServices(
       notifications,
     })
   const tokens = new TokenCache(pool, { notifications })
+  const imports = new ImportSignal(notifications)
   await notifications.start()
   // The statement timeout bounds how long one export may run, a slow reader included.
   const exportPool = derivePool(pool, {
@@ -99,6 +102,7 @@ export async function startServices(
     publicLimiter: config.publicRateLimit > 0 ? new MemoryLimiter() : undefined,
     accessLog,
     notifications,
+    imports,
     exportPool,
     exportGate: new ExportGate(config.exportConcurrency),
     metrics,

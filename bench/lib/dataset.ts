@@ -3,6 +3,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { issueToken } from '../../src/auth/tokens.js'
 import { createPool, type Pool } from '../../src/db/pool.js'
+import { encodeCursor } from '../../src/transparency/changes.js'
 import { counts, ITEMS_PER_ORDER, log, options } from './options.js'
 import { BIN, run, withDatabase } from './processes.js'
 
@@ -33,8 +34,9 @@ export async function prepareDataset(adminUrl: string): Promise<{ url: string; l
         const marker = rows[0]
         if (marker) {
           const seconds = Number(marker.seconds)
-          // `compras serve` brings the schema and the read model up to date with this code when it starts.
           log(`dataset: reusing ${name} (loaded earlier in ${seconds.toFixed(1)} s; --reload loads it again)`)
+          // The schema and the read model brought up to date with this code, before the run reads them.
+          await run(process.execPath, [BIN, 'migrate'], { DATABASE_URL: url })
           return {
             url,
             load: { orders: counts.orders, seconds, ordersPerSecond: counts.orders / seconds, reused: true },
@@ -98,6 +100,8 @@ export interface Samples {
   contracts: Entry[]
   filtered: Entry[]
   search: Entry[]
+  /** Pages of 100 entries of the public change feed, with their records, from cursors across the log. */
+  feed: Entry[]
 }
 
 /** A request with no token. */
@@ -129,6 +133,9 @@ export async function loadSamples(pool: Pool): Promise<Samples> {
   const objects = await pool.query<{ object_details: string }>(
     'SELECT object_details FROM contracts TABLESAMPLE SYSTEM (10) LIMIT 500',
   )
+  const log = await pool.query<{ seq: string }>(
+    'SELECT seq::text FROM public_changes TABLESAMPLE SYSTEM (5) LIMIT 20000',
+  )
   const words = [
     ...new Set(objects.rows.flatMap((row) => row.object_details.toLowerCase().match(/\p{L}{5,}/gu) ?? [])),
   ]
@@ -150,6 +157,9 @@ export async function loadSamples(pool: Pool): Promise<Samples> {
     ),
     search: (words.length > 0 ? words : ['material']).map((word) =>
       open(`/v1/transparency/contracts?q=${encodeURIComponent(word)}`),
+    ),
+    feed: (log.rows.length > 0 ? log.rows : [{ seq: '0' }]).map((row) =>
+      open(`/v1/transparency/changes?per_page=100&with_records=true&after=${encodeCursor(row.seq)}`),
     ),
   }
 }

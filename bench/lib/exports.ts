@@ -24,6 +24,16 @@ export function exportThroughService(base: string, pid: number, format: 'xlsx' |
   )
 }
 
+/** A new mirror's catch-up: the whole public change feed with every record, as JSON Lines, one entry a line. */
+export function feedThroughService(base: string, pid: number) {
+  return download(
+    base,
+    pid,
+    'change feed with records, JSON Lines (service)',
+    '/v1/transparency/changes.jsonl?with_records=true',
+  )
+}
+
 /** The OCDS bulk download (every release as JSON Lines): its rows are its lines, counted as they arrive. */
 export function ocdsThroughService(base: string, pid: number) {
   return download(base, pid, 'OCDS releases, JSON Lines (service)', '/v1/ocds/releases.jsonl')

@@ -46,7 +46,15 @@ export interface Report {
   rssAfterLoadMB: number
   previousRssMB?: number
   exports: ExportFigures[]
+  /** What the change log (and the versions of issue 50) take on disk. */
+  storage?: StorageFigures
   targets: Target[]
+}
+
+export interface StorageFigures {
+  changeLogEntries: number
+  changeLogMB: number
+  changeLogMBPerMillion: number
 }
 
 export function markdown(report: Report): string {
@@ -109,6 +117,13 @@ export function markdown(report: Report): string {
         `| ${e.name} | ${e.rows.toLocaleString('en')} | ${e.rowsPerSecond.toLocaleString('en')} | ${e.peakRssMB} |`,
     ),
     '',
+    ...(report.storage
+      ? [
+          `Change log: ${report.storage.changeLogEntries.toLocaleString('en')} entries, ${report.storage.changeLogMB} MB with ` +
+            `their indexes, ${report.storage.changeLogMBPerMillion} MB per million changes.`,
+          '',
+        ]
+      : []),
     '| Target | goal | seen | met |',
     '|---|---|---|---|',
     ...report.targets.map((t) => `| ${t.scenario} | ${t.goal} | ${t.seen} | ${t.met ? 'yes' : '**no**'} |`),

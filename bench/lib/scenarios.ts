@@ -25,6 +25,8 @@ export const SCENARIOS: readonly Scenario[] = [
   { name: 'contracts page 1, organization + modality', entries: (s) => s.filtered },
   { name: 'contracts page 500', entries: () => [open('/v1/transparency/contracts?page=500')] },
   { name: 'contracts q search', entries: (s) => s.search },
+  // A mirror's page: 100 entries of the change feed after a cursor, each with its record.
+  { name: 'change feed, 100 entries with records', entries: (s) => s.feed },
   {
     name: 'portal: contract page, random',
     entries: (s) => s.contracts.map((e) => portal(e, '/v1/transparency/contracts/', '/contratos/')),
@@ -135,6 +137,14 @@ export function targets(
       goal: 'peak RSS < 300 MB',
       met: csv.peakRssMB < 300,
       seen: `${csv.peakRssMB} MB`,
+    })
+  const feed = exports.get('feed')
+  if (feed)
+    list.push({
+      scenario: 'change feed catch-up with records (JSON Lines)',
+      goal: '≥ 20,000 entries/s, peak RSS < 300 MB',
+      met: feed.rowsPerSecond >= 20_000 && feed.peakRssMB < 300,
+      seen: `${feed.rowsPerSecond.toLocaleString('en')} entries/s, ${feed.peakRssMB} MB`,
     })
   const ocds = exports.get('ocds')
   if (ocds)

@@ -71,6 +71,7 @@ export function buildCli(): Command {
     .option('--provider-name <text>', "filter: words of the supplier's name, in order")
     .option('--date-from <yyyy-mm-dd>', 'filter: from this day')
     .option('--date-to <yyyy-mm-dd>', 'filter: up to this day')
+    .option('--updated-since <instant>', 'filter: changed at this ISO 8601 instant or later')
     .option('--q <text>', 'filter: full-text search')
     .option('--sort <field>', 'a sort value of the listing; -field for descending')
     .action(exportCommand)

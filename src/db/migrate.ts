@@ -1,9 +1,9 @@
 import { readdir, readFile } from 'node:fs/promises'
+import { MIGRATE_LOCK } from './locks.js'
 import type { Pool } from './pool.js'
 
 // Both src/db/migrate.ts and dist/db/migrate.js sit two levels below the package root.
 const MIGRATIONS_DIR = new URL('../../migrations/', import.meta.url)
-const LOCK_KEY = 7_310_001 // pg_advisory_lock key: one migrator at a time across processes
 
 export interface Migration {
   version: number
@@ -40,7 +40,7 @@ export async function migrate(pool: Pool): Promise<string[]> {
   const client = await pool.connect()
   const applied: string[] = []
   try {
-    await client.query('SELECT pg_advisory_lock($1)', [LOCK_KEY])
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATE_LOCK])
     await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
       version integer PRIMARY KEY,
       name text NOT NULL,
@@ -65,7 +65,7 @@ export async function migrate(pool: Pool): Promise<string[]> {
       applied.push(migration.name)
     }
   } finally {
-    await client.query('SELECT pg_advisory_unlock($1)', [LOCK_KEY]).catch(() => {})
+    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATE_LOCK]).catch(() => {})
     client.release()
   }
   return applied

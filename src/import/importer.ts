@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream'
 import { copyIn } from '../db/copy.js'
+import { IMPORT_LOCK } from '../db/locks.js'
 import type { Pool, PoolClient } from '../db/pool.js'
 import type { RecordType } from '../domain.js'
 import { rebuildDocuments } from '../readmodel/build.js'
@@ -19,9 +20,8 @@ import {
 } from './stage.js'
 import { FIRST_LOAD_STEPS, SNAPSHOT_SUPPLIERS, WRITE_STEPS, WRITTEN_TABLES } from './write.js'
 
+export { IMPORT_LOCK }
 export const MAX_REPORTED_PROBLEMS = 100
-/** The advisory lock an import holds: one import at a time keeps the key-clash checks true until commit. */
-export const IMPORT_LOCK = 7_310_002
 // Stryker disable next-line ArithmeticOperator: the size sets only how many COPY statements carry the rows
 const FLUSH_BYTES = 256 * 1024
 
@@ -237,7 +237,7 @@ export async function importRecords(
     const stale = WRITTEN_TABLES.filter(changesLargeShare)
     if (stale.length > 0) await client.query(`ANALYZE ${stale.join(', ')}`)
     progress('documents')
-    const documents = await rebuildDocuments(client, first ? 'all' : 'touched')
+    const documents = await rebuildDocuments(client, first ? 'all' : 'touched', first)
     const done = result(true, written, withdrawn)
     await recordRun(client, done, documents)
     await client.query('COMMIT')

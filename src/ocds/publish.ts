@@ -2,6 +2,7 @@ import { Type } from 'typebox'
 import type { OcdsConfig } from '../config.js'
 import { openCursor } from '../db/cursor.js'
 import type { Pool } from '../db/pool.js'
+import { decodeCursor, encodeCursor } from '../transparency/changes.js'
 import { NotFoundError } from '../transparency/errors.js'
 import { organizationExists } from '../transparency/listing.js'
 import { DEFAULT_PER_PAGE, FILTERS, PAGING, type Parameter, parameters } from '../transparency/parameters.js'
@@ -28,8 +29,20 @@ const OCDS_FILTERS: Readonly<Record<string, Parameter>> = {
 
 /** What GET /v1/ocds/releases takes. */
 export const RELEASE_PARAMETERS = parameters(
-  ['page', 'per_page', 'organization_uuid', 'date_from', 'date_to'],
-  OCDS_FILTERS,
+  ['page', 'per_page', 'organization_uuid', 'date_from', 'date_to', 'after'],
+  {
+    ...OCDS_FILTERS,
+    after: [
+      Type.String({
+        maxLength: 40,
+        description:
+          'Read the processes in the order their releases changed, oldest change first, after this cursor ' +
+          '(links.next carries the next one); empty (`after=`) to start from the first. A process whose release ' +
+          'changes again moves past the cursor, so a crawler that follows the cursors misses no change. Not with `page`',
+      }),
+      'um cursor de links.next, ou vazio para começar do início',
+    ],
+  },
 )
 
 /** What the bulk download takes: the same filters, every page. */
@@ -87,24 +100,32 @@ export interface Publication {
 /** The milestone-value extension's address (extension.ts), which every package declares. */
 export const extensionUrl = (publicUrl: string) => `${publicUrl}/v1/ocds/extension/extension.json`
 
+/** The mark of the releases' cursors (their change order), apart from the change feeds'. */
+const RELEASE_CURSOR = 'o1'
+
 /**
- * One page of releases as a release package, newest change first; `links.next` and `links.prev` carry
- * the same filters. Undefined when the page is empty: a package holds at least one release.
- * NotFoundError when the organization does not exist.
+ * One page of releases as a release package: newest change first by page number, or, with `after`, in the
+ * order the releases changed after that cursor. `links.next` and `links.prev` carry the same filters.
+ * Undefined when the page is empty: a package holds at least one release. NotFoundError when the
+ * organization does not exist; ParameterError for a bad cursor.
  */
 export async function releasePage(
   pool: Pool,
   publication: Publication,
-  query: ReleaseFilters & { page?: number; per_page?: number },
+  query: ReleaseFilters & { page?: number; per_page?: number; after?: string },
 ): Promise<string | undefined> {
+  const after =
+    query.after === undefined || query.after === '' ? 0 : decodeCursor(query.after, 'after', RELEASE_CURSOR)
   const page = query.page ?? 1
   const perPage = query.per_page ?? DEFAULT_PER_PAGE
   const { where, values } = filtered(query)
-  const { rows } = await pool.query<{ process_id: string; tail: string; date: string }>(
-    `SELECT r.process_id, r.tail, to_char(r.date AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS date
-     FROM ocds_releases r WHERE ${where} ORDER BY ${ORDER}
+  const byChange = query.after !== undefined
+  const { rows } = await pool.query<{ process_id: string; tail: string; date: string; seq: string }>(
+    `SELECT r.process_id, r.tail, to_char(r.date AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS date, r.seq::text
+     FROM ocds_releases r WHERE ${where}${byChange ? ` AND r.seq > $${values.length + 3}` : ''}
+     ORDER BY ${byChange ? 'r.seq' : ORDER}
      LIMIT $${values.length + 1} OFFSET $${values.length + 2}`,
-    [...values, perPage + 1, (page - 1) * perPage],
+    [...values, perPage + 1, byChange ? 0 : (page - 1) * perPage, ...(byChange ? [after] : [])],
   )
   if (rows.length === 0) {
     if (query.organization_uuid && !(await organizationExists(pool, query.organization_uuid.toLowerCase())))
@@ -113,23 +134,32 @@ export async function releasePage(
   }
   const more = rows.length > perPage
   const shown = more ? rows.slice(0, perPage) : rows
-  const url = (p: number) => {
+  const url = (place: { page: number } | { after: string }) => {
     const search = new URLSearchParams()
     for (const name of ['organization_uuid', 'date_from', 'date_to'] as const) {
       const v = query[name]
       if (v !== undefined) search.set(name, v)
     }
-    search.set('page', String(p))
+    if ('page' in place) search.set('page', String(place.page))
+    else search.set('after', place.after)
     search.set('per_page', String(perPage))
     return `${publication.publicUrl}/v1/ocds/releases?${search}`
   }
   const links: Record<string, string> = {}
-  if (more) links.next = url(page + 1)
-  if (page > 1) links.prev = url(page - 1)
+  if (byChange) {
+    if (more) links.next = url({ after: encodeCursor((shown.at(-1) as { seq: string }).seq, RELEASE_CURSOR) })
+  } else {
+    if (more) links.next = url({ page: page + 1 })
+    if (page > 1) links.prev = url({ page: page - 1 })
+  }
   // The newest release's date: the package is the same bytes until the data changes (its ETag holds).
-  const head = metadata(publication.config, url(page), (shown[0] as { date: string }).date, [
-    extensionUrl(publication.publicUrl),
-  ])
+  const newest = shown.reduce((a, b) => (b.date > a.date ? b : a)).date
+  const head = metadata(
+    publication.config,
+    byChange ? url({ after: query.after as string }) : url({ page }),
+    newest,
+    [extensionUrl(publication.publicUrl)],
+  )
   const releases = shown.map((r) => release(publication.config.prefix, r.process_id, r.tail))
   return `${head},"releases":[${releases.join(',')}],"links":${JSON.stringify(links)}}`
 }

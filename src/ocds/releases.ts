@@ -188,7 +188,8 @@ export async function rebuildReleases(client: PoolClient, scope: 'all' | 'touche
      FROM built_releases b
      WHERE NOT EXISTS (SELECT 1 FROM ocds_releases o WHERE o.process_id = b.process_id AND o.hash = b.hash)
      ON CONFLICT (process_id) DO UPDATE SET process_kind = excluded.process_kind,
-       organization_id = excluded.organization_id, hash = excluded.hash, date = excluded.date, tail = excluded.tail`,
+       organization_id = excluded.organization_id, hash = excluded.hash, date = excluded.date, tail = excluded.tail,
+       seq = nextval('ocds_release_seq')`,
   )
   return rowCount ?? 0
 }

@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto'
 import { DATA_CHANNEL } from '../channel.js'
+import { IMPORT_LOCK, SYNC_LOCK } from '../db/locks.js'
 import type { Pool, PoolClient } from '../db/pool.js'
 import { RELEASES_VERSION, rebuildReleases } from '../ocds/releases.js'
 import { listingItemFields, ORDER_DOCUMENT, Order, PUBLIC_RESOURCES } from '../resources/index.js'
 import { from, jsonObject } from '../resources/json.js'
+import { captureSql, PREPARE_LOG, writeLog } from './log.js'
 
 // The read model (migrations/0004_read_model.sql): each order (spec 2.2) and each transparency detail
 // (2.7-2.9) as the JSON text PostgreSQL builds for it, in the served field order, from the resources'
@@ -23,11 +25,14 @@ interface DocumentKind {
   table: 'order_documents' | 'detail_documents'
   /** True when records exist but none has a document (tables dropped or emptied by hand). */
   missing: string
-  /** Deletes the kind's documents in scope. */
-  remove(scope: RebuildScope): string
+  /** The kind's documents in scope, a condition on its table (alias d, or o for orders). */
+  where(scope: RebuildScope): string
   /** Builds the kind's documents in scope. */
   insert(scope: RebuildScope): string
 }
+
+const remove = (kind: DocumentKind, scope: RebuildScope) =>
+  `DELETE FROM ${kind.table} ${kind.table === 'order_documents' ? 'o' : 'd'} WHERE ${kind.where(scope)}`
 
 /** An order document in scope, by its organization and number columns. */
 const orderInScope = (scope: RebuildScope, organization: string, number: string) =>
@@ -46,8 +51,7 @@ const KINDS: readonly DocumentKind[] = [
     kind: 'order',
     table: 'order_documents',
     missing: 'SELECT EXISTS (SELECT 1 FROM orders) AND NOT EXISTS (SELECT 1 FROM order_documents) AS missing',
-    remove: (scope) =>
-      `DELETE FROM order_documents WHERE ${orderInScope(scope, 'organization_id', 'number')}`,
+    where: (scope) => orderInScope(scope, 'o.organization_id', 'o.number'),
     insert: (scope) => `INSERT INTO order_documents (organization_id, number, body)
       SELECT o.organization_id, o.number, ${ORDER_BODY} FROM ${from(Order, 'o')}
       WHERE ${orderInScope(scope, 'o.organization_id', 'o.number')}`,
@@ -62,8 +66,7 @@ const KINDS: readonly DocumentKind[] = [
       table: 'detail_documents',
       missing: `SELECT EXISTS (SELECT 1 FROM ${record.table} ${a} WHERE ${resource.where(a)})
         AND NOT EXISTS (SELECT 1 FROM detail_documents WHERE resource = '${resource.path}') AS missing`,
-      remove: (scope) =>
-        `DELETE FROM detail_documents WHERE resource = '${resource.path}' AND ${recordInScope(scope, record.table, 'id')}`,
+      where: (scope) => `d.resource = '${resource.path}' AND ${recordInScope(scope, record.table, 'd.id')}`,
       insert: (scope) => `INSERT INTO detail_documents (resource, id, organization_id, body, item)
         SELECT '${resource.path}', ${a}.id, ${a}.organization_id, ${body}, ${item} FROM ${from(record, a)}
         WHERE ${resource.where(a)} AND ${recordInScope(scope, record.table, `${a}.id`)}`,
@@ -79,13 +82,27 @@ export const DOCUMENT_VERSIONS: Readonly<Record<string, string>> = {
   ocds: RELEASES_VERSION,
 }
 
-/** Rebuilds the documents in scope; run inside the transaction that wrote the data. Returns how many. */
-export async function rebuildDocuments(client: PoolClient, scope: RebuildScope): Promise<number> {
+/**
+ * Rebuilds the documents in scope; run inside the transaction that wrote the data (an import), which it
+ * records in the change log (src/readmodel/log.ts): `first` when nothing was stored before. Returns how many
+ * documents it built.
+ */
+export async function rebuildDocuments(
+  client: PoolClient,
+  scope: RebuildScope,
+  first = false,
+): Promise<number> {
   let built = 0
+  for (const statement of PREPARE_LOG) await client.query(statement)
   for (const kind of KINDS) {
-    await client.query(kind.remove(scope))
+    await client.query(first ? remove(kind, scope) : captureSql(kind.table, kind.where(scope)))
     built += (await client.query(kind.insert(scope))).rowCount ?? 0
   }
+  const inScope = (table: DocumentKind['table']) =>
+    KINDS.filter((k) => k.table === table)
+      .map((k) => `(${k.where(scope)})`)
+      .join(' OR ')
+  await writeLog(client, inScope('detail_documents'), inScope('order_documents'), first)
   built += await rebuildReleases(client, scope)
   await markChanged(client)
   return built
@@ -99,8 +116,6 @@ export async function markChanged(client: PoolClient): Promise<void> {
 
 const RELEASES_MISSING = `SELECT (EXISTS (SELECT 1 FROM biddings) OR EXISTS (SELECT 1 FROM contracts)
   OR EXISTS (SELECT 1 FROM arps)) AND NOT EXISTS (SELECT 1 FROM ocds_releases) AS missing`
-
-const SYNC_LOCK = 7_310_003 // one rebuild at a time, across processes
 
 /**
  * Rebuilds every kind of document whose stored version is not this code's (after an upgrade, or on a
@@ -128,7 +143,8 @@ export async function syncReadModel(
       }
       await client.query('BEGIN')
       try {
-        await client.query(kind.remove('all'))
+        await client.query('SELECT pg_advisory_xact_lock($1)', [IMPORT_LOCK])
+        await client.query(remove(kind, 'all'))
         await client.query(kind.insert('all'))
         await client.query(
           `INSERT INTO read_model_versions (kind, version) VALUES ($1, $2)
@@ -149,6 +165,7 @@ export async function syncReadModel(
     if (stored.get('ocds') !== releasesVersion || check[0]?.missing) {
       await client.query('BEGIN')
       try {
+        await client.query('SELECT pg_advisory_xact_lock($1)', [IMPORT_LOCK])
         await rebuildReleases(client, 'all')
         await client.query(
           `INSERT INTO read_model_versions (kind, version) VALUES ('ocds', $1)

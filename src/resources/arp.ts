@@ -1,7 +1,7 @@
 import { BIDDING_MODALITIES, MANAGEMENT_STATUSES } from '../domain.js'
 import { linkedContracts } from './contract.js'
 import { field, type ImportRecord, linked, shape } from './fields.js'
-import { chosen, dateRange, equal, organization, search, supplierFilters } from './filters.js'
+import { changedSince, chosen, dateRange, equal, organization, search, supplierFilters } from './filters.js'
 import { linkedOrders } from './order.js'
 import { definePublic, defineRecord, pick, type RecordKind } from './resource.js'
 import { attachments, terms } from './shapes.js'
@@ -114,6 +114,7 @@ export const arps = definePublic<typeof fields>({
     management_status_id: chosen('management_status_id', 'Situação de gestão', 'management-statuses'),
     ...supplierFilters,
     ...dateRange('date_signature', fields.date_signature.label),
+    updated_since: changedSince('arps'),
     q: search,
   },
   sorts: {

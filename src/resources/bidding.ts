@@ -3,6 +3,7 @@ import { linkedArps } from './arp.js'
 import { linkedContracts } from './contract.js'
 import { field, type ImportRecord, owned, shape } from './fields.js'
 import {
+  changedSince,
   chosen,
   dateRange,
   equal,
@@ -159,6 +160,7 @@ function biddings(kind: 'direct_contract' | 'public_call'): PublicResource {
       ),
       // The opening is a moment: the last day takes until its end.
       ...dateRange('opening_date', fields.opening_date.label, (a, p) => `${a}.opening_date < ${p}::date + 1`),
+      updated_since: changedSince(direct ? 'direct-contracts' : 'public-calls'),
       q: search,
     },
     sorts: { opening_date: 'opening_date', number: 'number', sum_amount_total: 'sum_amount_total' },

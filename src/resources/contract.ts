@@ -1,6 +1,6 @@
 import { BIDDING_MODALITIES, MANAGEMENT_STATUSES } from '../domain.js'
 import { field, type ImportRecord, linked, owned, shape } from './fields.js'
-import { chosen, dateRange, equal, organization, search, supplierFilters } from './filters.js'
+import { changedSince, chosen, dateRange, equal, organization, search, supplierFilters } from './filters.js'
 import { linkedOrders } from './order.js'
 import { definePublic, defineRecord, pick, type RecordKind } from './resource.js'
 import { attachments, Commitment, people, terms } from './shapes.js'
@@ -128,6 +128,7 @@ export const contracts = definePublic<typeof fields>({
     management_status_id: chosen('management_status_id', 'Situação de gestão', 'management-statuses'),
     ...supplierFilters,
     ...dateRange('date_start', fields.date_start.label),
+    updated_since: changedSince('contracts'),
     q: search,
   },
   sorts: {

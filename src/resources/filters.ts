@@ -56,6 +56,15 @@ export const supplierFilters = {
   provider_name: typed('Nome do fornecedor', (a, p) => `${a}.supplier_id IN ${nameFilter(p)}`),
 }
 
+/**
+ * Records whose published document changed at `p` or later, as the change log dates them
+ * (migrations/0015_change_log.sql): `resource` is the public resource's path.
+ */
+export const changedSince = (resource: string): Filter => ({
+  sql: (a, p) =>
+    `${a}.id IN (SELECT c.id FROM public_changes c WHERE c.resource = '${resource}' AND c.changed_at >= ${p}::timestamptz)`,
+})
+
 /** date_from and date_to over a date column, both days included; `label` is the column's. */
 export function dateRange(
   column: string,

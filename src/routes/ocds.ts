@@ -42,7 +42,8 @@ export const ocdsRoutes: FastifyPluginAsyncTypebox<TransparencyOptions> = async 
           'direct contract or public call with its ARPs, contracts and supply orders; a contract or ARP with no ' +
           'bidding is a process of its own. Each release is the current state of its process: its `id` changes ' +
           'whenever its content does, and its `date` is when that happened (date_from and date_to filter on it). ' +
-          '`links.next` and `links.prev` give the neighbouring pages with the same filters. A page past the ' +
+          '`links.next` and `links.prev` give the neighbouring pages with the same filters; with `after`, the ' +
+          'processes come in the order their releases changed, for a crawler that syncs incrementally. A page past the ' +
           'last (or a filter that matches nothing) answers 404, since a package holds at least one release. ' +
           'Field by field: docs/ocds-mapping.md.',
         security: [],
@@ -56,7 +57,7 @@ export const ocdsRoutes: FastifyPluginAsyncTypebox<TransparencyOptions> = async 
       },
     },
     async (request, reply) => {
-      const query = request.query as ReleaseFilters & { page?: number; per_page?: number }
+      const query = request.query as ReleaseFilters & { page?: number; per_page?: number; after?: string }
       const answer = await store.answer(`ocds\u0000${request.url}`, () =>
         releasePage(pool, publication, query),
       )

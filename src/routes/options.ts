@@ -1,4 +1,5 @@
 import type { MemoryLimiter } from '../auth/rate-limit.js'
+import type { ImportSignal } from '../channel.js'
 import type { Pool } from '../db/pool.js'
 import type { ExportGate } from '../export/gate.js'
 import type { Publication } from '../ocds/publish.js'
@@ -19,6 +20,8 @@ export interface TransparencyOptions {
   onExportRows?: (rows: number) => void
   /** The OCDS packages' metadata and the address for their links. */
   publication: Publication
+  /** Requests waiting for the next import (the change feed's long polling). */
+  imports: ImportSignal
   /** How long a file's reader may take nothing before it is dropped (IDLE_TIMEOUT). */
   idleTimeoutMs: number
 }

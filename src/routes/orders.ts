@@ -6,14 +6,18 @@ import type { AccessLog } from '../auth/access-log.js'
 import type { Hit, Limiter } from '../auth/rate-limit.js'
 import type { TokenCache, TokenIdentity } from '../auth/tokens.js'
 import { isPossibleNumber, normalizeNumber } from '../checks.js'
+import type { Pool } from '../db/pool.js'
 import { Envelope } from '../readmodel/answer.js'
 import type { DocumentStore } from '../readmodel/store.js'
+import { DEFAULT_FEED_PAGE, decodeCursor, MAX_FEED_PAGE, orderFeedPage } from '../transparency/changes.js'
+import { type ParameterProblem, parameterError } from '../transparency/parameters.js'
 import { rateHeaders, resetSeconds } from './answer.js'
-import { OrderSchema } from './schemas.js'
+import { feedPage, OrderChange, OrderSchema } from './schemas.js'
 
 /** What the order query answers (spec 7.1, 7.2), byte for byte, and our generic 500. */
 export const MESSAGES = {
   success: 'Ordem recuperada com sucesso',
+  changes: 'Alterações recuperadas com sucesso',
   unauthorized: 'Unauthorized',
   tooManyRequests: 'Too Many Requests',
   orderNumberRequired: 'Número da ordem é obrigatório',
@@ -35,6 +39,7 @@ const SUCCESS_PREFIX = `{"message":${JSON.stringify(MESSAGES.success)},"data":`
 export const orderEnvelope = new Envelope(SUCCESS_PREFIX, '}')
 
 export interface OrdersOptions {
+  pool: Pool
   store: DocumentStore
   tokens: TokenCache
   limiter: Limiter
@@ -47,6 +52,18 @@ declare module 'fastify' {
   interface FastifyRequest {
     identity: TokenIdentity | null
   }
+  interface FastifyContextConfig {
+    /** The orders' change feed: its bad parameters are answered 400 with a message of their own. */
+    feed?: boolean
+  }
+}
+
+const FEED_SUCCESS = `{"message":${JSON.stringify(MESSAGES.changes)},"data":`
+
+/** The feed's query parameters, and in Portuguese what each accepts. */
+const FEED_ACCEPTS: Readonly<Record<string, string>> = {
+  after: 'um cursor de uma resposta anterior',
+  per_page: `um número inteiro de 1 a ${MAX_FEED_PAGE}`,
 }
 
 const RATE_HEADERS = {
@@ -87,7 +104,7 @@ export function singleAuthorization(request: IncomingMessage): string | undefine
  * Authorization. Registered under the /external prefix, where every answer uses the order envelope.
  */
 const orders: FastifyPluginAsyncTypebox<OrdersOptions> = async (app, options) => {
-  const { store, tokens, limiter, accessLog, authFailureLimit } = options
+  const { pool, store, tokens, limiter, accessLog, authFailureLimit } = options
   // Stryker disable next-line StringLiteral: declares the property up front (one object shape); assigning works without it
   app.decorateRequest('identity', null)
   // An organ's orders are for its token alone: no proxy or browser may keep a copy of any answer here.
@@ -119,7 +136,7 @@ const orders: FastifyPluginAsyncTypebox<OrdersOptions> = async (app, options) =>
     }
   }
 
-  /** Every order query leaves an access record, under the id the answer carried. */
+  /** Every order query and feed page leaves an access record, under the id the answer carried. */
   function recordAccess(request: FastifyRequest, reply: FastifyReply, done: () => void) {
     const query = request.query as { order_number?: unknown }
     accessLog.record({
@@ -190,6 +207,87 @@ const orders: FastifyPluginAsyncTypebox<OrdersOptions> = async (app, options) =>
     },
   )
 
+  app.get(
+    '/orders/changes',
+    {
+      onRequest: authenticate,
+      onResponse: recordAccess,
+      config: { feed: true },
+      schema: {
+        operationId: 'listOrderChanges',
+        tags: ['orders'],
+        summary: "What changed among the token's organ's orders: created, updated or withdrawn, in order",
+        description:
+          "A feed to keep an organ's system in sync with its orders, under the order query's authentication: the " +
+          'same token, the same 60 requests a second (shared with the order query), the same 401, 429 and 500. ' +
+          'Entries are in the order their imports committed, visible when the import commits; read from `after` ' +
+          '(none: from the start) with `next_cursor`, and nothing is missed or seen twice. A created or updated ' +
+          'entry carries the order as GET /external/orders answers it now; a withdrawn one is a tombstone, and ' +
+          "the withdrawn order's earlier entries are gone. Only the token's organ's orders appear. A bad " +
+          'parameter is answered 400 with a message that names it.',
+        security: [{ AccessToken: [] }],
+        querystring: Type.Object(
+          {
+            after: Type.Optional(
+              Type.String({
+                minLength: 1,
+                maxLength: 40,
+                description: 'A cursor given by an earlier answer',
+              }),
+            ),
+            per_page: Type.Optional(
+              Type.Integer({
+                minimum: 1,
+                maximum: MAX_FEED_PAGE,
+                default: DEFAULT_FEED_PAGE,
+                description: 'Entries a page',
+              }),
+            ),
+          },
+          { additionalProperties: false },
+        ),
+        response: {
+          200: Type.Object(
+            {
+              message: Type.String({ examples: [MESSAGES.changes] }),
+              data: feedPage(OrderChange, 'OrderChangePage'),
+            },
+            { description: 'A page of the feed', headers: RATE_HEADERS },
+          ),
+          400: errorResponse(
+            '`Cursor inválido: after...` (a cursor this service did not give), or an unknown or invalid parameter, named',
+          ),
+          401: errorResponse('As the order query: `Unauthorized`'),
+          429: errorResponse('As the order query: `Too Many Requests`', {
+            'Retry-After': { type: 'integer', description: 'Seconds to wait' },
+          }),
+          500: errorResponse('`Erro interno do servidor`'),
+        },
+      },
+    },
+    async (request, reply) => {
+      const query = request.query as { after?: string; per_page?: number }
+      let after = 0
+      try {
+        if (query.after !== undefined) after = decodeCursor(query.after)
+      } catch (error) {
+        return fail(reply, 400, (error as Error).message)
+      }
+      const identity = request.identity as TokenIdentity
+      const page = await orderFeedPage(
+        pool,
+        identity.organizationId,
+        after,
+        query.per_page ?? DEFAULT_FEED_PAGE,
+      )
+      return (reply as FastifyReply)
+        .type('application/json; charset=utf-8')
+        .send(
+          `${FEED_SUCCESS}{"data":${page.entries},"next_cursor":"${page.nextCursor}","has_more":${page.hasMore}}}`,
+        )
+    },
+  )
+
   app.route({
     method: ['POST', 'PUT', 'PATCH', 'DELETE'],
     url: '/orders',
@@ -204,6 +302,10 @@ const orders: FastifyPluginAsyncTypebox<OrdersOptions> = async (app, options) =>
 
   app.setErrorHandler(
     async (error: Error & { statusCode?: number; validation?: unknown }, request, reply) => {
+      if (error.validation && request.routeOptions.config.feed) {
+        const problem = (error.validation as ParameterProblem[])[0]
+        return fail(reply, 400, parameterError(problem, FEED_ACCEPTS).message)
+      }
       // A query string that fails its schema (order_number absent or given twice) has no usable order number.
       if (error.validation) return fail(reply, 500, MESSAGES.orderNumberRequired)
       const status = error.statusCode ?? 500

@@ -1,4 +1,4 @@
-import { type TObject, type TProperties, type TSchema, Type } from 'typebox'
+import { type Static, type TObject, type TProperties, type TSchema, Type } from 'typebox'
 import {
   type AnyField,
   type Fields,
@@ -8,7 +8,7 @@ import {
   type Shape,
   servedSchema,
 } from '../resources/fields.js'
-import { ORDER_DOCUMENT, Order, type PublicResource } from '../resources/index.js'
+import { ORDER_DOCUMENT, Order, PUBLIC_RESOURCES, type PublicResource } from '../resources/index.js'
 
 // The answers' schemas, derived from the resources (src/resources): what the OpenAPI document publishes
 // and what the shape-check test holds every served body to. A named shape is one schema object, so that
@@ -118,6 +118,13 @@ function Page<T extends TSchema>(item: T, $id: string) {
         Type.Integer({ description: '1-based position of the first row; null on an empty page' }),
       ),
       to: Nullable(Type.Integer({ description: '1-based position of the last row; null on an empty page' })),
+      next_cursor: Nullable(
+        Type.String({
+          description:
+            "The next page by cursor (give it as `cursor`): it starts after this page's last row, so it holds " +
+            'still while imports run; null on the last page',
+        }),
+      ),
     },
     { $id },
   )
@@ -143,4 +150,76 @@ export const TOO_MANY = failure(
     'X-RateLimit-Remaining': { type: 'integer', description: 'Requests left in the window: 0' },
     'X-RateLimit-Reset': { type: 'integer', description: 'Seconds until a place frees' },
   },
+)
+
+const Cursor = (description: string) => Type.String({ description, examples: ['YzEuMTIzNDU'] })
+
+/** What an entry of a change feed says of itself. */
+const entryProperties = {
+  cursor: Cursor("The entry's place in its feed: give it as `after` to read on from it"),
+  change: Type.Union([Type.Literal('created'), Type.Literal('updated'), Type.Literal('withdrawn')], {
+    description: 'created or updated: its document now shows it; withdrawn: published by mistake and gone',
+  }),
+  changed_at: Type.String({
+    format: 'date-time',
+    description: 'When the import that made the change ran: ISO 8601 UTC with microseconds',
+    examples: ['2026-03-10T14:30:15.123456Z'],
+  }),
+}
+
+/** An entry of the public feed: a record's key and change, and with with_records its record as served now. */
+export const PublicChange = once('PublicChange', () =>
+  Type.Object(
+    {
+      cursor: entryProperties.cursor,
+      kind: Type.Union(
+        ['contracts', 'direct-contracts', 'public-calls', 'arps'].map((kind) => Type.Literal(kind)),
+        { description: 'The resource: its listing and detail are under /v1/transparency/{kind}' },
+      ),
+      id: Type.String({ format: 'uuid', description: "The record's id" }),
+      organization_uuid: Type.String({ format: 'uuid' }),
+      change: entryProperties.change,
+      changed_at: entryProperties.changed_at,
+      record: Type.Optional(
+        Type.Union([...new Set(PUBLIC_RESOURCES.map((resource) => detailSchema(resource)))], {
+          description:
+            'With with_records=true, on created and updated entries: the record as GET /v1/transparency/{kind}/{id} ' +
+            'serves it now (its latest state, not the state of this entry)',
+        }),
+      ),
+    },
+    { $id: 'PublicChange', additionalProperties: false },
+  ),
+)
+
+/** A page of a change feed. */
+export const feedPage = (entry: TSchema, $id: string) =>
+  Type.Object(
+    {
+      data: Type.Array(entry),
+      next_cursor: Cursor(
+        "Where the next page starts: the last entry's cursor, or the one asked for when the page is empty",
+      ),
+      has_more: Type.Boolean({ description: 'Whether entries follow this page already' }),
+    },
+    { $id, additionalProperties: false },
+  )
+
+/** An entry of an organ's orders feed, with the order as the order query serves it now. */
+export const OrderChange = once('OrderChange', () =>
+  Type.Object(
+    {
+      cursor: entryProperties.cursor,
+      number: Type.String({ description: "The order's number" }),
+      change: entryProperties.change,
+      changed_at: entryProperties.changed_at,
+      order: Type.Optional(
+        Type.Unsafe<Static<typeof OrderSchema>>({
+          allOf: [OrderSchema],
+          description: 'On created and updated entries: the order as GET /external/orders answers it now',
+        }),
+      ),
+    },
+    { $id: 'OrderChange', additionalProperties: false },
+  ),
 )

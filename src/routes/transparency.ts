@@ -13,6 +13,7 @@ import { LOOKUPS, listingPage, lookup } from '../transparency/listing.js'
 import { MESSAGES } from '../transparency/messages.js'
 import { listingParameters, type ParameterProblem, parameterError } from '../transparency/parameters.js'
 import { CACHE_CONTROL, sendAnswer } from './answer.js'
+import { changeLinesRoute, changesRoute } from './changes.js'
 import exportRoute from './export.js'
 import { ocdsBulkRoute, ocdsRoutes } from './ocds.js'
 import type { TransparencyOptions } from './options.js'
@@ -69,6 +70,7 @@ const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app,
     onExportRows: options.onExportRows,
     publication: options.publication,
     idleTimeoutMs: options.idleTimeoutMs,
+    imports: options.imports,
   }
   // First: routes capture the handlers in force when they are built, and registering a child plugin
   // (the export, below) builds the routes declared before it.
@@ -124,8 +126,10 @@ const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app,
     })
     await scope.register(exportRoute, shared)
     await scope.register(ocdsBulkRoute, shared)
+    await scope.register(changeLinesRoute, shared)
   })
   await app.register(ocdsRoutes, shared)
+  await app.register(changesRoute, shared)
 
   for (const resource of PUBLIC_RESOURCES) {
     app.get(

@@ -1,9 +1,9 @@
 import { type Pool, prepared } from '../db/pool.js'
-import { type AnyField, rawSql } from '../resources/fields.js'
+import { type AnyField, rawSql, sqlType } from '../resources/fields.js'
 import type { ChoiceList } from '../resources/filters.js'
 import { listingItemFields, type PublicResource } from '../resources/index.js'
 import { from, jsonObject } from '../resources/json.js'
-import { NotFoundError } from './errors.js'
+import { NotFoundError, ParameterError } from './errors.js'
 import { MESSAGES } from './messages.js'
 import { DEFAULT_PER_PAGE, filterValues, parseRelations, sortOf } from './parameters.js'
 
@@ -18,9 +18,20 @@ export interface Through {
   keeper(key: string): (value: string) => void
 }
 
+/** Where a page read by cursor starts: after the row of this sort key (text, null when empty) and id. */
+export interface ListCursor {
+  sort: string
+  key: string | null
+  id: string
+  /** The page it starts: the read's pages are counted from the page its first cursor came from. */
+  page: number
+}
+
 export interface ListQuery {
   page: number
   perPage: number
+  /** Read after this row (keyset), not at page's offset: pages hold still while imports add and change records. */
+  after?: ListCursor
   /** Filter name → value, names already checked against resource.filters. */
   filters: Readonly<Record<string, string | number>>
   /** A name of resource.sorts, `-` first for descending. */
@@ -39,6 +50,8 @@ export interface ListText {
   count: number
   /** The items, a JSON array in the served shape. */
   rows: string
+  /** The page's last row: its sort key as text (null when empty) and id; undefined for an empty page. */
+  last: { key: string | null; id: string } | undefined
 }
 
 export interface ListResult {
@@ -67,6 +80,9 @@ interface ListingText {
   where: string
   orderBy: string
   sortKey: string
+  /** The sort key's SQL type, for a cursor's key; and whether it can be null. */
+  sortType: string
+  sortNullable: boolean
   direction: 'ASC' | 'DESC'
   /** The filter's count statement. */
   count: string
@@ -100,7 +116,8 @@ function listingText(resource: PublicResource, names: readonly string[], sort: s
   if (!field) throw new Error(`unknown sort ${sort}`)
   // Stryker disable next-line StringLiteral: no direction is ascending too
   const direction = sort.startsWith('-') ? 'DESC' : 'ASC'
-  const sortKey = sortSql(resource.record.fields[field] as AnyField, a)
+  const sortField = resource.record.fields[field] as AnyField
+  const sortKey = sortSql(sortField, a)
   const where = conditions.join(' AND ')
   const orderBy = `${sortKey} ${direction} NULLS LAST, ${a}.id ${direction}`
   const rowsFrom = from(resource.record, a, `${where} ${orderBy}`)
@@ -111,6 +128,8 @@ function listingText(resource: PublicResource, names: readonly string[], sort: s
     where,
     orderBy,
     sortKey,
+    sortType: sqlType(sortField),
+    sortNullable: sortField.nullable || sortField.secretIf !== undefined,
     direction,
     count,
     countKey: `c\u0000${count}\u0000`,
@@ -133,36 +152,67 @@ export function listingSql(
   return { ...listingText(resource, names, query.sort), values: names.map((name) => query.filters[name]) }
 }
 
+/** How a page is placed: by its offset, or after a cursor's row (whose key is a value, or null). */
+type Placement = 'offset' | 'after' | 'after null'
+
 /**
- * A page's statements for a listing's text and the relations asked, kept in the text: at most one for each
- * set of the resource's offered relations (parseRelations gives each set in one order, the resource's).
+ * The rows after a cursor's row, in the listing's order (its key, NULLS LAST, then the id): `$k` is the
+ * cursor's key (absent for a null key) and `$i` its id.
+ */
+function keyset(text: ListingText, a: string, placement: Placement, k: string, i: string): string {
+  const { sortKey, sortType, sortNullable, direction } = text
+  const past = direction === 'DESC' ? '<' : '>'
+  if (placement === 'after null') return `${sortKey} IS NULL AND ${a}.id ${past} ${i}::uuid`
+  // As a row comparison, an index on the key and id can start at the cursor.
+  const after = `(${sortKey}, ${a}.id) ${past} (${k}::${sortType}, ${i}::uuid)`
+  return sortNullable ? `(${after} OR ${sortKey} IS NULL)` : after
+}
+
+/**
+ * A page's statements for a listing's text, the relations asked and how it is placed, kept in the text: at
+ * most one for each set of the resource's offered relations (parseRelations gives each set in one order, the
+ * resource's) and placement.
  */
 function pageStatements(
   resource: PublicResource,
   text: ListingText,
   filters: number,
   relations: readonly string[],
+  placement: Placement,
 ): PageStatements {
-  const key = relations.join(',')
+  const key = `${relations.join(',')}\u0000${placement}`
   let made = text.pages.get(key)
   if (made !== undefined) return made
   const { from: source, rowsFrom, where, orderBy, sortKey, direction } = text
   const a = resource.record.alias
-  const limits = `LIMIT $${filters + 1} OFFSET $${filters + 2}`
+  const limit = `$${filters + 1}`
+  const placed =
+    placement === 'offset'
+      ? { where, limits: `LIMIT ${limit} OFFSET $${filters + 2}` }
+      : {
+          where: `${where} AND ${keyset(text, a, placement, `$${filters + 2}`, `$${filters + (placement === 'after' ? 3 : 2)}`)}`,
+          limits: `LIMIT ${limit}`,
+        }
+  const reverse = direction === 'DESC' ? 'ASC' : 'DESC'
+  // The page's last row, where the next page starts.
+  const last = `(SELECT json_build_array(l.sort_key::text, l.id) FROM page l
+      ORDER BY l.sort_key ${reverse} NULLS FIRST, l.id ${reverse} LIMIT 1)::text AS last`
   let page: string
   if (relations.length === 0) {
     // The items as the read model keeps them (src/readmodel/build.ts), joined to the page's ids and
     // written as one array, in the page's order: as array_to_json would write the items built here.
     page = `WITH page AS MATERIALIZED (
-        SELECT ${a}.id, ${sortKey} AS sort_key FROM ${rowsFrom} WHERE ${where} ORDER BY ${orderBy} ${limits})
+        SELECT ${a}.id, ${sortKey} AS sort_key FROM ${rowsFrom} WHERE ${placed.where} ORDER BY ${orderBy} ${placed.limits})
       SELECT count(*)::int AS count,
-        '[' || coalesce(string_agg(d.item, ',' ORDER BY p.sort_key ${direction} NULLS LAST, p.id ${direction}), '') || ']' AS rows
+        '[' || coalesce(string_agg(d.item, ',' ORDER BY p.sort_key ${direction} NULLS LAST, p.id ${direction}), '') || ']' AS rows,
+        ${last}
       FROM page p JOIN detail_documents d ON d.resource = '${resource.path}' AND d.id = p.id`
   } else {
     const row = jsonObject(resource.record, listingItemFields(resource, relations), a, 'served')
     page = `WITH page AS MATERIALIZED (
-        SELECT ${a}.id FROM ${rowsFrom} WHERE ${where} ORDER BY ${orderBy} ${limits})
-      SELECT count(*)::int AS count, coalesce(array_to_json(array_agg(${row} ORDER BY ${orderBy})), '[]')::text AS rows
+        SELECT ${a}.id, ${sortKey} AS sort_key FROM ${rowsFrom} WHERE ${placed.where} ORDER BY ${orderBy} ${placed.limits})
+      SELECT count(*)::int AS count, coalesce(array_to_json(array_agg(${row} ORDER BY ${orderBy})), '[]')::text AS rows,
+        ${last}
       FROM ${source} WHERE ${a}.id IN (SELECT id FROM page)`
   }
   made = { page, withTotal: `SELECT p.*, (${text.count}) AS total FROM (${page}) p` }
@@ -188,17 +238,27 @@ export async function listText(
   const countKey = text.countKey + JSON.stringify(values)
   const kept = counts.cached(countKey)
   const keep = kept === undefined ? counts.keeper(countKey) : undefined
-  const statements = pageStatements(resource, text, values.length, query.relations)
+  const { after } = query
+  const placement: Placement = after === undefined ? 'offset' : after.key === null ? 'after null' : 'after'
+  const statements = pageStatements(resource, text, values.length, query.relations, placement)
   const sql = kept === undefined ? statements.withTotal : statements.page
-  const { rows } = await pool.query<{ count: number; rows: string; total?: number }>(
-    prepared(sql, [...values, query.perPage, (query.page - 1) * query.perPage]),
+  const placing =
+    after === undefined
+      ? [(query.page - 1) * query.perPage]
+      : after.key === null
+        ? [after.id]
+        : [after.key, after.id]
+  const { rows } = await pool.query<{ count: number; rows: string; last: string | null; total?: number }>(
+    prepared(sql, [...values, query.perPage, ...placing]),
   )
   // Stryker disable next-line OptionalChaining: an aggregate always answers one row
-  const page = rows[0] ?? { count: 0, rows: '[]' }
-  if (keep === undefined) return { total: Number(kept), count: page.count, rows: page.rows }
+  const page = rows[0] ?? { count: 0, rows: '[]', last: null }
+  const lastRow = page.last === null ? undefined : (JSON.parse(page.last) as [string | null, string])
+  const last = lastRow && { key: lastRow[0], id: lastRow[1] }
+  if (keep === undefined) return { total: Number(kept), count: page.count, rows: page.rows, last }
   const total = page.total ?? 0
   keep(String(total))
-  return { total, count: page.count, rows: page.rows }
+  return { total, count: page.count, rows: page.rows, last }
 }
 
 /** A page of a listing as values (the portal renders its items), as listText reads it. */
@@ -232,16 +292,22 @@ export async function listingPage(
   resource: PublicResource,
   query: Readonly<Record<string, unknown>>,
 ): Promise<string> {
-  const page = (query.page as number | undefined) ?? 1
   const perPage = (query.per_page as number | undefined) ?? DEFAULT_PER_PAGE
   const relations = parseRelations(resource, query.with_relations as string | undefined)
   const filters = filterValues(resource, query)
+  const sort = sortOf(resource, query.sort)
+  const after = query.cursor === undefined ? undefined : decodeListCursor(query.cursor as string, sort)
+  const page = after?.page ?? (query.page as number | undefined) ?? 1
   const result = await listText(
     pool,
     resource,
-    { page, perPage, filters, sort: sortOf(resource, query.sort), relations },
+    { page, perPage, filters, sort, relations, after },
     counts,
-  )
+  ).catch((error: { code?: unknown }) => {
+    // A cursor's key that is not a value of its sort's type (a data exception): a cursor this service did not give.
+    if (after !== undefined && String(error.code ?? '').startsWith('22')) throw decodeListCursor('', sort)
+    throw error
+  })
   // Rows of the organization prove it exists; only an empty answer needs the check (404, not an empty page).
   if (
     // Stryker disable next-line ConditionalExpression: checking on a page with rows finds the organization too
@@ -253,6 +319,9 @@ export async function listingPage(
     throw new NotFoundError('organization')
   }
   const offset = (page - 1) * perPage
+  // A next page by cursor: after this page's last row, when rows follow it (by the count, or a full page).
+  const more = after === undefined ? offset + result.count < result.total : result.count === perPage
+  const next = more && result.last ? encodeListCursor({ sort, ...result.last, page: page + 1 }) : null
   // As JSON.stringify would write the envelope, around the items as PostgreSQL wrote them.
   const rest = JSON.stringify({
     current_page: page,
@@ -261,8 +330,43 @@ export async function listingPage(
     last_page: Math.max(1, Math.ceil(result.total / perPage)),
     from: result.count > 0 ? offset + 1 : null,
     to: result.count > 0 ? offset + result.count : null,
+    next_cursor: next,
   })
   return `${PAGE_PREFIX}${result.rows},${rest.slice(1)}}`
+}
+
+/** A listing's cursor: opaque to clients; the sort it was made for, the row it follows, the page it starts. */
+export function encodeListCursor(cursor: ListCursor): string {
+  return Buffer.from(`l1.${JSON.stringify([cursor.sort, cursor.key, cursor.id, cursor.page])}`).toString(
+    'base64url',
+  )
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
+
+/** The cursor a listing's `cursor` holds, for its sort; a ParameterError for one made otherwise. */
+const cursorRefused = () =>
+  new ParameterError(
+    'cursor',
+    'Cursor inválido: cursor. Use o next_cursor de uma página anterior desta listagem, com a mesma ordenação.',
+  )
+
+export function decodeListCursor(text: string, sort: string): ListCursor {
+  const refuse = cursorRefused
+  let parsed: unknown
+  try {
+    const decoded = Buffer.from(text, 'base64url').toString('utf8')
+    if (!/^[A-Za-z0-9_-]{1,600}$/.test(text) || !decoded.startsWith('l1.')) throw refuse()
+    parsed = JSON.parse(decoded.slice(3))
+  } catch {
+    throw refuse()
+  }
+  if (!Array.isArray(parsed) || parsed.length !== 4) throw refuse()
+  const [made, key, id, page] = parsed as unknown[]
+  if (made !== sort || (key !== null && (typeof key !== 'string' || key.length > 300))) throw refuse()
+  if (typeof id !== 'string' || !UUID.test(id) || !Number.isSafeInteger(page) || (page as number) < 1)
+    throw refuse()
+  return { sort, key: key as string | null, id, page: page as number }
 }
 
 const PAGE_PREFIX = `{"success":true,"message":${JSON.stringify(MESSAGES.success)},"data":{"data":`

@@ -91,6 +91,15 @@ export const FILTERS: Readonly<Record<string, Parameter>> = {
     'uma data AAAA-MM-DD',
   ],
   date_to: [Type.String({ format: 'date', description: 'Up to this day, inclusive' }), 'uma data AAAA-MM-DD'],
+  updated_since: [
+    Type.String({
+      format: 'date-time',
+      description:
+        'Only records whose published document changed at this instant or later (ISO 8601), as the change feed ' +
+        'dates them; records published before the feed count as changed when it started',
+    }),
+    'um instante ISO 8601, como 2026-01-31T12:00:00Z',
+  ],
   q: [
     Type.String({
       minLength: 1,
@@ -180,8 +189,19 @@ export function listingParameters(resource: PublicResource): Parameters {
       Type.String({ description: `Comma-separated relations to add to each item: ${relations.join(', ')}` }),
       `uma lista separada por vírgulas de: ${relations.join(', ')}`,
     ],
+    cursor: [
+      Type.String({
+        minLength: 1,
+        maxLength: 600,
+        description:
+          "A page's next_cursor: the next page, after that page's last row (keyset), instead of `page`. Read " +
+          'by cursor, the pages hold still while imports add and change records: a record that is there for the ' +
+          'whole read, its sort value unchanged, is shown once. The same sort must be asked',
+      }),
+      'o next_cursor de uma página anterior, com a mesma ordenação',
+    ],
   }
-  const names = ['page', 'per_page', ...Object.keys(resource.filters), 'sort', 'with_relations']
+  const names = ['page', 'per_page', ...Object.keys(resource.filters), 'sort', 'with_relations', 'cursor']
   return parameters(names, all)
 }
 

@@ -167,13 +167,56 @@ describe('stopping and killing', () => {
     }
   })
 
+  it('an import killed after writing its change log, before it commits: no entry is ever seen', async () => {
+    const logged = async () =>
+      (
+        await db.pool.query<{ n: number }>(
+          'SELECT (SELECT count(*) FROM order_changes) + (SELECT count(*) FROM public_changes) AS n',
+        )
+      ).rows[0]?.n
+    const before = await logged()
+    const organization = first(records, 'organization')
+    const order = {
+      ...first(records, 'order', (o) => o.organization_uuid === organization.uuid),
+      number: 'NUNCA-1/2026',
+    }
+    const locker = await db.pool.connect()
+    try {
+      // The import records its run last, after its documents and their log entries: held there, it has
+      // written them all in its transaction when it is killed.
+      await locker.query('BEGIN')
+      await locker.query('LOCK TABLE import_runs IN ACCESS EXCLUSIVE MODE')
+      const child = spawnCli(['import', '-'], { DATABASE_URL: db.url })
+      child.stdin?.end(ndjson([order]))
+      for (let started = performance.now(); ; await sleep(50)) {
+        const { rows } = await db.pool.query(
+          `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'
+             AND query LIKE 'INSERT INTO import_runs%'`,
+        )
+        if (rows.length > 0) break
+        assert.equal(child.exitCode, null, 'the import ended before it could be held')
+        assert.ok(performance.now() - started < 30_000, 'the import never reached its end')
+      }
+      const exited = once(child, 'exit')
+      child.kill('SIGKILL')
+      await exited
+    } finally {
+      await locker.query('ROLLBACK')
+      locker.release()
+    }
+    assert.equal(await logged(), before)
+    const { rowCount } = await db.pool.query("SELECT 1 FROM order_changes WHERE number = 'NUNCA-1/2026'")
+    assert.equal(rowCount, 0)
+  })
+
   it('an import killed with SIGKILL halfway: nothing of it lands, and the next import runs', async () => {
     const counts = async () =>
       (
         await db.pool.query<{ orders: number; documents: number; runs: number }>(
           `SELECT (SELECT count(*) FROM orders)::int AS orders,
                   (SELECT count(*) FROM order_documents)::int AS documents,
-                  (SELECT count(*) FROM import_runs)::int AS runs`,
+                  (SELECT count(*) FROM import_runs)::int AS runs,
+                  (SELECT count(*) FROM order_changes)::int AS changes`,
         )
       ).rows[0]
     const before = await counts()

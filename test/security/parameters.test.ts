@@ -220,8 +220,8 @@ describe('migration 0006 trims the numbers already stored', () => {
         ])
       }
       // Today's importer records its runs (0008), builds OCDS releases (0009) and listing items (0011),
-      // all idempotent: the tables and columns it needs, ahead of their turn.
-      for (const version of [8, 9, 11])
+      // logs changes (0015) and orders releases (0016), all idempotent: what it needs, ahead of their turn.
+      for (const version of [8, 9, 11, 15, 16])
         await db.pool.query((migrations.find((m) => m.version === version) as { sql: string }).sql)
       const records = demoRecords(
         { organizations: 1, orders: 6, contracts: 3, arps: 1, directContracts: 1, publicCalls: 1 },
@@ -261,6 +261,8 @@ describe('migration 0006 trims the numbers already stored', () => {
         '0012_access_log_without_key',
         '0013_listing_organization_modality',
         '0014_documents_uncompressed',
+        '0015_change_log',
+        '0016_ocds_release_order',
       ])
       await syncReadModel(db.pool) // as `compras migrate` does after the migrations
       const numbers = await db.pool.query(

@@ -384,6 +384,7 @@ describe('transparency queries', () => {
         'last_page',
         'from',
         'to',
+        'next_cursor',
       ])
       assert.equal(page1.per_page, 20)
       assert.equal(page1.total, total)
@@ -403,6 +404,21 @@ describe('transparency queries', () => {
       assert.deepEqual(dates, [...dates].sort().reverse())
       const beyond = await data(`/v1/transparency/contracts?page=${page1.last_page + 1}`)
       assert.deepEqual([beyond.data, beyond.from, beyond.to, beyond.total], [[], null, null, total])
+      // The same pages by cursor, from the first page's next_cursor: the same records in the same order.
+      const byCursor: { id: string }[] = []
+      let next = (await data('/v1/transparency/contracts?per_page=7')).next_cursor as string | null
+      byCursor.push(...(await data('/v1/transparency/contracts?per_page=7')).data)
+      for (let page = 2; next !== null; page++) {
+        const got = await data(`/v1/transparency/contracts?per_page=7&cursor=${next}`)
+        assert.equal(got.current_page, page)
+        assert.equal(got.from, (page - 1) * 7 + 1)
+        byCursor.push(...got.data)
+        next = got.next_cursor
+      }
+      assert.deepEqual(
+        byCursor.map((c) => c.id),
+        seen.map((c) => c.id),
+      )
     })
 
     it('lists items with their id and organization, the spec fields, and relations only when asked', async () => {

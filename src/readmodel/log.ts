@@ -1,0 +1,82 @@
+import type { PoolClient } from '../db/pool.js'
+
+// The change log (migrations/0015_change_log.sql), written by an import in its own transaction while it
+// rebuilds documents (src/readmodel/build.ts): the documents in scope are kept aside as they were before the
+// rebuild (previous_details, previous_orders), and compared with what the rebuild made. A record whose
+// document appeared is `created`, one whose document changed `updated`, one whose document is gone
+// `withdrawn`; a document rebuilt with the same content adds nothing. A withdrawn record takes its earlier
+// entries with it: it was published by mistake, so only its tombstone stays in the feeds.
+//
+// A rebuild after an upgrade (syncReadModel) writes nothing here: the data did not change, only its form.
+
+/** The temporary tables the rebuild keeps the documents it replaces in, until the transaction ends. */
+export const PREPARE_LOG = [
+  `CREATE TEMP TABLE previous_details (resource text, id uuid, organization_id uuid, body text) ON COMMIT DROP`,
+  `CREATE TEMP TABLE previous_orders (organization_id uuid, number text, body text) ON COMMIT DROP`,
+]
+
+/**
+ * The statement that deletes a kind's documents in scope and keeps them aside: `where` is the kind's
+ * condition on its table's rows (`table` is order_documents or detail_documents).
+ */
+export function captureSql(table: 'order_documents' | 'detail_documents', where: string): string {
+  return table === 'order_documents'
+    ? `WITH gone AS (DELETE FROM order_documents o WHERE ${where} RETURNING organization_id, number, body)
+       INSERT INTO previous_orders SELECT organization_id, number, body FROM gone`
+    : `WITH gone AS (DELETE FROM detail_documents d WHERE ${where} RETURNING resource, id, organization_id, body)
+       INSERT INTO previous_details SELECT resource, id, organization_id, body FROM gone`
+}
+
+/** What a record's entry says, from its document before (p) and after (n) the rebuild. */
+const change = (p: string, n: string) =>
+  `CASE WHEN ${p} IS NULL THEN 'created' WHEN ${n} IS NULL THEN 'withdrawn' ELSE 'updated' END`
+
+/**
+ * Appends the entries of the rebuild's changes, in a stable order, after removing the earlier entries of
+ * the records it withdrew. `details` and `orders` are conditions on detail_documents (alias d) and
+ * order_documents (alias o) that select the documents the rebuild made; `first` says that nothing was there
+ * before (a first load), so every document is created and none needs comparing. Returns the entries written.
+ */
+export async function writeLog(
+  client: PoolClient,
+  details: string,
+  orders: string,
+  first: boolean,
+): Promise<number> {
+  if (first) {
+    const publicRows =
+      await client.query(`INSERT INTO public_changes (resource, id, organization_id, change, changed_at)
+      SELECT d.resource, d.id, d.organization_id, 'created', transaction_timestamp() FROM detail_documents d
+      WHERE ${details} ORDER BY d.resource, d.id`)
+    const orderRows =
+      await client.query(`INSERT INTO order_changes (organization_id, number, change, changed_at)
+      SELECT o.organization_id, o.number, 'created', transaction_timestamp() FROM order_documents o
+      WHERE ${orders} ORDER BY o.organization_id, o.number`)
+    return (publicRows.rowCount ?? 0) + (orderRows.rowCount ?? 0)
+  }
+  await client.query(`CREATE TEMP TABLE logged_details ON COMMIT DROP AS
+    SELECT coalesce(n.resource, p.resource) AS resource, coalesce(n.id, p.id) AS id,
+      coalesce(n.organization_id, p.organization_id) AS organization_id, ${change('p.id', 'n.id')} AS change
+    FROM previous_details p
+    FULL JOIN (SELECT d.resource, d.id, d.organization_id, d.body FROM detail_documents d WHERE ${details}) n
+      ON n.resource = p.resource AND n.id = p.id
+    WHERE p.body IS DISTINCT FROM n.body`)
+  await client.query(`CREATE TEMP TABLE logged_orders ON COMMIT DROP AS
+    SELECT coalesce(n.organization_id, p.organization_id) AS organization_id, coalesce(n.number, p.number) AS number,
+      ${change('p.number', 'n.number')} AS change
+    FROM previous_orders p
+    FULL JOIN (SELECT o.organization_id, o.number, o.body FROM order_documents o WHERE ${orders}) n
+      ON n.organization_id = p.organization_id AND n.number = p.number
+    WHERE p.body IS DISTINCT FROM n.body`)
+  await client.query(`DELETE FROM public_changes c USING logged_details l
+    WHERE l.change = 'withdrawn' AND c.resource = l.resource AND c.id = l.id`)
+  await client.query(`DELETE FROM order_changes c USING logged_orders l
+    WHERE l.change = 'withdrawn' AND c.organization_id = l.organization_id AND c.number = l.number`)
+  const publicRows =
+    await client.query(`INSERT INTO public_changes (resource, id, organization_id, change, changed_at)
+    SELECT resource, id, organization_id, change, transaction_timestamp() FROM logged_details ORDER BY resource, id`)
+  const orderRows =
+    await client.query(`INSERT INTO order_changes (organization_id, number, change, changed_at)
+    SELECT organization_id, number, change, transaction_timestamp() FROM logged_orders ORDER BY organization_id, number`)
+  return (publicRows.rowCount ?? 0) + (orderRows.rowCount ?? 0)
+}

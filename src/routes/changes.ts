@@ -1,0 +1,248 @@
+import { Readable } from 'node:stream'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyReply } from 'fastify'
+import { Type } from 'typebox'
+import { type Cursor, openCursor } from '../db/cursor.js'
+import type { Answer } from '../readmodel/answer.js'
+import {
+  DEFAULT_FEED_PAGE,
+  decodeCursor,
+  FEED_KINDS,
+  type FeedPage,
+  MAX_FEED_PAGE,
+  type PublicFeedQuery,
+  type PublicRow,
+  parseKinds,
+  publicFeedLines,
+  publicFeedPage,
+} from '../transparency/changes.js'
+import { ExportRefused, NotFoundError } from '../transparency/errors.js'
+import { organizationExists } from '../transparency/listing.js'
+import { MESSAGES } from '../transparency/messages.js'
+import { type Parameter, parameters } from '../transparency/parameters.js'
+import { sendAnswer } from './answer.js'
+import type { TransparencyOptions } from './options.js'
+import { failure, feedPage, PublicChange, Success, TOO_MANY } from './schemas.js'
+import { cutOnFailure, watchReader } from './transfer.js'
+
+/** The longest a request may wait for the next import. */
+export const MAX_WAIT_SECONDS = 30
+
+const FEED_PARAMETERS: Readonly<Record<string, Parameter>> = {
+  after: [
+    Type.String({
+      minLength: 1,
+      maxLength: 40,
+      description:
+        "A cursor given by an earlier answer (an entry's, or next_cursor): the entries after it. None: from the start",
+    }),
+    'um cursor de uma resposta anterior',
+  ],
+  per_page: [
+    Type.Integer({
+      minimum: 1,
+      maximum: MAX_FEED_PAGE,
+      default: DEFAULT_FEED_PAGE,
+      description: `Entries a page, 1 to ${MAX_FEED_PAGE}`,
+    }),
+    `um número inteiro de 1 a ${MAX_FEED_PAGE}`,
+  ],
+  kinds: [
+    Type.String({ description: `Comma-separated kinds: ${FEED_KINDS.join(', ')}. None: all` }),
+    `uma lista separada por vírgulas de: ${FEED_KINDS.join(', ')}`,
+  ],
+  organization_uuid: [
+    Type.String({ format: 'uuid', description: 'Only records of this organization' }),
+    'um UUID',
+  ],
+  since: [
+    Type.String({
+      format: 'date-time',
+      description:
+        'Only entries changed at this instant or later (ISO 8601): a first sync that needs no history',
+    }),
+    'um instante ISO 8601, como 2026-01-31T12:00:00Z',
+  ],
+  with_records: [
+    Type.Union([Type.Literal('true'), Type.Literal('false')], {
+      description: 'true: each created or updated entry carries its record as its detail serves it now',
+    }),
+    'true ou false',
+  ],
+  wait: [
+    Type.Integer({
+      minimum: 0,
+      maximum: MAX_WAIT_SECONDS,
+      default: 0,
+      description:
+        'Seconds to wait, when no entry follows the cursor, for the next import: the answer comes as soon as ' +
+        `it commits, or empty when the time is up (at most ${MAX_WAIT_SECONDS}, and less than IDLE_TIMEOUT)`,
+    }),
+    `um número inteiro de 0 a ${MAX_WAIT_SECONDS}`,
+  ],
+}
+
+const PAGE = parameters(Object.keys(FEED_PARAMETERS), FEED_PARAMETERS)
+const LINES = parameters(
+  Object.keys(FEED_PARAMETERS).filter((name) => name !== 'per_page' && name !== 'wait'),
+  FEED_PARAMETERS,
+)
+
+const SUCCESS_PREFIX = `{"success":true,"message":${JSON.stringify(MESSAGES.success)},"data":`
+
+/** A page of the feed in the transparency envelope. */
+const pageText = (page: FeedPage) =>
+  `${SUCCESS_PREFIX}{"data":${page.entries},"next_cursor":"${page.nextCursor}","has_more":${page.hasMore}}}`
+
+/** The feed's query from a validated query string. */
+function feedQuery(query: Record<string, unknown>): PublicFeedQuery {
+  return {
+    after: query.after === undefined ? 0 : decodeCursor(query.after as string),
+    kinds: parseKinds(query.kinds as string | undefined),
+    organizationId: (query.organization_uuid as string | undefined)?.toLowerCase(),
+    since: query.since as string | undefined,
+    withRecords: query.with_records === 'true',
+  }
+}
+
+/**
+ * The public change feed: GET /v1/transparency/changes (pages, with long polling) and
+ * GET /v1/transparency/changes.jsonl (all of it, streamed). Registered in the /v1 plugin's scopes.
+ */
+export const changesRoute: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app, options) => {
+  const { pool, store, imports, idleTimeoutMs } = options
+  // A request that waits must end before its connection is dropped as idle.
+  const longestWaitMs = Math.min(MAX_WAIT_SECONDS * 1000, Math.max(0, idleTimeoutMs - 1000))
+
+  app.get(
+    '/transparency/changes',
+    {
+      config: { accepts: PAGE.accepts },
+      // Pages are sent as the text built for them; the schema describes them (a record is one of three kinds).
+      serializerCompiler: () => (data) => JSON.stringify(data),
+      schema: {
+        operationId: 'listChanges',
+        tags: ['transparency'],
+        summary: 'What changed: every record created, updated or withdrawn, in the order the imports made it',
+        description:
+          'A feed to keep a copy in sync. Entries are in the order their imports committed; an entry becomes ' +
+          'visible when its import commits, never before nor partly. Read from `after` (none: from the start) ' +
+          'with `next_cursor`, and nothing is missed or seen twice, however imports and reads interleave. A ' +
+          'record rewritten with the same content adds no entry. A withdrawn record appears as a tombstone (its ' +
+          'kind, key, organization and time, nothing of its content), and its earlier entries are gone: it was ' +
+          'published by mistake. Rebuilding documents after an upgrade is not a change of the data and adds ' +
+          'nothing. With `wait`, an answer with no entry waits for the next import. Supply orders never appear ' +
+          'here (GET /external/orders/changes, with a token).',
+        security: [],
+        querystring: PAGE.schema,
+        response: {
+          200: Success(feedPage(PublicChange, 'PublicChangePage'), 'A page of the feed'),
+          404: failure('`Organização não encontrada.`: organization_uuid'),
+          422: failure(
+            'An unknown or invalid parameter, or a cursor this service did not give (`Cursor inválido...`)',
+          ),
+          429: TOO_MANY,
+        },
+      },
+    },
+    async (request, reply) => {
+      const query = request.query as Record<string, unknown>
+      const feed = feedQuery(query)
+      const perPage = (query.per_page as number | undefined) ?? DEFAULT_FEED_PAGE
+      const read = async () => {
+        const page = await publicFeedPage(pool, feed, perPage)
+        if (page.count === 0 && feed.organizationId && !(await organizationExists(pool, feed.organizationId)))
+          throw new NotFoundError('organization')
+        return page
+      }
+      const waitMs = Math.min(((query.wait as number | undefined) ?? 0) * 1000, longestWaitMs)
+      // Without waiting, a page is kept like a listing's, until the next import.
+      if (waitMs === 0)
+        return sendAnswer(
+          request,
+          reply,
+          (await store.answer(`f\u0000${request.url}`, async () => pageText(await read()))) as Answer,
+        )
+      const deadline = Date.now() + waitMs
+      for (;;) {
+        // Listened for before the read, so that an import committing in between is not missed.
+        const next = imports.next(deadline - Date.now())
+        const page = await read()
+        if (page.count > 0 || Date.now() >= deadline || imports.closed) {
+          next.cancel()
+          // Sent as the text built here (a cached page goes out the same way, through sendAnswer).
+          return (reply as FastifyReply)
+            .header('cache-control', 'no-store')
+            .type('application/json; charset=utf-8')
+            .send(pageText(page))
+        }
+        await next.heard
+      }
+    },
+  )
+}
+
+/** GET /v1/transparency/changes.jsonl: the feed from a cursor to its end, one entry a line, streamed. */
+export const changeLinesRoute: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app, options) => {
+  const { exportPool, exportGate, idleTimeoutMs } = options
+  app.get(
+    '/transparency/changes.jsonl',
+    {
+      config: { accepts: LINES.accepts },
+      schema: {
+        operationId: 'listChangesAsLines',
+        tags: ['transparency'],
+        summary: 'The change feed from a cursor to its end, one entry a line (JSON Lines)',
+        description:
+          'The same entries as GET /v1/transparency/changes with the same parameters, all of them, streamed: a new ' +
+          "copy catches up in one request, then follows the feed from the last line's cursor. It counts as an " +
+          'export: EXPORT_CONCURRENCY at once per instance, one per address, EXPORT_TIMEOUT; gzip or br on request.',
+        security: [],
+        querystring: LINES.schema,
+        response: {
+          200: {
+            description: 'The entries, one a line, in the order of the feed',
+            content: { 'application/x-ndjson': { schema: Type.String() } },
+          },
+          422: failure('An unknown or invalid parameter, or a cursor this service did not give'),
+          429: failure('One export at a time per address, or over PUBLIC_RATE_LIMIT'),
+          503: failure('`Exportações demais em andamento...` (Retry-After)'),
+        },
+      },
+    },
+    async (request, reply) => {
+      const feed = feedQuery(request.query as Record<string, unknown>)
+      const release = exportGate.enter(request.ip)
+      if (typeof release === 'string') throw new ExportRefused(release)
+      const lines = publicFeedLines(feed)
+      let cursor: Cursor<PublicRow>
+      try {
+        cursor = await openCursor<PublicRow>(exportPool, lines.text, lines.values, { batchSize: 500 })
+      } catch (error) {
+        release()
+        if ((error as { code?: string }).code === '57014') throw new ExportRefused('timeout')
+        throw error
+      }
+      async function* chunks() {
+        let chunk = ''
+        for await (const row of cursor.rows) {
+          chunk += lines.line(row)
+          if (chunk.length >= 65_536) {
+            yield chunk
+            chunk = ''
+          }
+        }
+        if (chunk.length > 0) yield chunk
+      }
+      const stream = Readable.from(chunks(), { objectMode: false })
+      cursor.releaseWith(stream)
+      reply.raw.once('close', release)
+      watchReader(reply.raw, idleTimeoutMs)
+      cutOnFailure(request, reply, stream, 'change feed download')
+      return reply
+        .header('Content-Type', 'application/x-ndjson; charset=utf-8')
+        .header('Cache-Control', 'no-store')
+        .send(stream as never) // a stream is sent as it is, not serialized
+    },
+  )
+}
