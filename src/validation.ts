@@ -23,22 +23,30 @@ ajv.addFormat('date-time', isDateTime)
 
 type Data = Record<string, unknown>
 
-function integerProperties(schema: unknown): string[] {
+function propertiesOf(schema: unknown, type: 'integer' | 'boolean'): string[] {
   const properties = (schema as { properties?: Record<string, { type?: unknown }> }).properties ?? {}
   return Object.entries(properties)
-    .filter(([, property]) => property.type === 'integer')
+    .filter(([, property]) => property.type === type)
     .map(([name]) => name)
 }
+
+const BOOLEANS: Readonly<Record<string, boolean>> = { true: true, false: false }
 
 /** Compiles a route's request schemas (querystring, params) for Fastify; see the file comment. */
 export const requestValidator: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const validate: ValidateFunction = ajv.compile(schema as object)
-  const integers = httpPart === 'querystring' ? integerProperties(schema) : []
+  const integers = httpPart === 'querystring' ? propertiesOf(schema, 'integer') : []
+  const booleans = httpPart === 'querystring' ? propertiesOf(schema, 'boolean') : []
   const check = (data: unknown) => {
-    if (integers.length > 0 && data !== null && typeof data === 'object') {
+    if (data !== null && typeof data === 'object') {
       for (const name of integers) {
         const value = (data as Data)[name]
         if (typeof value === 'string' && DIGITS.test(value)) (data as Data)[name] = Number(value)
+      }
+      for (const name of booleans) {
+        const value = (data as Data)[name]
+        if (typeof value === 'string' && Object.hasOwn(BOOLEANS, value))
+          (data as Data)[name] = BOOLEANS[value]
       }
     }
     const ok = validate(data)

@@ -242,7 +242,7 @@ function contract(source: ContractSource, awardID: string): Json {
   return result
 }
 
-/** A release's content without its ocid, id and date, in the schema's order. */
+/** A release's content without its ocid, id, date and tag, in the schema's order. */
 export function releaseContent(source: ProcessSource): Json {
   const parties = new Parties()
   const buyer = parties.organ(source.organization.name, source.organization.document)
@@ -256,12 +256,7 @@ export function releaseContent(source: ProcessSource): Json {
     awards.push(award)
     return contract(c, award.id as string)
   })
-  const tag: string[] = []
-  if (tenderSection) tag.push('tender')
-  if (awards.length > 0) tag.push('award')
-  if (contracts.length > 0) tag.push('contract')
-  if (contracts.some((c) => c.implementation !== undefined)) tag.push('implementation')
-  const content: Json = { tag, initiationType: 'tender', parties: parties.list(), buyer }
+  const content: Json = { initiationType: 'tender', parties: parties.list(), buyer }
   if (tenderSection) content.tender = tenderSection
   if (awards.length > 0) content.awards = awards
   if (contracts.length > 0) content.contracts = contracts
@@ -269,17 +264,121 @@ export function releaseContent(source: ProcessSource): Json {
   return content
 }
 
-/**
- * The content's JSON and its hash. The stored release (releases.ts) is this content after the release's
- * id (`<process id>-<hash>`) and date; the ocid is joined on output (release()).
- */
-export function releaseBody(source: ProcessSource): { hash: string; content: string } {
-  const content = JSON.stringify(releaseContent(source))
-  return { hash: createHash('sha1').update(content).digest('hex').slice(0, 16), content }
+/** The codelist's release tags, in its order: a release's tags are listed in it. */
+const TAGS = [
+  'tender',
+  'tenderUpdate',
+  'tenderCancellation',
+  'award',
+  'awardUpdate',
+  'awardCancellation',
+  'contract',
+  'contractUpdate',
+  'contractAmendment',
+  'implementation',
+  'implementationUpdate',
+  'contractTermination',
+] as const
+
+type Tag = (typeof TAGS)[number]
+
+const inOrder = (tags: Set<Tag>) => TAGS.filter((tag) => tags.has(tag))
+
+/** The tags of a process's first release: the stages its content shows. */
+export function firstTags(content: Json): Tag[] {
+  const tags = new Set<Tag>()
+  if (content.tender) tags.add('tender')
+  if (content.awards) tags.add('award')
+  const contracts = (content.contracts ?? []) as Json[]
+  if (contracts.length > 0) tags.add('contract')
+  if (contracts.some((c) => c.implementation !== undefined)) tags.add('implementation')
+  return inOrder(tags)
 }
 
-/** A whole release: the ocid joined to the stored tail. */
-export const release = (prefix: string, processId: string, tail: string) =>
-  `{"ocid":"${prefix}-${processId}",${tail}`
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
+const byId = (list: unknown) => new Map(((list ?? []) as Json[]).map((item) => [item.id as string, item]))
+const without = (item: Json, ...names: string[]) =>
+  Object.fromEntries(Object.entries(item).filter(([name]) => !names.includes(name)))
+
+/**
+ * The tags of a later release, from what changed since the one before: a new section is its stage (`award`,
+ * `contract`, `implementation`), a changed one its update, a cancelled tender or award its cancellation, a
+ * new additive term a `contractAmendment`, a contract that ends a `contractTermination`. A change only to the
+ * parties (a supplier renamed) updates the latest stage the process shows.
+ */
+export function changeTags(before: Json, after: Json): Tag[] {
+  const tags = new Set<Tag>()
+  const tender = { before: before.tender as Json | undefined, after: after.tender as Json | undefined }
+  if (tender.after && !tender.before) tags.add('tender')
+  else if (tender.after && !same(tender.before, tender.after))
+    tags.add(
+      tender.after.status === 'cancelled' && tender.before?.status !== 'cancelled'
+        ? 'tenderCancellation'
+        : 'tenderUpdate',
+    )
+  const awards = byId(before.awards)
+  for (const award of (after.awards ?? []) as Json[]) {
+    const was = awards.get(award.id as string)
+    if (!was) tags.add('award')
+    else if (!same(was, award))
+      tags.add(
+        award.status === 'cancelled' && was.status !== 'cancelled' ? 'awardCancellation' : 'awardUpdate',
+      )
+  }
+  const contracts = byId(before.contracts)
+  for (const contract of (after.contracts ?? []) as Json[]) {
+    const was = contracts.get(contract.id as string)
+    if (!was) {
+      tags.add('contract')
+      if (contract.implementation) tags.add('implementation')
+      continue
+    }
+    if (!same(was.amendments, contract.amendments)) tags.add('contractAmendment')
+    if (!same(was.implementation, contract.implementation))
+      tags.add(was.implementation ? 'implementationUpdate' : 'implementation')
+    if (
+      !same(without(was, 'amendments', 'implementation'), without(contract, 'amendments', 'implementation'))
+    )
+      tags.add(
+        contract.status === 'terminated' && was.status !== 'terminated'
+          ? 'contractTermination'
+          : 'contractUpdate',
+      )
+  }
+  if (tags.size === 0)
+    tags.add(after.contracts ? 'contractUpdate' : after.awards ? 'awardUpdate' : 'tenderUpdate')
+  return inOrder(tags)
+}
+
+/**
+ * The content's JSON (without tag) and its hash, and the tags of a first release. The stored release
+ * (releases.ts) is its date and tags, then this content; the ocid and the id (the ocid and the version) are
+ * joined on output (release()).
+ */
+export function releaseBody(source: ProcessSource): { hash: string; content: string; tags: string } {
+  const built = releaseContent(source)
+  const content = JSON.stringify(built)
+  return {
+    hash: createHash('sha1').update(content).digest('hex').slice(0, 16),
+    content,
+    tags: JSON.stringify(firstTags(built)),
+  }
+}
+
+/** A stored tail's content: what follows its date and tags, as the object releaseContent made. */
+export function contentOf(tail: string): Json {
+  const release = JSON.parse(`{${tail}`) as Json
+  delete release.date
+  delete release.tag
+  return release
+}
+
+/** A release's id: its process's ocid and its version, which no other release of the process has. */
+export const releaseId = (prefix: string, processId: string, version: number) =>
+  `${prefix}-${processId}-${version}`
+
+/** A whole release: the ocid and the id joined to the stored tail. */
+export const release = (prefix: string, processId: string, version: number, tail: string) =>
+  `{"ocid":"${prefix}-${processId}","id":"${releaseId(prefix, processId, version)}",${tail}`
 
 export type { ProcessKind }

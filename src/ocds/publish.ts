@@ -7,6 +7,7 @@ import { NotFoundError } from '../transparency/errors.js'
 import { organizationExists } from '../transparency/listing.js'
 import { DEFAULT_PER_PAGE, FILTERS, PAGING, type Parameter, parameters } from '../transparency/parameters.js'
 import { release } from './mapping.js'
+import { compiledRelease, type Release, versionedRelease } from './merge.js'
 
 // Reading the stored releases and wrapping them in OCDS packages, without HTTP: the routes, the CLI and
 // the benchmark call these. A release is its ocid joined to its stored tail (releases.ts).
@@ -45,8 +46,28 @@ export const RELEASE_PARAMETERS = parameters(
   },
 )
 
+/** What a record takes. */
+export const RECORD_PARAMETERS = parameters(['versioned'], {
+  versioned: [
+    Type.Boolean({
+      description: "With the process's versionedRelease: every value each field had, and whence",
+    }),
+    'true ou false',
+  ],
+})
+
 /** What the bulk download takes: the same filters, every page. */
-export const BULK_PARAMETERS = parameters(['organization_uuid', 'date_from', 'date_to'], OCDS_FILTERS)
+export const BULK_PARAMETERS = parameters(['organization_uuid', 'date_from', 'date_to', 'history'], {
+  ...OCDS_FILTERS,
+  history: [
+    Type.Boolean({
+      description:
+        'Every release ever published, the ones a later change replaced too, in the order they were published ' +
+        "(oldest first), instead of each process's current release newest change first",
+    }),
+    'true ou false',
+  ],
+})
 
 export interface ReleaseFilters {
   organization_uuid?: string
@@ -120,8 +141,14 @@ export async function releasePage(
   const perPage = query.per_page ?? DEFAULT_PER_PAGE
   const { where, values } = filtered(query)
   const byChange = query.after !== undefined
-  const { rows } = await pool.query<{ process_id: string; tail: string; date: string; seq: string }>(
-    `SELECT r.process_id, r.tail, to_char(r.date AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS date, r.seq::text
+  const { rows } = await pool.query<{
+    process_id: string
+    version: number
+    tail: string
+    date: string
+    seq: string
+  }>(
+    `SELECT r.process_id, r.version, r.tail, to_char(r.date AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS date, r.seq::text
      FROM ocds_releases r WHERE ${where}${byChange ? ` AND r.seq > $${values.length + 3}` : ''}
      ORDER BY ${byChange ? 'r.seq' : ORDER}
      LIMIT $${values.length + 1} OFFSET $${values.length + 2}`,
@@ -160,7 +187,7 @@ export async function releasePage(
     newest,
     [extensionUrl(publication.publicUrl)],
   )
-  const releases = shown.map((r) => release(publication.config.prefix, r.process_id, r.tail))
+  const releases = shown.map((r) => release(publication.config.prefix, r.process_id, r.version, r.tail))
   return `${head},"releases":[${releases.join(',')}],"links":${JSON.stringify(links)}}`
 }
 
@@ -172,63 +199,78 @@ export function processIdOf(prefix: string, ocid: string): string | undefined {
 }
 
 /**
- * A record package of one process: its one release (we keep current state, not history) and its compiled
- * release, which is that release tagged `compiled`. Undefined for an unknown ocid.
+ * A record package of one process: every release it had, oldest first, its compiled release (the state they
+ * add up to, by the OCDS merge) and, when asked, its versioned release. Undefined for an unknown ocid.
  */
 export async function recordPackage(
   pool: Pool,
   publication: Publication,
   ocid: string,
+  versioned = false,
 ): Promise<string | undefined> {
   const id = processIdOf(publication.config.prefix, ocid)
   if (id === undefined) return undefined
-  const { rows } = await pool.query<{ tail: string; date: string }>(
-    `SELECT tail, to_char(date AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS date
-     FROM ocds_releases WHERE process_id = $1`,
+  const { rows } = await pool.query<{ version: number; tail: string; date: string }>(
+    `SELECT version, tail, to_char(date AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS date
+     FROM ocds_release_versions WHERE process_id = $1
+     UNION ALL
+     SELECT version, tail, to_char(date AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS date
+     FROM ocds_releases WHERE process_id = $1
+     ORDER BY version`,
     [id],
   )
-  const row = rows[0]
-  if (row === undefined) return undefined
-  const text = release(publication.config.prefix, id, row.tail)
-  const compiled = JSON.parse(text) as Record<string, unknown>
-  compiled.id = `${compiled.id as string}-compiled`
-  compiled.tag = ['compiled']
+  const last = rows.at(-1)
+  if (last === undefined) return undefined
+  const texts = rows.map((row) => release(publication.config.prefix, id, row.version, row.tail))
+  const releases = texts.map((text) => JSON.parse(text) as Release)
   const head = metadata(
     publication.config,
-    `${publication.publicUrl}/v1/ocds/records/${encodeURIComponent(ocid)}`,
-    row.date,
+    `${publication.publicUrl}/v1/ocds/records/${encodeURIComponent(ocid)}${versioned ? '?versioned=true' : ''}`,
+    last.date,
     [extensionUrl(publication.publicUrl)],
   )
-  const record = `{"ocid":${JSON.stringify(`${publication.config.prefix}-${id}`)},"releases":[${text}],"compiledRelease":${JSON.stringify(compiled)}}`
-  return `${head},"records":[${record}]}`
+  const record = [
+    `{"ocid":${JSON.stringify(`${publication.config.prefix}-${id}`)}`,
+    `"releases":[${texts.join(',')}]`,
+    `"compiledRelease":${JSON.stringify(compiledRelease(releases))}`,
+  ]
+  if (versioned) record.push(`"versionedRelease":${JSON.stringify(versionedRelease(releases))}`)
+  return `${head},"records":[${record.join(',')}}]}`
 }
 
 /**
- * Every release of the filters, one JSON a line, newest change first, read through a cursor on `pool`
- * (one of the export's, whose statement timeout bounds it): the bulk download. NotFoundError when the
- * organization does not exist.
+ * Every release of the filters, one JSON a line, read through a cursor on `pool` (one of the export's, whose
+ * statement timeout bounds it): the bulk download. Each process's current release, newest change first; with
+ * `history`, every release ever published (the ones later replaced too) in the order they were published,
+ * oldest first. NotFoundError when the organization does not exist.
  */
 export async function releaseLines(
   pool: Pool,
   prefix: string,
-  filters: ReleaseFilters,
+  filters: ReleaseFilters & { history?: boolean },
   onProgress?: (releases: number) => void,
 ) {
   const organization = filters.organization_uuid?.toLowerCase()
   if (organization !== undefined && !(await organizationExists(pool, organization)))
     throw new NotFoundError('organization')
   const { where, values } = filtered(filters)
-  const cursor = await openCursor<[string, string]>(
+  const text = filters.history
+    ? `SELECT r.process_id, r.version, r.tail FROM (
+         SELECT process_id, version, organization_id, date, seq, tail FROM ocds_release_versions
+         UNION ALL SELECT process_id, version, organization_id, date, seq, tail FROM ocds_releases) r
+       WHERE ${where} ORDER BY r.seq`
+    : `SELECT r.process_id, r.version, r.tail FROM ocds_releases r WHERE ${where} ORDER BY ${ORDER}`
+  const cursor = await openCursor<[string, number, string]>(
     pool,
-    `SELECT r.process_id, r.tail FROM ocds_releases r WHERE ${where} ORDER BY ${ORDER}`,
+    text,
     values,
     // A release is 4 kB on average: 200 at a time keeps the read ahead near a megabyte.
     { rowMode: 'array', batchSize: 200, onProgress },
   )
   async function* lines() {
     let chunk = ''
-    for await (const [id, tail] of cursor.rows) {
-      chunk += `${release(prefix, id, tail)}\n`
+    for await (const [id, version, tail] of cursor.rows) {
+      chunk += `${release(prefix, id, version, tail)}\n`
       if (chunk.length >= 65_536) {
         yield chunk
         chunk = ''

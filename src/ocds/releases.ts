@@ -5,6 +5,8 @@ import { BIDDING_MODALITIES, BIDDING_STATUSES, MANAGEMENT_STATUSES, ORDER_STATUS
 import {
   AWARD_STATUS,
   CONTRACT_STATUS,
+  changeTags,
+  contentOf,
   MILESTONE_STATUS,
   PROCUREMENT_METHOD,
   releaseBody,
@@ -136,16 +138,17 @@ const TOUCHED_PROCESSES = `CREATE TEMP TABLE touched_processes ON COMMIT DROP AS
 const BATCH = 1000
 
 /**
- * Rebuilds the releases in scope: each process is read, mapped and hashed; a release whose content did
- * not change keeps its row (its id and date), a changed one gets a new id and `date` (the transaction's
- * time), and a process that no longer exists (withdrawn, or now part of another) loses its release.
- * Returns how many releases were written.
+ * Rebuilds the releases in scope: each process is read, mapped and hashed. A release whose content did not
+ * change keeps its row (its version, id and date). A changed one is published as the process's next version,
+ * dated with the transaction's time and tagged from what changed, and the release it replaces is kept whole
+ * among the process's versions: a published release never changes. A process that no longer exists
+ * (withdrawn, or now part of another) loses its release and its versions. Returns the releases written.
  */
 export async function rebuildReleases(client: PoolClient, scope: 'all' | 'touched'): Promise<number> {
   if (scope === 'touched') await client.query(TOUCHED_PROCESSES)
   const inScope = (id: string) => (scope === 'all' ? 'true' : `${id} IN (SELECT id FROM touched_processes)`)
   await client.query(`CREATE TEMP TABLE built_releases (process_id uuid PRIMARY KEY, process_kind text,
-    organization_id uuid, hash text, content text) ON COMMIT DROP`)
+    organization_id uuid, hash text, tags text, content text) ON COMMIT DROP`)
   // Read once, soon after: compressing it here would be paid again when the tail is stored.
   await client.query('ALTER TABLE built_releases ALTER content SET STORAGE EXTERNAL')
   for (const kind of KINDS) {
@@ -167,29 +170,50 @@ export async function rebuildReleases(client: PoolClient, scope: 'all' | 'touche
       next = fetch()
       let built = ''
       for (const row of rows) {
-        const { hash, content } = releaseBody(JSON.parse(row.source) as ProcessSource)
-        built += copyRow([row.process_id, kind, row.organization_id, hash, content])
+        const { hash, content, tags } = releaseBody(JSON.parse(row.source) as ProcessSource)
+        built += copyRow([row.process_id, kind, row.organization_id, hash, tags, content])
       }
       await copyIn(client, 'COPY built_releases FROM STDIN', built)
     }
     await client.query(`CLOSE ${cursor}`)
   }
-  // Gone: in scope, and no longer a process.
+  // Gone: in scope, and no longer a process. Its versions go with it: it was published by mistake.
   await client.query(
-    `DELETE FROM ocds_releases r WHERE ${inScope('r.process_id')}
-     AND NOT EXISTS (SELECT 1 FROM built_releases b WHERE b.process_id = r.process_id)`,
+    `WITH gone AS (DELETE FROM ocds_releases r WHERE ${inScope('r.process_id')}
+       AND NOT EXISTS (SELECT 1 FROM built_releases b WHERE b.process_id = r.process_id) RETURNING process_id)
+     DELETE FROM ocds_release_versions v USING gone WHERE v.process_id = gone.process_id`,
   )
-  // New or changed. The tail is assembled here, with the release id and the date it now has.
+  // Changed: tagged from what changed since the release it replaces, which is kept among the versions.
+  const { rows: changed } = await client.query<{ process_id: string; tail: string; content: string }>(
+    `SELECT b.process_id, r.tail, b.content FROM built_releases b JOIN ocds_releases r USING (process_id)
+     WHERE r.hash <> b.hash`,
+  )
+  if (changed.length > 0) {
+    await client.query(
+      `UPDATE built_releases b SET tags = v.tags FROM unnest($1::uuid[], $2::text[]) v(process_id, tags)
+       WHERE b.process_id = v.process_id`,
+      [
+        changed.map((row) => row.process_id),
+        changed.map((row) => JSON.stringify(changeTags(contentOf(row.tail), JSON.parse(row.content)))),
+      ],
+    )
+    await client.query(
+      `INSERT INTO ocds_release_versions (process_id, version, organization_id, seq, date, tail)
+       SELECT r.process_id, r.version, r.organization_id, r.seq, r.date, r.tail
+       FROM ocds_releases r JOIN built_releases b USING (process_id) WHERE r.hash <> b.hash`,
+    )
+  }
+  // New or changed: the tail is assembled here, with the date and tags the release now has.
   const date = `to_char(transaction_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`
   const { rowCount } = await client.query(
     `INSERT INTO ocds_releases AS r (process_id, process_kind, organization_id, hash, date, tail)
      SELECT b.process_id, b.process_kind, b.organization_id, b.hash, date_trunc('second', transaction_timestamp()),
-       '"id":"' || b.process_id || '-' || b.hash || '","date":"' || ${date} || '",' || substr(b.content, 2)
+       '"date":"' || ${date} || '","tag":' || b.tags || ',' || substr(b.content, 2)
      FROM built_releases b
      WHERE NOT EXISTS (SELECT 1 FROM ocds_releases o WHERE o.process_id = b.process_id AND o.hash = b.hash)
      ON CONFLICT (process_id) DO UPDATE SET process_kind = excluded.process_kind,
        organization_id = excluded.organization_id, hash = excluded.hash, date = excluded.date, tail = excluded.tail,
-       seq = nextval('ocds_release_seq')`,
+       version = r.version + 1, seq = nextval('ocds_release_seq')`,
   )
   return rowCount ?? 0
 }

@@ -1,8 +1,10 @@
 import { type AnyField, isRelation, type Relation } from '../resources/fields.js'
 import { PUBLIC_RESOURCES, type PublicResource } from '../resources/index.js'
+import type { Version } from '../transparency/history.js'
 import type { Json } from '../transparency/listing.js'
 import type { KindSummary, Organ } from './data.js'
 import { counted, day, money, taxId } from './format.js'
+import { HistorySection, VersionBanner } from './history.js'
 import { Cell, capitalized, kindClass, page, recordPath, Scroll, title, Value } from './layout.js'
 import { listingUrl } from './listing.js'
 
@@ -57,10 +59,22 @@ export interface Owner {
   organization_name: string
 }
 
-export function detailPage(resource: PublicResource, id: string, document: Json, owner: Owner): string {
+/**
+ * A record's page: its fields, its relations as tables, and its history (`versions`, oldest first). With
+ * `shown`, the page of that earlier version: its fields then, under a banner that says so.
+ */
+export function detailPage(
+  resource: PublicResource,
+  id: string,
+  document: Json,
+  owner: Owner,
+  versions: readonly Version[],
+  shown?: Version,
+): string {
   const fields = resource.record.fields
   const number = String(document.contract_number ?? document.number ?? id)
-  const heading = `${capitalized(resource.noun.singular)} ${number}`
+  const named = `${capitalized(resource.noun.singular)} ${number}`
+  const heading = shown ? `${named}, versão ${shown.version}` : named
   const plain = resource.detail.filter((name) => !isRelation(fields[name] as AnyField | Relation))
   const relations = resource.detail.filter((name) => isRelation(fields[name] as AnyField | Relation))
   const biddingUuid = typeof document.bidding_uuid === 'string' ? document.bidding_uuid : undefined
@@ -68,6 +82,7 @@ export function detailPage(resource: PublicResource, id: string, document: Json,
     heading,
     <>
       <h1>{heading}</h1>
+      {shown && <VersionBanner resource={resource} id={id} version={shown} latest={versions.length} />}
       <p>
         Órgão: <a href={`/orgaos/${owner.organization_uuid}`}>{owner.organization_name}</a>
         {biddingUuid && (
@@ -99,11 +114,14 @@ export function detailPage(resource: PublicResource, id: string, document: Json,
           </section>
         )
       })}
+      {!shown && <HistorySection resource={resource} id={id} versions={versions} />}
     </>,
     [
       { href: `/${resource.portal.path}`, label: title(resource) },
       { href: `/orgaos/${owner.organization_uuid}`, label: owner.organization_name },
-      { label: heading },
+      ...(shown
+        ? [{ href: recordPath(resource, id), label: named }, { label: `Versão ${shown.version}` }]
+        : [{ label: named }]),
     ],
   )
 }

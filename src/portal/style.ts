@@ -54,4 +54,13 @@ dd{margin:0;overflow-wrap:anywhere}
 .chart .tick{font-size:12px;fill:#3d3d3d}
 figure{margin:0}
 details{margin-top:8px}
+.versions{list-style:none;padding:0;margin:0}
+.versions>li{border-top:1px solid #d0d7de;padding:4px 0 12px}
+h3{font-size:1.05rem;margin:.75rem 0 .5rem}
+table.changes{min-width:0;table-layout:fixed}
+.changes caption{text-align:left;font-size:.9rem;color:#3d3d3d;padding-bottom:4px}
+.changes th,.changes td{overflow-wrap:anywhere}
+.changes thead th:first-child{width:34%}
+.banner{border:2px solid #b35c00;background:#fff8ef;border-radius:6px;padding:8px 12px;margin:0 0 12px}
+.banner p{margin:0}
 `

@@ -1,11 +1,13 @@
 import type { PoolClient } from '../db/pool.js'
+import { storedPatch } from './patch.js'
 
 // The change log (migrations/0015_change_log.sql), written by an import in its own transaction while it
 // rebuilds documents (src/readmodel/build.ts): the documents in scope are kept aside as they were before the
 // rebuild (previous_details, previous_orders), and compared with what the rebuild made. A record whose
 // document appeared is `created`, one whose document changed `updated`, one whose document is gone
-// `withdrawn`; a document rebuilt with the same content adds nothing. A withdrawn record takes its earlier
-// entries with it: it was published by mistake, so only its tombstone stays in the feeds.
+// `withdrawn`; a document rebuilt with the same content adds nothing. An updated public record's entry keeps
+// the patch back to its version before (its history). A withdrawn record takes its earlier entries, and so its
+// history, with it: it was published by mistake, so only its tombstone stays in the feeds.
 //
 // A rebuild after an upgrade (syncReadModel) writes nothing here: the data did not change, only its form.
 
@@ -54,9 +56,12 @@ export async function writeLog(
       WHERE ${orders} ORDER BY o.organization_id, o.number`)
     return (publicRows.rowCount ?? 0) + (orderRows.rowCount ?? 0)
   }
+  // An updated record keeps its document before and after, for the patch between them (its history).
   await client.query(`CREATE TEMP TABLE logged_details ON COMMIT DROP AS
     SELECT coalesce(n.resource, p.resource) AS resource, coalesce(n.id, p.id) AS id,
-      coalesce(n.organization_id, p.organization_id) AS organization_id, ${change('p.id', 'n.id')} AS change
+      coalesce(n.organization_id, p.organization_id) AS organization_id, ${change('p.id', 'n.id')} AS change,
+      CASE WHEN p.id IS NOT NULL AND n.id IS NOT NULL THEN p.body END AS before,
+      CASE WHEN p.id IS NOT NULL AND n.id IS NOT NULL THEN n.body END AS after
     FROM previous_details p
     FULL JOIN (SELECT d.resource, d.id, d.organization_id, d.body FROM detail_documents d WHERE ${details}) n
       ON n.resource = p.resource AND n.id = p.id
@@ -72,11 +77,34 @@ export async function writeLog(
     WHERE l.change = 'withdrawn' AND c.resource = l.resource AND c.id = l.id`)
   await client.query(`DELETE FROM order_changes c USING logged_orders l
     WHERE l.change = 'withdrawn' AND c.organization_id = l.organization_id AND c.number = l.number`)
+  const last = await client.query<{ seq: string }>(
+    'SELECT coalesce(max(seq), 0)::text AS seq FROM public_changes',
+  )
   const publicRows =
     await client.query(`INSERT INTO public_changes (resource, id, organization_id, change, changed_at)
     SELECT resource, id, organization_id, change, transaction_timestamp() FROM logged_details ORDER BY resource, id`)
+  await keepVersions(client, last.rows[0]?.seq ?? '0')
   const orderRows =
     await client.query(`INSERT INTO order_changes (organization_id, number, change, changed_at)
     SELECT organization_id, number, change, transaction_timestamp() FROM logged_orders ORDER BY organization_id, number`)
   return (publicRows.rowCount ?? 0) + (orderRows.rowCount ?? 0)
+}
+
+/**
+ * The history of the records this import updated: on each of its updated entries (after `since`), the patch
+ * that turns the version it produced back into the one before (src/readmodel/patch.ts).
+ */
+async function keepVersions(client: PoolClient, since: string): Promise<void> {
+  const { rows } = await client.query<{ seq: string; before: string; after: string }>(
+    `SELECT c.seq::text, l.before, l.after FROM public_changes c
+     JOIN logged_details l ON l.resource = c.resource AND l.id = c.id
+     WHERE c.seq > $1 AND c.change = 'updated'`,
+    [since],
+  )
+  if (rows.length === 0) return
+  await client.query(
+    `UPDATE public_changes c SET restore = v.restore FROM unnest($1::bigint[], $2::text[]) v(seq, restore)
+     WHERE c.seq = v.seq`,
+    [rows.map((row) => row.seq), rows.map((row) => storedPatch(row.after, row.before))],
+  )
 }

@@ -4,6 +4,7 @@ import { Type } from 'typebox'
 import { EXTENSION, EXTENSION_RELEASE_SCHEMA } from '../ocds/extension.js'
 import {
   BULK_PARAMETERS,
+  RECORD_PARAMETERS,
   RELEASE_PARAMETERS,
   type ReleaseFilters,
   recordPackage,
@@ -40,12 +41,14 @@ export const ocdsRoutes: FastifyPluginAsyncTypebox<TransparencyOptions> = async 
         description:
           `An OCDS 1.1 release package (${SCHEMAS}/release-package-schema.json). A contracting process is a ` +
           'direct contract or public call with its ARPs, contracts and supply orders; a contract or ARP with no ' +
-          'bidding is a process of its own. Each release is the current state of its process: its `id` changes ' +
-          'whenever its content does, and its `date` is when that happened (date_from and date_to filter on it). ' +
-          '`links.next` and `links.prev` give the neighbouring pages with the same filters; with `after`, the ' +
-          'processes come in the order their releases changed, for a crawler that syncs incrementally. A page past the ' +
-          'last (or a filter that matches nothing) answers 404, since a package holds at least one release. ' +
-          'Field by field: docs/ocds-mapping.md.',
+          'bidding is a process of its own. Each release here is the latest of its process: every change to a ' +
+          'process is published as a new release, whose `id` is the ocid and its version number, whose `date` ' +
+          'is when the change was imported (date_from and date_to filter on it) and whose `tag` says what changed. ' +
+          'A published release never changes; the earlier ones are in the record (/v1/ocds/records/{ocid}) and ' +
+          'in the bulk download with history=true. `links.next` and `links.prev` give the neighbouring pages ' +
+          'with the same filters; with `after`, the processes come in the order their releases changed, for a ' +
+          'crawler that syncs incrementally. A page past the last (or a filter that matches nothing) answers ' +
+          '404, since a package holds at least one release. Field by field: docs/ocds-mapping.md.',
         security: [],
         querystring: RELEASE_PARAMETERS.schema,
         response: {
@@ -69,29 +72,36 @@ export const ocdsRoutes: FastifyPluginAsyncTypebox<TransparencyOptions> = async 
   app.get(
     '/ocds/records/:ocid',
     {
+      config: { accepts: RECORD_PARAMETERS.accepts },
       schema: {
         operationId: 'getOcdsRecord',
         tags: ['ocds'],
         summary: 'One contracting process as an OCDS record package',
         description:
-          `An OCDS 1.1 record package (${SCHEMAS}/record-package-schema.json) with the process's release and ` +
-          'its compiledRelease (the same state, tagged `compiled`: we publish current state, one release per ' +
-          'process). The ocid is OCDS_PREFIX, a hyphen and the UUID of the bidding (or of the contract or ARP ' +
-          'that has none).',
+          `An OCDS 1.1 record package (${SCHEMAS}/record-package-schema.json): every release of the process, ` +
+          'oldest first, its compiledRelease (the state they add up to by the OCDS merge routine) and, with ' +
+          '`versioned=true`, its versionedRelease (every value each field had, with the release that gave it). ' +
+          'A process published before release history has one release from then on. The ocid is OCDS_PREFIX, ' +
+          'a hyphen and the UUID of the bidding (or of the contract or ARP that has none).',
         security: [],
         params: Type.Object({
           ocid: Type.String({ maxLength: 100, description: 'The open contracting id, `ocds-xxxxxx-<uuid>`' }),
         }),
+        querystring: RECORD_PARAMETERS.schema,
         response: {
           200: PACKAGE('A record package'),
           404: failure('`Registro não encontrado.`'),
+          422: failure('An unknown or invalid parameter'),
           429: TOO_MANY,
         },
       },
     },
     async (request, reply) => {
       const { ocid } = request.params
-      const answer = await store.answer(`ocdsr\u0000${ocid}`, () => recordPackage(pool, publication, ocid))
+      const versioned = (request.query as { versioned?: boolean }).versioned === true
+      const answer = await store.answer(`ocdsr\u0000${ocid}\u0000${versioned}`, () =>
+        recordPackage(pool, publication, ocid, versioned),
+      )
       if (answer === undefined) throw new NotFoundError('record')
       return sendAnswer(request, reply, answer)
     },
@@ -131,10 +141,12 @@ export const ocdsBulkRoute: FastifyPluginAsyncTypebox<TransparencyOptions> = asy
       schema: {
         operationId: 'downloadOcdsReleases',
         tags: ['ocds'],
-        summary: 'Every OCDS release, one JSON a line (JSON Lines), newest change first',
+        summary: 'Every OCDS release, one JSON a line (JSON Lines): the latest of each process, or all',
         description:
           'The bulk download: every release GET /v1/ocds/releases would page through, with the same filters, ' +
-          'one release per line, streamed (gzip or br on request). It counts as an export: EXPORT_CONCURRENCY ' +
+          'newest change first, one release per line, streamed (gzip or br on request). With history=true, ' +
+          'every release ever published, the ones later changes replaced too, in the order they were ' +
+          "published (oldest first), so that a process's releases come in order. It counts as an export: EXPORT_CONCURRENCY " +
           'at once per instance, one per address, each at most EXPORT_TIMEOUT seconds. A failure in the ' +
           'middle aborts the transfer, so a cut file never looks complete.',
         security: [],
@@ -152,7 +164,7 @@ export const ocdsBulkRoute: FastifyPluginAsyncTypebox<TransparencyOptions> = asy
       },
     },
     async (request, reply) => {
-      const filters = request.query as ReleaseFilters
+      const filters = request.query as ReleaseFilters & { history?: boolean }
       const release = exportGate.enter(request.ip)
       if (typeof release === 'string') throw new ExportRefused(release)
       let bulk: Awaited<ReturnType<typeof releaseLines>>
@@ -171,7 +183,10 @@ export const ocdsBulkRoute: FastifyPluginAsyncTypebox<TransparencyOptions> = asy
       const day = new Date().toISOString().slice(0, 10)
       return reply
         .header('Content-Type', 'application/x-ndjson; charset=utf-8')
-        .header('Content-Disposition', `attachment; filename="ocds-releases-${day}.jsonl"`)
+        .header(
+          'Content-Disposition',
+          `attachment; filename="ocds-releases${filters.history ? '-history' : ''}-${day}.jsonl"`,
+        )
         .header('Cache-Control', 'no-store')
         .send(stream as never) // a stream is sent as it is, not serialized
     },

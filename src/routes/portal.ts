@@ -23,6 +23,7 @@ import type { Answer } from '../readmodel/answer.js'
 import type { DocumentStore } from '../readmodel/store.js'
 import { PUBLIC_RESOURCES, type PublicResource } from '../resources/index.js'
 import { NotFoundError, ParameterError } from '../transparency/errors.js'
+import { versionsOf } from '../transparency/history.js'
 import { MESSAGES } from '../transparency/messages.js'
 import {
   listingParameters,
@@ -269,9 +270,35 @@ const portal: FastifyPluginAsync<PortalOptions> = async (
           return notFound(reply, 'Identificador inválido: o endereço deve terminar com um UUID.')
         return cachedPage(request, reply, async () => {
           const found = await ownedDetail(pool, store, resource, id)
-          return found === undefined ? undefined : detailPage(resource, id, found.document, found.owner)
+          const versions = found && (await versionsOf(pool, resource, id))
+          if (found === undefined || versions === undefined) return undefined
+          return detailPage(resource, id, found.document, found.owner, versions)
         })
       })
+
+      /** An earlier version of a record: its page as it was, under a banner that says so. */
+      app.get<{ Params: { id: string; version: string } }>(
+        `${base}/:id/versoes/:version`,
+        async (request, reply) => {
+          const id = request.params.id.toLowerCase()
+          if (!isUuid(id))
+            return notFound(reply, 'Identificador inválido: o endereço deve terminar com um UUID.')
+          const number = /^[1-9][0-9]{0,8}$/.test(request.params.version)
+            ? Number(request.params.version)
+            : undefined
+          if (number === undefined)
+            return notFound(reply, 'Versão inválida: o endereço deve terminar com o número de uma versão.')
+          return cachedPage(request, reply, async () => {
+            const found = await ownedDetail(pool, store, resource, id)
+            const versions = found && (await versionsOf(pool, resource, id))
+            if (found === undefined || versions === undefined) return undefined
+            const version = versions[number - 1]
+            if (version === undefined) throw new NotFoundError('version')
+            const document = JSON.parse(version.document) as typeof found.document
+            return detailPage(resource, id, document, found.owner, versions, version)
+          })
+        },
+      )
     }
 
     /** A bidding by id, whatever its kind (a contract's or ARP's bidding_uuid): the page of its kind. */

@@ -223,3 +223,61 @@ export const OrderChange = once('OrderChange', () =>
     { $id: 'OrderChange', additionalProperties: false },
   ),
 )
+
+/** One difference between two versions of a record. */
+const Difference = Type.Object(
+  {
+    field: Type.String({
+      description:
+        'Where: a field, or a path into a relation whose elements are named by their number, name or id ' +
+        '(`terms[3].value`, `commitments[2025NE000123]`)',
+      examples: ['amount_total', 'terms[3].value'],
+    }),
+    label: Type.String({ description: 'The same, in Portuguese', examples: ['Termos aditivos › 3 › Valor'] }),
+    before: Type.Unknown({ description: 'The value before; null for what the version added' }),
+    after: Type.Unknown({ description: 'The value after; null for what it removed' }),
+  },
+  { $id: 'Difference', additionalProperties: false },
+)
+
+const versionProperties = {
+  version: Type.Integer({ minimum: 1, description: 'From 1, the oldest' }),
+  changed_at: Nullable(
+    Type.String({
+      format: 'date-time',
+      description: 'When the import that made it ran; null for a record published before the change log',
+    }),
+  ),
+  change: Type.Union([Type.Literal('created'), Type.Literal('updated')]),
+}
+
+/** A record's history: every version, oldest first, with what changed from the one before. */
+export const History = once('History', () =>
+  Type.Object(
+    {
+      kind: Type.String({ examples: ['contracts'] }),
+      id: Type.String({ format: 'uuid' }),
+      versions: Type.Array(
+        Type.Object(
+          { ...versionProperties, changes: Type.Array(Difference) },
+          { additionalProperties: false },
+        ),
+      ),
+    },
+    { $id: 'History', additionalProperties: false },
+  ),
+)
+
+/** One version of a record, whole. */
+export const RecordVersion = (resource: PublicResource) =>
+  once(`${resource.record.name}Version`, () =>
+    Type.Object(
+      {
+        kind: Type.String(),
+        id: Type.String({ format: 'uuid' }),
+        ...versionProperties,
+        record: detailSchema(resource),
+      },
+      { $id: `${resource.record.name}Version`, additionalProperties: false },
+    ),
+  )

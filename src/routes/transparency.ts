@@ -9,6 +9,7 @@ import { type Answer, Envelope, entityTag } from '../readmodel/answer.js'
 import { helperKey, listingKey } from '../readmodel/store.js'
 import { PUBLIC_RESOURCES } from '../resources/index.js'
 import { ExportRefused, NotFoundError, ParameterError } from '../transparency/errors.js'
+import { historyText, versionsOf, versionText } from '../transparency/history.js'
 import { LOOKUPS, listingPage, lookup } from '../transparency/listing.js'
 import { MESSAGES } from '../transparency/messages.js'
 import { listingParameters, type ParameterProblem, parameterError } from '../transparency/parameters.js'
@@ -18,7 +19,16 @@ import exportRoute from './export.js'
 import { ocdsBulkRoute, ocdsRoutes } from './ocds.js'
 import type { TransparencyOptions } from './options.js'
 import { publicLimit } from './public-limit.js'
-import { detailSchema, failure, Lookup, pageSchema, Success, TOO_MANY } from './schemas.js'
+import {
+  detailSchema,
+  failure,
+  History,
+  Lookup,
+  pageSchema,
+  RecordVersion,
+  Success,
+  TOO_MANY,
+} from './schemas.js'
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -50,6 +60,9 @@ export const HELPERS = [
   ['bidding-statuses', 'Statuses of direct contracts and public calls (status_id)'],
   ['management-statuses', 'Management statuses of contracts and ARPs (management_status_id)'],
 ] as const
+
+/** What the history route takes, in Portuguese, for its 422s. */
+const HISTORY_ACCEPTS = { version: 'um número inteiro a partir de 1' }
 
 const operationId = (verb: string, path: string) =>
   verb + path.replace(/(^|-)([a-z])/g, (_, _dash, letter: string) => letter.toUpperCase())
@@ -155,6 +168,66 @@ const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app,
         const answer = await store.detailAnswer(resource.path, request.params.id.toLowerCase(), inEnvelope)
         if (answer === undefined) throw new NotFoundError('record')
         return sendAnswer(request, reply, answer)
+      },
+    )
+
+    app.get(
+      `/transparency/${resource.path}/:id/history`,
+      {
+        config: { accepts: HISTORY_ACCEPTS },
+        // Answers are sent as the text built for them; the schemas describe them.
+        serializerCompiler: () => (data) => JSON.stringify(data),
+        schema: {
+          operationId: `${operationId('get', resource.path).replace(/s$/, '')}History`,
+          tags: ['transparency'],
+          summary: `Every version of a ${resource.label}, or one of them whole`,
+          description:
+            `The ${resource.label}'s versions, oldest first: each with when the import that made it ran, whether it ` +
+            'created or updated the record, and what changed from the version before (field, label, before, ' +
+            'after; elements of a relation named by their number, name or id). With `version`, that version ' +
+            'whole, as its detail served it then. A record published before the change log has one version. A ' +
+            'withdrawn record has no history (404): it was published by mistake.',
+          security: [],
+          params: Type.Object({
+            id: Type.String({ format: 'uuid', description: `The ${resource.label}'s UUID` }),
+          }),
+          querystring: Type.Object(
+            {
+              version: Type.Optional(
+                Type.Integer({ minimum: 1, description: 'A version, from 1: that version whole' }),
+              ),
+            },
+            { additionalProperties: false },
+          ),
+          response: {
+            200: Success(
+              Type.Union([History, RecordVersion(resource)]),
+              `The history (History), or with version the ${resource.label} as it was (${resource.record.name}Version)`,
+            ),
+            400: failure('`Identificador inválido.`: the id is not a UUID'),
+            404: failure(
+              '`Registro não encontrado.`, or `Versão não encontrada.` for a version past the last',
+            ),
+            422: failure('An unknown or invalid parameter'),
+            429: TOO_MANY,
+          },
+        },
+      },
+      async (request, reply) => {
+        const id = request.params.id.toLowerCase()
+        const asked = (request.query as { version?: number }).version
+        const answer = await store.answer(
+          `hist\u0000${resource.path}\u0000${id}\u0000${asked ?? ''}`,
+          async () => {
+            const versions = await versionsOf(pool, resource, id)
+            if (versions === undefined) throw new NotFoundError('record')
+            if (asked === undefined) return `${SUCCESS_PREFIX}${historyText(resource, id, versions)}}`
+            const version = versions[asked - 1]
+            if (version === undefined) throw new NotFoundError('version')
+            return `${SUCCESS_PREFIX}${versionText(resource, id, version)}}`
+          },
+        )
+        return sendAnswer(request, reply, answer as Answer)
       },
     )
 

@@ -17,8 +17,14 @@ export class ParameterError extends Error {
 /** The record, or the organization a filter names, does not exist. */
 export class NotFoundError extends Error {
   override name = 'NotFoundError'
-  constructor(readonly what: 'record' | 'organization') {
-    super(what === 'record' ? MESSAGES.notFound : MESSAGES.organizationNotFound)
+  constructor(readonly what: 'record' | 'organization' | 'version') {
+    super(
+      what === 'record'
+        ? MESSAGES.notFound
+        : what === 'version'
+          ? MESSAGES.versionNotFound
+          : MESSAGES.organizationNotFound,
+    )
   }
 }
 

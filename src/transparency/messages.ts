@@ -3,6 +3,7 @@ export const MESSAGES = {
   success: 'Dados recuperados com sucesso',
   invalidId: 'Identificador inválido.',
   notFound: 'Registro não encontrado.',
+  versionNotFound: 'Versão não encontrada.',
   organizationNotFound: 'Organização não encontrada.',
   routeNotFound: 'Rota não encontrada.',
   internal: 'Erro interno do servidor.',

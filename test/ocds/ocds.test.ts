@@ -30,10 +30,12 @@ ajv.addFormat('date-time', isDateTime)
 ajv.addFormat('uri', (value: string) => URL.canParse(value))
 ajv.addFormat('email', (value: string) => /^[^@\s]+@[^@\s]+$/.test(value))
 ajv.addSchema(releaseSchema)
-ajv.addSchema(readJson('versioned-release-validation-schema.json'))
+const versionedSchema = readJson('versioned-release-validation-schema.json')
+ajv.addSchema(versionedSchema)
 const validateRelease = ajv.compile({ $ref: releaseSchema.id })
 const validateReleasePackage = ajv.compile(readJson('release-package-schema.json'))
 const validateRecordPackage = ajv.compile(readJson('record-package-schema.json'))
+const validateVersioned = ajv.compile<Json>({ $ref: versionedSchema.id })
 const validateValue = ajv.compile({ $ref: `${releaseSchema.id}#/definitions/Value` })
 
 const codelists = new Map<string, Set<string>>()
@@ -177,7 +179,7 @@ describe('OCDS publication', () => {
     const all = [...releases.values()]
     for (const release of all) {
       assert.match(release.ocid, /^ocds-test01-[0-9a-f-]{36}$/)
-      assert.ok(release.id.startsWith(release.ocid.slice(PREFIX.length + 1)))
+      assert.equal(release.id, `${release.ocid}-1`) // each process's first release
       assert.equal(release.language, 'pt')
       assert.equal(release.initiationType, 'tender')
       const buyer = release.parties.find((p: Json) => p.id === release.buyer.id)
@@ -238,7 +240,7 @@ describe('OCDS publication', () => {
     for (const person of people) assert.equal(person.identifier, undefined)
   })
 
-  it('serves each process as a valid record package with its compiled release', async () => {
+  it('serves each process as a valid record package with its compiled and versioned releases', async () => {
     for (const [ocid, release] of releases) {
       const response = await get(`/v1/ocds/records/${ocid}`)
       assert.equal(response.statusCode, 200, response.body)
@@ -247,9 +249,18 @@ describe('OCDS publication', () => {
       const [record] = body.records
       assert.equal(record.ocid, ocid)
       assert.deepEqual(record.releases, [release])
+      assert.equal(record.versionedRelease, undefined)
       checkRelease(record.compiledRelease, `${ocid} compiled`)
       assert.deepEqual(record.compiledRelease.tag, ['compiled'])
       assert.deepEqual({ ...record.compiledRelease, id: release.id, tag: release.tag }, release)
+      const versioned: Json = (await get(`/v1/ocds/records/${ocid}?versioned=true`)).json()
+      assert.ok(validateRecordPackage(versioned), ajv.errorsText(validateRecordPackage.errors))
+      const { versionedRelease } = versioned.records[0]
+      assert.ok(validateVersioned(versionedRelease), `${ocid}: ${ajv.errorsText(validateVersioned.errors)}`)
+      // One release: each field has one value, and that release gave it.
+      assert.deepEqual(versionedRelease.initiationType, [
+        { releaseID: release.id, releaseDate: release.date, releaseTag: release.tag, value: 'tender' },
+      ])
     }
   })
 
@@ -342,6 +353,9 @@ describe('OCDS publication', () => {
         /^Organização não encontrada\.$/,
       ],
       ['/v1/ocds/releases.jsonl?page=2', 422, /page/],
+      ['/v1/ocds/releases.jsonl?history=sim', 422, /history/],
+      [`/v1/ocds/records/${[...releases.keys()][0]}?versioned=2`, 422, /versioned/],
+      [`/v1/ocds/records/${[...releases.keys()][0]}?compiled=true`, 422, /compiled/],
       ['/v1/ocds/releases?date_from=2999-01-01', 404, /^Registro não encontrado\.$/],
     ]
     for (const [url, status, message] of cases) {
@@ -361,33 +375,65 @@ describe('OCDS publication', () => {
     assert.equal(patch.definitions.Milestone.properties.value.$ref, '#/definitions/Value')
   })
 
-  it('gives a changed process a new id and date and leaves the others as they were', async () => {
-    const before = new Map([...releases].map(([ocid, r]) => [ocid, { id: r.id, date: r.date }]))
+  it('publishes a change as the next release of its process, and never changes a published one', async () => {
+    const bulkBefore = (await get('/v1/ocds/releases.jsonl?history=true')).body
     const contract = records.find((r) => r.type === 'contract' && r.bidding_uuid) as DemoRecord
+    const ocid = `${PREFIX}-${contract.bidding_uuid}`
+    const first = releases.get(ocid) as Json
     const changed = { ...contract, object_details: `${contract.object_details} (retificado)` }
     await new Promise((resolve) => setTimeout(resolve, 1100)) // a later second for the new date
     const result = await importRecords(db.pool, [source(ndjson([changed]))])
     assert.equal(result.ok, true, JSON.stringify(result.problems))
-    const ocid = `${PREFIX}-${contract.bidding_uuid}`
     // Every instance drops its cache within a second of an import (NOTIFY): ask until it has.
-    let after: Json = {}
+    let record: Json = {}
     for (let tries = 0; tries < 30; tries++) {
-      after = (await get(`/v1/ocds/records/${ocid}`)).json().records[0].releases[0]
-      if (after.id !== before.get(ocid)?.id) break
+      record = (await get(`/v1/ocds/records/${ocid}?versioned=true`)).json().records[0]
+      if (record.releases.length > 1) break
       await new Promise((resolve) => setTimeout(resolve, 100))
     }
-    assert.notEqual(after.id, before.get(ocid)?.id)
-    assert.ok(after.date > (before.get(ocid)?.date as string))
-    assert.equal(after.contracts.find((c: Json) => c.id === contract.id).description, changed.object_details)
-    // Every other release: the same id and date (not rewritten).
-    const { rows } = await db.pool.query<{ process_id: string; tail: string }>(
-      'SELECT process_id, tail FROM ocds_releases',
+    const [was, now] = record.releases as [Json, Json]
+    assert.deepEqual(was, first) // the first release, as it was published
+    assert.equal(now.id, `${ocid}-2`)
+    assert.ok(now.date > first.date)
+    assert.deepEqual(now.tag, ['contractUpdate'])
+    checkRelease(now, now.id)
+    assert.equal(now.contracts.find((c: Json) => c.id === contract.id).description, changed.object_details)
+    // The compiled release is the latest state; the versioned one has both descriptions, and whence.
+    assert.deepEqual({ ...record.compiledRelease, id: now.id, tag: now.tag }, now)
+    assert.ok(validateVersioned(record.versionedRelease), ajv.errorsText(validateVersioned.errors))
+    const versions = record.versionedRelease.contracts.find((c: Json) => c.id === contract.id).description
+    assert.deepEqual(
+      versions.map((v: Json) => [v.releaseID, v.releaseTag, v.value]),
+      [
+        [first.id, first.tag, contract.object_details],
+        [now.id, ['contractUpdate'], changed.object_details],
+      ],
+    )
+    // The page has the latest release; the bulk download with history every release, in publication order,
+    // the ones published before byte for byte.
+    const latest = (await get(`/v1/ocds/releases?after=&per_page=100`)).json()
+    assert.ok(latest.releases.some((r: Json) => r.id === now.id))
+    assert.ok(!latest.releases.some((r: Json) => r.id === first.id))
+    const bulkAfter = (await get('/v1/ocds/releases.jsonl?history=true')).body
+    assert.ok(bulkAfter.startsWith(bulkBefore), 'the releases published before are the same bytes, first')
+    const added = bulkAfter.slice(bulkBefore.length).trimEnd().split('\n')
+    assert.deepEqual(
+      added.map((line) => JSON.parse(line).id),
+      [now.id],
+    )
+    assert.deepEqual(
+      (await get('/v1/ocds/releases.jsonl?history=false')).body.trimEnd().split('\n').length,
+      releases.size,
+    )
+    // Every other process: its one release, unchanged.
+    const { rows } = await db.pool.query<{ process_id: string; version: number; tail: string }>(
+      'SELECT process_id, version, tail FROM ocds_releases',
     )
     for (const row of rows) {
       const key = `${PREFIX}-${row.process_id}`
       if (key === ocid) continue
-      const tail = JSON.parse(`{${row.tail}`)
-      assert.deepEqual({ id: tail.id, date: tail.date }, before.get(key), key)
+      assert.equal(row.version, 1, key)
+      assert.equal(JSON.parse(`{${row.tail}`).date, releases.get(key)?.date, key)
     }
     // A withdrawn standalone contract (with its orders, in the same file) takes its process with it.
     const standalone = records.find(
@@ -420,6 +466,7 @@ describe('OCDS publication', () => {
       standalone.id,
     ])
     assert.equal(gone.length, 0)
+    assert.equal((await get(`/v1/ocds/records/${PREFIX}-${standalone.id}`)).statusCode, 404)
     await assertFresh(db.pool)
   })
 

@@ -20,6 +20,8 @@ import { ndjson, source } from '../helpers/records.js'
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 const SHOTS = path.resolve('reports/screenshots')
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js')
+/** 31/12/2026 from 2026-12-31, as the pages show a day. */
+const day = (value: string) => value.split('-').reverse().join('/')
 const HOSTILE = '<script>alert(1)</script> "><img src=x onerror=alert(1)>'
 
 describe('the portal in a real browser', {
@@ -36,6 +38,28 @@ describe('the portal in a real browser', {
   hostile.contract_number = 'HOSTIL/2026'
   hostile.object_details = HOSTILE
   records.push(hostile)
+  const changes: DemoRecord[] = [
+    {
+      ...hostile,
+      amount_total: '98765.43',
+      terms: [
+        ...((hostile.terms as DemoRecord[] | undefined) ?? []),
+        {
+          number: '9º Termo Aditivo',
+          kind: 'Aditivo de valor',
+          description: `Acréscimo ${HOSTILE}`,
+          signature_date: '2026-11-02',
+          date_start: null,
+          date_end: null,
+          value: '1000.00',
+          documents: [],
+        },
+      ],
+    },
+  ]
+  // Then its term is extended by a year.
+  const extended = `${Number((hostile.date_end as string).slice(0, 4)) + 1}${(hostile.date_end as string).slice(4)}`
+  changes.push({ ...(changes[0] as DemoRecord), date_end: extended })
 
   const api = async (url: string) => (await fetch(`${base}${url}`)).json()
 
@@ -69,6 +93,11 @@ describe('the portal in a real browser', {
     db = await createTestDatabase()
     const result = await importRecords(db.pool, [source(ndjson(records))])
     assert.equal(result.ok, true, JSON.stringify(result.problems))
+    // The hostile contract changes twice: a history to show, with hostile text in it too.
+    for (const change of changes) {
+      const changed = await importRecords(db.pool, [source(ndjson([change]))])
+      assert.equal(changed.ok, true, JSON.stringify(changed.problems))
+    }
     app = await buildTestApp(db, { env: { PUBLIC_RATE_LIMIT: '0' } })
     base = await listen(app)
     browser = await chromium.launch({
@@ -193,6 +222,59 @@ describe('the portal in a real browser', {
     }
   })
 
+  it("shows a record's history, antes and depois, and each earlier version, without JavaScript", async () => {
+    const { context, page } = await open({ javaScript: false, width: 375 })
+    try {
+      await page.goto(`${base}/contratos/${hostile.id}`)
+      const section = page.locator('section[aria-labelledby="historico"]')
+      assert.equal(await section.locator('h2').innerText(), 'Histórico de alterações')
+      // Newest first: the current version, then the two before it, each earlier one a link.
+      const headings = await section.locator('h3').allInnerTexts()
+      assert.equal(headings.length, 3)
+      assert.match(
+        headings[0] as string,
+        /^Versão 3, em \d\d\/\d\d\/\d{4} \d\d:\d\d \(horário de Brasília\) \(atual\)$/,
+      )
+      assert.match(headings[2] as string, /^Versão 1, em /)
+      // Version 2 raised the value and added a term: the value before and after, formatted, side by side.
+      const v2 = section.locator('li', { has: page.locator('h3', { hasText: 'Versão 2' }) })
+      const value = v2.locator('tr', { has: page.locator('th', { hasText: /^Valor total$/ }) })
+      const cells = await value.locator('td').allInnerTexts()
+      assert.deepEqual(cells, [
+        `R$ ${Number(hostile.amount_total).toLocaleString('pt-BR', { minimumFractionDigits: 2 })}`,
+        'R$ 98.765,43',
+      ])
+      const term = v2.locator('tr', { hasText: '9º Termo Aditivo' })
+      assert.equal(await term.locator('td').first().innerText(), '—')
+      assert.ok((await term.locator('td').nth(1).innerText()).includes(HOSTILE))
+      assert.equal(await page.locator('main img').count(), 0)
+      const v3 = section.locator('li', { has: page.locator('h3', { hasText: 'Versão 3' }) })
+      assert.deepEqual(
+        await v3
+          .locator('tbody tr')
+          .evaluateAll((rows) =>
+            rows.map((row) => Array.from(row.children, (cell) => (cell as HTMLElement).innerText)),
+          ),
+        [['Fim da vigência', day(hostile.date_end as string), day(extended)]],
+      )
+      // An earlier version: its own page, its values then, and the way back.
+      await section.getByRole('link', { name: /^Versão 1,/ }).click()
+      await page.waitForURL(`${base}/contratos/${hostile.id}/versoes/1`)
+      assert.match(
+        await page.locator('aside.banner').innerText(),
+        /^Versão 1 de 3, em .*Esta não é a versão atual/,
+      )
+      assert.ok((await page.locator('main').innerText()).includes('Contrato HOSTIL/2026, versão 1'))
+      assert.equal(await page.locator('section[aria-labelledby="historico"]').count(), 0)
+      await page.getByRole('link', { name: 'Ver a versão atual' }).click()
+      await page.waitForURL(`${base}/contratos/${hostile.id}`)
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
+      assert.ok(overflow <= 0, `the history overflows a phone by ${overflow} px`)
+    } finally {
+      await context.close()
+    }
+  })
+
   it('passes axe-core on every kind of page, fits a phone, and leaves a screenshot of each', async () => {
     const arp = records.find((r) => r.type === 'arp') as DemoRecord
     const bidding = records.find((r) => r.type === 'public_call') as DemoRecord
@@ -204,6 +286,7 @@ describe('the portal in a real browser', {
       ['contratos-filtro-invalido', '/contratos?modality_id=99&date_from=2025-02-30'],
       ['contratos-orgaos', '/contratos?orgao=prefeitura'],
       ['contrato', `/contratos/${hostile.id}`],
+      ['contrato-versao', `/contratos/${hostile.id}/versoes/1`],
       ['chamada-publica', `/chamadas-publicas/${bidding.id}`],
       ['ata', `/atas/${arp.id}`],
       ['orgao', `/orgaos/${organization.uuid}`],

@@ -220,8 +220,9 @@ describe('migration 0006 trims the numbers already stored', () => {
         ])
       }
       // Today's importer records its runs (0008), builds OCDS releases (0009) and listing items (0011),
-      // logs changes (0015) and orders releases (0016), all idempotent: what it needs, ahead of their turn.
-      for (const version of [8, 9, 11, 15, 16])
+      // logs changes (0015), orders releases (0016) and keeps history (0017), all idempotent: what it needs,
+      // ahead of their turn.
+      for (const version of [8, 9, 11, 15, 16, 17])
         await db.pool.query((migrations.find((m) => m.version === version) as { sql: string }).sql)
       const records = demoRecords(
         { organizations: 1, orders: 6, contracts: 3, arps: 1, directContracts: 1, publicCalls: 1 },
@@ -263,6 +264,7 @@ describe('migration 0006 trims the numbers already stored', () => {
         '0014_documents_uncompressed',
         '0015_change_log',
         '0016_ocds_release_order',
+        '0017_history',
       ])
       await syncReadModel(db.pool) // as `compras migrate` does after the migrations
       const numbers = await db.pool.query(

@@ -1,0 +1,147 @@
+// How a document's earlier version is kept compactly: as the patch that turns the version after it back into
+// it (a reverse delta, as RCS keeps files). The latest version is the document the read model serves, so a
+// record that never changed costs nothing, and an earlier version is the latest with the patches of the
+// changes after it applied, newest first. A patch names only what differs: an object's changed fields, an
+// array's elements matched by their key (id, uuid or number) so that one order added to a contract's list of
+// two thousand costs one element, not the list.
+//
+// Documents are JSON as PostgreSQL writes it and JSON.stringify writes it back byte for byte (compact, in the
+// served field order), so a version rebuilt from patches is the text the detail endpoint served.
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
+
+/** A patch of an object's fields: each changed field's old value, or the patch of its value. */
+interface ObjectPatch {
+  /** Fields whose old value is given whole. */
+  s?: Record<string, Json>
+  /** Fields whose old value is the new one patched. */
+  p?: Record<string, Patch>
+}
+
+/** A patch of an array: the old array as runs of the new one's elements, patched elements, and literal ones. */
+interface ArrayPatch {
+  a: Segment[]
+}
+
+/** `c`: `n` elements of the new array from index `i`; `e`: element `i` patched; `v`: an element given whole. */
+type Segment = { c: [number, number] } | { e: [number, Patch] } | { v: Json }
+
+export type Patch = ObjectPatch | ArrayPatch
+
+const isObject = (value: Json): value is { [key: string]: Json } =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+
+const same = (a: Json, b: Json) => a === b || JSON.stringify(a) === JSON.stringify(b)
+
+/** An element's identity in its array: its id, uuid or number, when it has one. */
+export function elementKey(element: Json): string | undefined {
+  if (!isObject(element)) return undefined
+  for (const name of ['id', 'uuid', 'number']) {
+    const value = element[name]
+    if (typeof value === 'string' || typeof value === 'number') return `${name}:${value}`
+  }
+  return undefined
+}
+
+/** The keys of an array's elements, when every element has one and none repeats. */
+function keysOf(array: Json[]): string[] | undefined {
+  const keys = array.map(elementKey)
+  if (keys.some((key) => key === undefined) || new Set(keys).size !== keys.length) return undefined
+  return keys as string[]
+}
+
+/** The patch that turns `after` back into `before`; undefined when they are the same. */
+export function reversePatch(after: Json, before: Json): Patch | undefined {
+  if (same(after, before)) return undefined
+  if (isObject(after) && isObject(before)) {
+    const afterKeys = Object.keys(after)
+    // A patch keeps the new object's fields in place: an object whose fields differ is given whole.
+    if (afterKeys.length !== Object.keys(before).length || afterKeys.some((key) => !(key in before)))
+      return undefined
+    const patch: ObjectPatch = {}
+    for (const key of afterKeys) {
+      const from = after[key] as Json
+      const to = before[key] as Json
+      if (same(from, to)) continue
+      const inner = reversePatch(from, to)
+      if (inner !== undefined && JSON.stringify(inner).length < JSON.stringify(to).length) {
+        patch.p ??= {}
+        patch.p[key] = inner
+      } else {
+        patch.s ??= {}
+        patch.s[key] = to
+      }
+    }
+    return patch
+  }
+  if (Array.isArray(after) && Array.isArray(before)) {
+    const afterKeys = keysOf(after)
+    const beforeKeys = keysOf(before)
+    const index = new Map<string, number>()
+    if (afterKeys && beforeKeys) for (const [i, key] of afterKeys.entries()) index.set(key, i)
+    const segments: Segment[] = []
+    before.forEach((element, i) => {
+      // The same element in the new array: by its key, or (without keys) at the same place.
+      const at =
+        afterKeys && beforeKeys ? index.get(beforeKeys[i] as string) : i < after.length ? i : undefined
+      if (at === undefined) {
+        segments.push({ v: element })
+        return
+      }
+      const was = after[at] as Json
+      if (same(was, element)) {
+        const last = segments.at(-1)
+        if (last && 'c' in last && last.c[0] + last.c[1] === at) last.c[1]++
+        else segments.push({ c: [at, 1] })
+        return
+      }
+      const inner = reversePatch(was, element)
+      segments.push(
+        inner !== undefined && JSON.stringify(inner).length < JSON.stringify(element).length
+          ? { e: [at, inner] }
+          : { v: element },
+      )
+    })
+    return { a: segments }
+  }
+  return undefined
+}
+
+/** `after` with a patch made by reversePatch applied: the version before it. Nothing of `after` is changed. */
+export function applyPatch(after: Json, patch: Patch): Json {
+  if ('a' in patch) {
+    const array = after as Json[]
+    const result: Json[] = []
+    for (const segment of patch.a) {
+      if ('c' in segment) result.push(...array.slice(segment.c[0], segment.c[0] + segment.c[1]))
+      else if ('e' in segment) result.push(applyPatch(array[segment.e[0]] as Json, segment.e[1]))
+      else result.push(segment.v)
+    }
+    return result
+  }
+  const object = after as { [key: string]: Json }
+  const result: { [key: string]: Json } = {}
+  for (const [key, value] of Object.entries(object)) {
+    const inner = patch.p?.[key]
+    if (patch.s && key in patch.s) result[key] = patch.s[key] as Json
+    else result[key] = inner ? applyPatch(value, inner) : value
+  }
+  return result
+}
+
+/** The text of a reverse patch between two documents' texts, or of `before` whole where that is shorter. */
+export function storedPatch(afterText: string, beforeText: string): string {
+  const patch = reversePatch(JSON.parse(afterText) as Json, JSON.parse(beforeText) as Json)
+  const text = patch === undefined ? undefined : JSON.stringify(patch)
+  // A document so changed that its patch is as large as it: the version itself, marked as such.
+  return text !== undefined && text.length < beforeText.length ? text : `{"w":${beforeText}}`
+}
+
+/** The version before a document's text, from its stored patch. */
+export function restore(afterText: string, stored: string): string {
+  const parsed = JSON.parse(stored) as Patch | { w: Json }
+  if ('w' in parsed) return JSON.stringify(parsed.w)
+  return JSON.stringify(applyPatch(JSON.parse(afterText) as Json, parsed))
+}
+
+export type { Json }
