@@ -1,8 +1,8 @@
 // The bare server the read scenarios are measured against: the service's own library calls (built in dist/)
 // behind node:http, with nothing around them. It answers every scenario's requests as the service does,
 // from the same read path and the same cache (a DocumentStore with the service's memory): order queries
-// (a token's organization looked up once and kept), contract details, contract listings, and the portal's
-// contract pages and listings. It takes no limit, writes no access record, sends no request id, ETag, CORS
+// (a token's organization looked up once and kept), contract details, histories and listings, the change
+// feed, and the portal's contract pages and listings. It takes no limit, writes no access record, sends no request id, ETag, CORS
 // or Cache-Control header, counts no metric, compresses nothing, and checks nothing a client could get
 // wrong. What the service spends beyond it is Fastify, the interface's rules and the operator's settings.
 // Plain JavaScript, as the service runs in production: no loader in the process.
@@ -18,6 +18,7 @@ import { Envelope } from '../dist/readmodel/answer.js'
 import { DocumentStore, listingKey } from '../dist/readmodel/store.js'
 import { contracts } from '../dist/resources/index.js'
 import { decodeCursor, publicFeedPage } from '../dist/transparency/changes.js'
+import { historyText, versionsOf } from '../dist/transparency/history.js'
 import { listingPage } from '../dist/transparency/listing.js'
 
 const pool = createPool(process.argv[2])
@@ -58,6 +59,16 @@ async function answer(url, authorization) {
     const number = decodeURIComponent(url.slice('/external/orders?order_number='.length))
     return [JSON_TYPE, await store.orderAnswer(organization, number, ORDER_ENVELOPE)]
   }
+  if (url.startsWith('/v1/transparency/contracts/') && url.endsWith('/history')) {
+    const id = url.slice(27, -8).toLowerCase()
+    return [
+      JSON_TYPE,
+      await store.answer(`hist\u0000contracts\u0000${id}\u0000`, async () => {
+        const versions = await versionsOf(pool, contracts, id)
+        return versions && `${FEED_HEAD}${historyText(contracts, id, versions)}}`
+      }),
+    ]
+  }
   if (url.startsWith('/v1/transparency/contracts/'))
     return [JSON_TYPE, await store.detailAnswer('contracts', url.slice(27).toLowerCase(), DETAIL_ENVELOPE)]
   if (url.startsWith('/v1/transparency/contracts'))
@@ -85,7 +96,8 @@ async function answer(url, authorization) {
       HTML_TYPE,
       await store.answer(`p\u0000${url}`, async () => {
         const found = await ownedDetail(pool, store, contracts, id)
-        return found && detailPage(contracts, id, found.document, found.owner)
+        const versions = found && (await versionsOf(pool, contracts, id, found.body))
+        return versions && detailPage(contracts, id, found.document, found.owner, versions)
       }),
     ]
   }

@@ -15,19 +15,21 @@
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { openEmbedded } from '../src/db/embedded.js'
 import { createPool } from '../src/db/pool.js'
-import { type Entry, loadSamples, prepareDataset, readIntoPageCache } from './lib/dataset.js'
+import { type Entry, issueTokens, loadSamples, prepareDataset, readIntoPageCache } from './lib/dataset.js'
 import { cleanUpDrivers, drive, driveAtRate, type Measured, WRK } from './lib/drivers.js'
 import {
   type ExportFigures,
   exportThroughService,
   exportWithExceljs,
   feedThroughService,
+  ocdsHistoryThroughService,
   ocdsThroughService,
 } from './lib/exports.js'
 import { type FloorFigures, measureLoadFloor } from './lib/floor.js'
-import { measureIncremental } from './lib/imports.js'
+import { type Importer, type IncrementalFigures, measureIncremental } from './lib/imports.js'
 import { counts, log, options } from './lib/options.js'
 import {
   buildRef,
@@ -37,6 +39,7 @@ import {
   startBareServer,
   startService,
   stop,
+  withDatabase,
 } from './lib/processes.js'
 import { markdown, type Report, type StorageFigures } from './lib/report.js'
 import { SCENARIOS, type ScenarioResult, type Server, targets } from './lib/scenarios.js'
@@ -65,8 +68,16 @@ async function main() {
   const { adminUrl, description, release } = await database()
   try {
     const { url, load } = await prepareDataset(adminUrl)
+    const previous = options.compare ? await buildRef(options.compare) : undefined
+    if (previous) log(`--compare: built ${options.compare} (${previous.commit}) in a worktree of its own`)
+    const wantsIncremental = !options.only || 'incremental import'.includes(options.only)
+    // The other build runs on a copy of the database, made before anything changes it: its importer and
+    // its service (which rebuilds the read model in its own form when it starts) never touch this build's.
+    // Issued before the copy, which must know them too; a database is copied with no one connected to it.
+    const issuing = createPool(url, { max: 1 })
+    const tokens = await issueTokens(issuing).finally(() => issuing.end())
+    const copy = previous ? await copyDatabase(adminUrl, url) : undefined
     const pool = createPool(url, { max: 2 })
-    const samples = await loadSamples(pool)
     // What writing the loaded rows alone costs this server, beside what the load took on it (lib/floor.ts).
     const floor: FloorFigures | undefined =
       options.floor === false ||
@@ -75,10 +86,17 @@ async function main() {
         ? undefined
         : await measureLoadFloor(pool)
     // Small imports on the loaded data, before the service starts: nothing else competes for the machine.
-    const incremental =
-      options.only && !'incremental import'.includes(options.only)
-        ? undefined
-        : await measureIncremental(pool)
+    let incremental: IncrementalFigures | undefined
+    if (wantsIncremental) {
+      const theirs = previous && copy ? await previousImporter(previous.dist, copy.url) : undefined
+      try {
+        incremental = await measureIncremental(pool, theirs)
+      } finally {
+        await theirs?.pool.end()
+      }
+    }
+    // After the incremental imports, whose changes give the history scenarios their records.
+    const samples = await loadSamples(pool, tokens)
     // The server's version, and its buffers: what new listing pages cost depends on them (README).
     const server = (
       await pool.query<{ version: string; buffers: string }>(
@@ -89,10 +107,12 @@ async function main() {
     // Last before the service starts: the pages the scenarios read, in memory for every server alike.
     const warmed = await readIntoPageCache(pool)
     await pool.end()
+    if (copy) {
+      const theirs = createPool(copy.url, { max: 2 })
+      await readIntoPageCache(theirs).finally(() => theirs.end())
+    }
     mkdirSync(options.out, { recursive: true })
 
-    const previous = options.compare ? await buildRef(options.compare) : undefined
-    if (previous) log(`--compare: built ${options.compare} (${previous.commit}) in a worktree of its own`)
     const service = await startService(url, path.join(options.out, `serve-${options.scale}.log`))
     const results: ScenarioResult[] = []
     const exports = new Map<string, ExportFigures>()
@@ -104,7 +124,11 @@ async function main() {
       const bare = await startBareServer(url)
       others.push({ ...bare, stop: () => stop(bare.child) })
       const old = previous
-        ? await startService(url, path.join(options.out, `serve-${options.scale}-previous.log`), previous.bin)
+        ? await startService(
+            (copy as { url: string }).url,
+            path.join(options.out, `serve-${options.scale}-previous.log`),
+            previous.bin,
+          )
         : undefined
       if (old) others.push({ ...old, stop: () => stop(old.child) })
       const servers: [Server, { child: { pid?: number }; base: string }][] = [
@@ -114,7 +138,9 @@ async function main() {
       ]
       const scenarios = SCENARIOS.filter((scenario) => !options.only || scenario.name.includes(options.only))
       // The bare server must send what the service sends, or they are not measured on the same work; a
-      // previous build may send other bytes (a page it renders otherwise), but must answer.
+      // previous build may send other bytes (a page it renders otherwise), or lack the route (a feature it
+      // did not have: the scenario is measured without it).
+      const lacking = new Set<string>()
       for (const scenario of scenarios) {
         const entry = scenario.entries(samples)[0] as Entry
         const headers: Record<string, string> = entry.authorization
@@ -124,6 +150,11 @@ async function main() {
         if (ours.status !== 200) throw new Error(`${entry.path} answered ${ours.status}: ${ours.body}`)
         for (const [name, server] of servers.slice(1)) {
           const theirs = await fetchText(`${server.base}${entry.path}`, headers)
+          if (name === 'previous' && theirs.status === 404) {
+            log(`${scenario.name}: the previous build has no such route; measured without it`)
+            lacking.add(scenario.name)
+            continue
+          }
           if (theirs.status !== 200 || (name === 'bare' && theirs.body !== ours.body))
             throw new Error(
               `the ${name} server's answer to ${entry.path} is not the service's: ${theirs.body.slice(0, 300)}`,
@@ -134,12 +165,10 @@ async function main() {
       for (const scenario of scenarios) {
         const entries = scenario.entries(samples)
         const rounds: Partial<Record<Server, Measured[]>> = {}
+        const taking = servers.filter(([name]) => name !== 'previous' || !lacking.has(scenario.name))
         for (let round = 0; round < options.rounds; round++) {
           // Each round starts with another server, so that none is always measured first.
-          const order = [
-            ...servers.slice(round % servers.length),
-            ...servers.slice(0, round % servers.length),
-          ]
+          const order = [...taking.slice(round % taking.length), ...taking.slice(0, round % taking.length)]
           for (const [name, server] of order) {
             const measured = await drive(
               `${scenario.name} (${name})`,
@@ -178,6 +207,7 @@ async function main() {
       for (const other of others) await other.stop()
       await stop(service.child)
       await previous?.remove()
+      await copy?.drop()
     }
     if (options.only) return
     // Each export on a service of its own: what the export itself needs, not what the load before it left
@@ -191,11 +221,19 @@ async function main() {
         await stop(fresh.child)
       }
     }
-    const fresh = await startService(url, path.join(options.out, `serve-${options.scale}-ocds.log`))
-    try {
-      exports.set('ocds', await ocdsThroughService(fresh.base, fresh.child.pid as number))
-    } finally {
-      await stop(fresh.child)
+    for (const [name, bulk] of [
+      ['ocds', ocdsThroughService],
+      ['ocds history', ocdsHistoryThroughService],
+    ] as const) {
+      const fresh = await startService(
+        url,
+        path.join(options.out, `serve-${options.scale}-${name.replace(' ', '-')}.log`),
+      )
+      try {
+        exports.set(name, await bulk(fresh.base, fresh.child.pid as number))
+      } finally {
+        await stop(fresh.child)
+      }
     }
     const feeding = await startService(url, path.join(options.out, `serve-${options.scale}-feed.log`))
     try {
@@ -254,29 +292,86 @@ async function main() {
   }
 }
 
-/** What the change logs take on disk, rows and indexes, per million entries. */
+/** What the change logs take on disk, per million entries, and what history takes per change. */
 async function changeLogStorage(url: string): Promise<StorageFigures> {
   const pool = createPool(url, { max: 1 })
   try {
-    const { rows } = await pool.query<{ entries: string; bytes: string }>(
+    const { rows } = await pool.query<{
+      entries: string
+      bytes: string
+      patches: string
+      patch_bytes: string
+      versions: string
+      version_bytes: string
+    }>(
       `SELECT (SELECT count(*) FROM public_changes) + (SELECT count(*) FROM order_changes) AS entries,
-         pg_total_relation_size('public_changes') + pg_total_relation_size('order_changes') AS bytes`,
+         pg_total_relation_size('public_changes') + pg_total_relation_size('order_changes') AS bytes,
+         count(*) AS patches, coalesce(sum(pg_column_size(restore)), 0) AS patch_bytes,
+         (SELECT count(*) FROM ocds_release_versions) AS versions,
+         pg_total_relation_size('ocds_release_versions') AS version_bytes
+       FROM public_changes WHERE restore IS NOT NULL`,
     )
-    const entries = Number(rows[0]?.entries ?? 0)
-    const bytes = Number(rows[0]?.bytes ?? 0)
-    const figures = {
+    const row = rows[0]
+    const entries = Number(row?.entries ?? 0)
+    const bytes = Number(row?.bytes ?? 0)
+    const patches = Number(row?.patches ?? 0)
+    const versions = Number(row?.versions ?? 0)
+    const figures: StorageFigures = {
       changeLogEntries: entries,
       changeLogMB: Math.round(bytes / 1e6),
       // Bytes an entry are megabytes a million entries.
       changeLogMBPerMillion: entries > 0 ? Math.round(bytes / entries) : 0,
+      historyPatches: patches,
+      patchBytesPerChange: patches > 0 ? Math.round(Number(row?.patch_bytes) / patches) : 0,
+      releaseVersions: versions,
+      releaseVersionBytes: versions > 0 ? Math.round(Number(row?.version_bytes) / versions) : 0,
     }
     log(
-      `change log: ${entries.toLocaleString('en')} entries, ${figures.changeLogMB} MB (${figures.changeLogMBPerMillion} MB a million)`,
+      `change log: ${entries.toLocaleString('en')} entries, ${figures.changeLogMB} MB (${figures.changeLogMBPerMillion} MB a million); ` +
+        `history: ${patches} patches, ${figures.patchBytesPerChange} B each; ${versions} replaced releases, ${figures.releaseVersionBytes} B each`,
     )
     return figures
   } finally {
     await pool.end()
   }
+}
+
+/** A copy of the dataset's database, for another build's imports, and what drops it. */
+async function copyDatabase(adminUrl: string, url: string) {
+  const source = new URL(url).pathname.slice(1)
+  const name = `${source}_previous`
+  const admin = createPool(adminUrl, { max: 1 })
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS ${name}`)
+    const started = performance.now()
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${source}`)
+    log(
+      `--compare: copied the database for the other build in ${Math.round((performance.now() - started) / 1000)} s`,
+    )
+  } finally {
+    await admin.end()
+  }
+  return {
+    url: withDatabase(url, name),
+    drop: async () => {
+      const pool = createPool(adminUrl, { max: 1 })
+      try {
+        await pool.query(`DROP DATABASE IF EXISTS ${name}`)
+      } finally {
+        await pool.end()
+      }
+    },
+  }
+}
+
+/** Another build's importer, from its dist/, on a pool of its own. */
+async function previousImporter(dist: string, url: string): Promise<Importer> {
+  const load = (file: string) => import(pathToFileURL(path.join(dist, file)).href)
+  const [{ importRecords }, { createPool: theirPool }] = await Promise.all([
+    load('import/importer.js'),
+    load('db/pool.js'),
+  ])
+  return { pool: theirPool(url, { max: 2 }), importRecords }
 }
 
 /** The round whose CPU per request is the median (the lower of the middle two). */

@@ -102,6 +102,8 @@ export interface Samples {
   search: Entry[]
   /** Pages of 100 entries of the public change feed, with their records, from cursors across the log. */
   feed: Entry[]
+  /** The histories of contracts that changed after they were published (any contract's when none did). */
+  history: Entry[]
 }
 
 /** A request with no token. */
@@ -110,12 +112,17 @@ export const open = (path: string): Entry => ({ path, authorization: '', token: 
 /** Tokens the order scenarios share out: with each held to 30 a second, enough for 90,000 a second. */
 const TOKENS = 3000
 
-export async function loadSamples(pool: Pool): Promise<Samples> {
-  // New tokens each run: deleting old ones would make PostgreSQL check access_log for each. Several per
-  // organization, each order's requests always on one of them, so that no token's limit caps the load.
+/** Each organization's tokens for the run, and their indexes. */
+export type Tokens = Map<string, { token: string; index: number }[]>
+
+/**
+ * New tokens each run: deleting old ones would make PostgreSQL check access_log for each. Several per
+ * organization, each order's requests always on one of them, so that no token's limit caps the load.
+ */
+export async function issueTokens(pool: Pool): Promise<Tokens> {
   const organizations = await pool.query<{ id: string }>('SELECT id FROM organizations ORDER BY id')
   const perOrganization = Math.max(4, Math.ceil(TOKENS / Math.max(1, organizations.rows.length)))
-  const tokens = new Map<string, { token: string; index: number }[]>()
+  const tokens: Tokens = new Map()
   let index = 0
   for (const { id } of organizations.rows) {
     const issued: { token: string; index: number }[] = []
@@ -123,6 +130,10 @@ export async function loadSamples(pool: Pool): Promise<Samples> {
       issued.push({ token: (await issueToken(pool, id, 'bench')).token, index: index++ })
     tokens.set(id, issued)
   }
+  return tokens
+}
+
+export async function loadSamples(pool: Pool, tokens: Tokens): Promise<Samples> {
   const orders = await pool.query<{ organization_id: string; number: string }>(
     'SELECT organization_id, number FROM orders',
   )
@@ -135,6 +146,10 @@ export async function loadSamples(pool: Pool): Promise<Samples> {
   )
   const log = await pool.query<{ seq: string }>(
     'SELECT seq::text FROM public_changes TABLESAMPLE SYSTEM (5) LIMIT 20000',
+  )
+  const changed = await pool.query<{ id: string }>(
+    `SELECT DISTINCT id FROM public_changes
+     WHERE resource = 'contracts' AND change = 'updated' AND restore IS NOT NULL LIMIT 5000`,
   )
   const words = [
     ...new Set(objects.rows.flatMap((row) => row.object_details.toLowerCase().match(/\p{L}{5,}/gu) ?? [])),
@@ -160,6 +175,9 @@ export async function loadSamples(pool: Pool): Promise<Samples> {
     ),
     feed: (log.rows.length > 0 ? log.rows : [{ seq: '0' }]).map((row) =>
       open(`/v1/transparency/changes?per_page=100&with_records=true&after=${encodeCursor(row.seq)}`),
+    ),
+    history: (changed.rows.length > 0 ? changed.rows : contracts.rows.slice(0, 5000)).map((row) =>
+      open(`/v1/transparency/contracts/${row.id}/history`),
     ),
   }
 }

@@ -39,6 +39,16 @@ export function ocdsThroughService(base: string, pid: number) {
   return download(base, pid, 'OCDS releases, JSON Lines (service)', '/v1/ocds/releases.jsonl')
 }
 
+/** The OCDS bulk download with history: every release ever published, the replaced ones too. */
+export function ocdsHistoryThroughService(base: string, pid: number) {
+  return download(
+    base,
+    pid,
+    'OCDS releases with history, JSON Lines (service)',
+    '/v1/ocds/releases.jsonl?history=true',
+  )
+}
+
 const CLIENT = `
 import { get } from 'node:http'
 const started = performance.now()

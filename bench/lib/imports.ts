@@ -9,7 +9,9 @@ import { log } from './options.js'
 // What an incremental import costs on the loaded dataset: one changed order into the largest organization
 // and into the smallest, and a batch of changed orders over many organizations. Each runs through
 // importRecords in this process, as `compras import` does after its start-up, a few times; the median
-// counts. Every change toggles an order's status, and the dataset is put back as it was at the end.
+// counts. Every change toggles an order's status, and the dataset is put back as it was at the end. With
+// --compare, the other build's importer (from its dist/) runs the same imports on a copy of the database,
+// each figure right after ours.
 
 export interface IncrementalFigure {
   name: string
@@ -24,6 +26,14 @@ export interface IncrementalFigures {
   largest: IncrementalFigure & { organizationOrders: number }
   smallest: IncrementalFigure & { organizationOrders: number }
   batch: IncrementalFigure & { organizations: number }
+  /** With --compare: the same imports by the other build, on a copy of the database. */
+  previous?: Pick<IncrementalFigures, 'largest' | 'smallest' | 'batch'>
+}
+
+/** An importer to measure: a build's importRecords and a pool on its database. */
+export interface Importer {
+  pool: Pool
+  importRecords: typeof importRecords
 }
 
 const RUNS = 5
@@ -54,10 +64,10 @@ const toggled = (orders: Record<string, unknown>[], run: number) =>
     status_title: run % 2 === 0 ? 'Recebido parcialmente' : 'Recebido provisoriamente',
   }))
 
-async function importOnce(pool: Pool, records: Record<string, unknown>[]): Promise<number> {
+async function importOnce(importer: Importer, records: Record<string, unknown>[]): Promise<number> {
   const text = records.map((record) => JSON.stringify(record)).join('\n')
   const started = performance.now()
-  const result = await importRecords(pool, [
+  const result = await importer.importRecords(importer.pool, [
     { name: 'bench.ndjson', stream: Readable.from([Buffer.from(text)]) },
   ])
   const ms = performance.now() - started
@@ -66,14 +76,14 @@ async function importOnce(pool: Pool, records: Record<string, unknown>[]): Promi
 }
 
 async function measure(
-  pool: Pool,
+  importer: Importer,
   name: string,
   orders: Record<string, unknown>[],
 ): Promise<IncrementalFigure> {
   const before = cpuTimes()
   const milliseconds: number[] = []
   for (let run = 0; run < RUNS; run++)
-    milliseconds.push(Math.round(await importOnce(pool, toggled(orders, run))))
+    milliseconds.push(Math.round(await importOnce(importer, toggled(orders, run))))
   const figure = {
     name,
     records: orders.length,
@@ -85,7 +95,8 @@ async function measure(
   return figure
 }
 
-export async function measureIncremental(pool: Pool): Promise<IncrementalFigures> {
+export async function measureIncremental(pool: Pool, previous?: Importer): Promise<IncrementalFigures> {
+  const ours: Importer = { pool, importRecords }
   const { rows: sizes } = await pool.query<{ organization_id: string; n: number }>(
     'SELECT organization_id, count(*)::int AS n FROM orders GROUP BY organization_id ORDER BY n DESC, organization_id',
   )
@@ -99,7 +110,8 @@ export async function measureIncremental(pool: Pool): Promise<IncrementalFigures
     contract_number: null,
     arp_number: null,
   }
-  await importOnce(pool, [ONE_ORDER_ORGANIZATION, lone])
+  for (const importer of previous ? [ours, previous] : [ours])
+    await importOnce(importer, [ONE_ORDER_ORGANIZATION, lone])
   const smallest = { organization_id: ONE_ORDER_ORGANIZATION.uuid, n: 1 }
   const spread = sizes.filter((_, i) => i % Math.max(1, Math.floor(sizes.length / BATCH_ORGANIZATIONS)) === 0)
   const batchOrganizations = spread.slice(0, BATCH_ORGANIZATIONS)
@@ -111,40 +123,37 @@ export async function measureIncremental(pool: Pool): Promise<IncrementalFigures
     batch.push(...(await recordsOf(pool, 'order', organization_id, BATCH_PER_ORGANIZATION)))
   const originals = [inLargest, inSmallest, ...batch] as Record<string, unknown>[]
 
+  const cases = [
+    [`one changed order, largest organization (${largest.n} orders)`, [inLargest]],
+    ['one changed order, organization with one order', [inSmallest]],
+    [`${batch.length} changed orders over ${batchOrganizations.length} organizations`, batch],
+  ] as const
   try {
-    const figures: IncrementalFigures = {
-      largest: {
-        ...(await measure(pool, `one changed order, largest organization (${largest.n} orders)`, [
-          inLargest as Record<string, unknown>,
-        ])),
-        organizationOrders: largest.n,
-      },
-      smallest: {
-        ...(await measure(pool, 'one changed order, organization with one order', [
-          inSmallest as Record<string, unknown>,
-        ])),
-        organizationOrders: smallest.n,
-      },
-      batch: {
-        ...(await measure(
-          pool,
-          `${batch.length} changed orders over ${batchOrganizations.length} organizations`,
-          batch,
-        )),
-        organizations: batchOrganizations.length,
-      },
+    const measured: IncrementalFigure[] = []
+    const theirs: IncrementalFigure[] = []
+    for (const [name, orders] of cases) {
+      measured.push(await measure(ours, name, orders as Record<string, unknown>[]))
+      if (previous)
+        theirs.push(await measure(previous, `${name}, previous build`, orders as Record<string, unknown>[]))
     }
-    return figures
+    const figures = (list: IncrementalFigure[]) => ({
+      largest: { ...(list[0] as IncrementalFigure), organizationOrders: largest.n },
+      smallest: { ...(list[1] as IncrementalFigure), organizationOrders: smallest.n },
+      batch: { ...(list[2] as IncrementalFigure), organizations: batchOrganizations.length },
+    })
+    return { ...figures(measured), ...(previous ? { previous: figures(theirs) } : {}) }
   } finally {
-    await importOnce(pool, [
-      ...originals.slice(0, 1),
-      ...originals.slice(2),
-      {
-        type: 'withdraw',
-        record: 'order',
-        organization_uuid: ONE_ORDER_ORGANIZATION.uuid,
-        number: lone.number,
-      },
-    ])
+    // Both databases as they were, so that every server reads the same data.
+    for (const importer of previous ? [ours, previous] : [ours])
+      await importOnce(importer, [
+        ...originals.slice(0, 1),
+        ...originals.slice(2),
+        {
+          type: 'withdraw',
+          record: 'order',
+          organization_uuid: ONE_ORDER_ORGANIZATION.uuid,
+          number: lone.number,
+        },
+      ])
   }
 }

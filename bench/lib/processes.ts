@@ -126,7 +126,8 @@ export async function startService(url: string, logFile: string, bin = BIN) {
   child.stdout.pipe(sink)
   child.stderr.pipe(sink)
   const base = `http://127.0.0.1:${port}`
-  for (let attempt = 0; attempt < 600; attempt++) {
+  // Up to ten minutes: a build whose read model differs rebuilds it when it starts.
+  for (let attempt = 0; attempt < 6000; attempt++) {
     if (child.exitCode !== null)
       throw new Error(`compras serve exited with ${child.exitCode}; see ${logFile}`)
     const ready = await fetchText(`${base}/ready`).catch(() => undefined)
@@ -158,7 +159,7 @@ export function startBareServer(url: string) {
  */
 export async function buildRef(
   ref: string,
-): Promise<{ bin: string; commit: string; remove: () => Promise<void> }> {
+): Promise<{ bin: string; dist: string; commit: string; remove: () => Promise<void> }> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'compras-compare-'))
   const commit = (await run('git', ['rev-parse', '--short', `${ref}^{commit}`], {}, 'pipe')).trim()
   await run('git', ['worktree', 'add', '--detach', dir, commit], {}, 'pipe')
@@ -172,7 +173,7 @@ export async function buildRef(
     await remove()
     throw error
   }
-  return { bin: path.join(dir, 'bin/compras.js'), commit, remove }
+  return { bin: path.join(dir, 'bin/compras.js'), dist: path.join(dir, 'dist'), commit, remove }
 }
 
 /** A bare server of bench/ (plain JavaScript) that prints its port once listening. */

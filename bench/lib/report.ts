@@ -55,6 +55,12 @@ export interface StorageFigures {
   changeLogEntries: number
   changeLogMB: number
   changeLogMBPerMillion: number
+  /** Updated entries that keep a reverse patch, and the patch's bytes on average (TOAST-compressed). */
+  historyPatches?: number
+  patchBytesPerChange?: number
+  /** OCDS releases replaced by a later one, kept whole, and their bytes each with the table's index. */
+  releaseVersions?: number
+  releaseVersionBytes?: number
 }
 
 export function markdown(report: Report): string {
@@ -80,7 +86,14 @@ export function markdown(report: Report): string {
       ? [
           '| Incremental import | records | median ms | runs ms | CPU stolen |',
           '|---|---:|---:|---|---:|',
-          ...[report.incremental.largest, report.incremental.smallest, report.incremental.batch].map(
+          ...[
+            report.incremental.largest,
+            ...(report.incremental.previous ? [report.incremental.previous.largest] : []),
+            report.incremental.smallest,
+            ...(report.incremental.previous ? [report.incremental.previous.smallest] : []),
+            report.incremental.batch,
+            ...(report.incremental.previous ? [report.incremental.previous.batch] : []),
+          ].map(
             (f) =>
               `| ${f.name} | ${f.records} | ${f.medianMs} | ${f.milliseconds.join(', ')} | ${f.stealPercent}% |`,
           ),
@@ -120,7 +133,13 @@ export function markdown(report: Report): string {
     ...(report.storage
       ? [
           `Change log: ${report.storage.changeLogEntries.toLocaleString('en')} entries, ${report.storage.changeLogMB} MB with ` +
-            `their indexes, ${report.storage.changeLogMBPerMillion} MB per million changes.`,
+            `their indexes, ${report.storage.changeLogMBPerMillion} MB per million changes.` +
+            (report.storage.historyPatches === undefined
+              ? ''
+              : ` History: ${report.storage.historyPatches.toLocaleString('en')} updates keep a reverse patch, ` +
+                `${report.storage.patchBytesPerChange} bytes each on average; ` +
+                `${(report.storage.releaseVersions ?? 0).toLocaleString('en')} replaced OCDS releases kept whole, ` +
+                `${report.storage.releaseVersionBytes} bytes each with their index.`),
           '',
         ]
       : []),

@@ -27,9 +27,18 @@ export const SCENARIOS: readonly Scenario[] = [
   { name: 'contracts q search', entries: (s) => s.search },
   // A mirror's page: 100 entries of the change feed after a cursor, each with its record.
   { name: 'change feed, 100 entries with records', entries: (s) => s.feed },
+  // The history of contracts that changed (the incremental imports above change some), and their pages.
+  { name: 'contract history, changed contracts', entries: (s) => s.history },
   {
     name: 'portal: contract page, random',
     entries: (s) => s.contracts.map((e) => portal(e, '/v1/transparency/contracts/', '/contratos/')),
+  },
+  {
+    name: 'portal: contract page with history, changed contracts',
+    entries: (s) =>
+      s.history.map((e) =>
+        open(e.path.replace('/v1/transparency/contracts/', '/contratos/').replace('/history', '')),
+      ),
   },
   {
     name: 'portal: contracts listing, organization + modality',
@@ -52,6 +61,8 @@ export const RSS_GOAL_MB = 250
 export const BARE_GOAL = 2
 /** With --compare: at most this many times the previous build's. */
 export const PREVIOUS_GOAL = 1.3
+/** With --compare: an incremental import at most this many times the previous build's. */
+export const IMPORT_GOAL = 1.25
 
 export interface Target {
   scenario: string
@@ -103,6 +114,19 @@ export function targets(
       met: soak.growthPercent < 10 && soak.errors === 0,
       seen: `${soak.growthPercent}% (${soak.samples.map((s) => s.rssMB).join(' → ')} MB), ${soak.errors} errors (${soak.rateLimited} of them order-query 429s)`,
     })
+  if (incremental?.previous) {
+    const previous = incremental.previous
+    for (const key of ['largest', 'smallest', 'batch'] as const) {
+      const ours = incremental[key]
+      const theirs = previous[key]
+      list.push({
+        scenario: `incremental import: ${ours.name}`,
+        goal: `≤ ${IMPORT_GOAL}× the previous build's`,
+        met: times(ours.medianMs, theirs.medianMs) <= IMPORT_GOAL,
+        seen: `${ours.medianMs} ms against ${theirs.medianMs} ms (${times(ours.medianMs, theirs.medianMs).toFixed(2)}×)`,
+      })
+    }
+  }
   if (incremental) {
     const { largest, smallest, batch } = incremental
     const ratio = largest.medianMs / Math.max(smallest.medianMs, 1)
@@ -146,13 +170,18 @@ export function targets(
       met: feed.rowsPerSecond >= 20_000 && feed.peakRssMB < 300,
       seen: `${feed.rowsPerSecond.toLocaleString('en')} entries/s, ${feed.peakRssMB} MB`,
     })
-  const ocds = exports.get('ocds')
-  if (ocds)
-    list.push({
-      scenario: 'OCDS bulk download (JSON Lines)',
-      goal: '≥ 20,000 releases/s, peak RSS < 300 MB',
-      met: ocds.rowsPerSecond >= 20_000 && ocds.peakRssMB < 300,
-      seen: `${ocds.rowsPerSecond.toLocaleString('en')} releases/s, ${ocds.peakRssMB} MB`,
-    })
+  for (const [name, scenario] of [
+    ['ocds', 'OCDS bulk download (JSON Lines)'],
+    ['ocds history', 'OCDS bulk download with history (JSON Lines)'],
+  ] as const) {
+    const ocds = exports.get(name)
+    if (ocds)
+      list.push({
+        scenario,
+        goal: '≥ 20,000 releases/s, peak RSS < 300 MB',
+        met: ocds.rowsPerSecond >= 20_000 && ocds.peakRssMB < 300,
+        seen: `${ocds.rowsPerSecond.toLocaleString('en')} releases/s, ${ocds.peakRssMB} MB`,
+      })
+  }
   return list
 }

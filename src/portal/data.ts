@@ -128,7 +128,10 @@ export async function ownedDetail(
   store: DocumentStore,
   resource: PublicResource,
   id: string,
-): Promise<{ document: Json; owner: { organization_uuid: string; organization_name: string } } | undefined> {
+): Promise<
+  | { document: Json; body: string; owner: { organization_uuid: string; organization_name: string } }
+  | undefined
+> {
   const found = await store.ownedDetail(resource.path, id)
   if (found === undefined) return undefined
   const options = await choices(pool, store)
@@ -150,6 +153,7 @@ export async function ownedDetail(
   if (name === undefined) return undefined
   return {
     document: JSON.parse(found.body) as Json,
+    body: found.body,
     owner: { organization_uuid: found.organizationId, organization_name: name },
   }
 }

@@ -31,11 +31,16 @@ export async function versionsOf(
   pool: Pool,
   resource: PublicResource,
   id: string,
+  /** The record's document as served now, when the caller has read it already. */
+  served?: string,
 ): Promise<Version[] | undefined> {
-  const [document, entries] = await Promise.all([
-    pool.query<{ body: string }>(
-      prepared('SELECT body FROM detail_documents WHERE resource = $1 AND id = $2', [resource.path, id]),
-    ),
+  const [current, entries] = await Promise.all([
+    served ??
+      pool
+        .query<{ body: string }>(
+          prepared('SELECT body FROM detail_documents WHERE resource = $1 AND id = $2', [resource.path, id]),
+        )
+        .then((result) => result.rows[0]?.body),
     pool.query<EntryRow>(
       prepared(
         `SELECT change, to_char(changed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS changed_at, restore
@@ -44,7 +49,6 @@ export async function versionsOf(
       ),
     ),
   ])
-  const current = document.rows[0]?.body
   if (current === undefined) return undefined
   const rows = entries.rows
   if (rows.length === 0) return [{ version: 1, changed_at: null, change: 'created', document: current }]
