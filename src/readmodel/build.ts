@@ -27,6 +27,11 @@ interface DocumentKind {
   missing: string
   /** The kind's documents in scope, a condition on its table (alias d, or o for orders). */
   where(scope: RebuildScope): string
+  /**
+   * The keys of the documents an import touched, as a query (resource and id, or organization_id and
+   * number): what the change log compares, read by key rather than by scanning the table for `where`.
+   */
+  touched: string
   /** Builds the kind's documents in scope. */
   insert(scope: RebuildScope): string
 }
@@ -52,6 +57,7 @@ const KINDS: readonly DocumentKind[] = [
     table: 'order_documents',
     missing: 'SELECT EXISTS (SELECT 1 FROM orders) AND NOT EXISTS (SELECT 1 FROM order_documents) AS missing',
     where: (scope) => orderInScope(scope, 'o.organization_id', 'o.number'),
+    touched: 'SELECT organization_id, number FROM touched_orders',
     insert: (scope) => `INSERT INTO order_documents (organization_id, number, body)
       SELECT o.organization_id, o.number, ${ORDER_BODY} FROM ${from(Order, 'o')}
       WHERE ${orderInScope(scope, 'o.organization_id', 'o.number')}`,
@@ -67,6 +73,7 @@ const KINDS: readonly DocumentKind[] = [
       missing: `SELECT EXISTS (SELECT 1 FROM ${record.table} ${a} WHERE ${resource.where(a)})
         AND NOT EXISTS (SELECT 1 FROM detail_documents WHERE resource = '${resource.path}') AS missing`,
       where: (scope) => `d.resource = '${resource.path}' AND ${recordInScope(scope, record.table, 'd.id')}`,
+      touched: `SELECT '${resource.path}'::text AS resource, id FROM touched_records WHERE tbl = '${record.table}'`,
       insert: (scope) => `INSERT INTO detail_documents (resource, id, organization_id, body, item)
         SELECT '${resource.path}', ${a}.id, ${a}.organization_id, ${body}, ${item} FROM ${from(record, a)}
         WHERE ${resource.where(a)} AND ${recordInScope(scope, record.table, `${a}.id`)}`,
@@ -98,11 +105,23 @@ export async function rebuildDocuments(
     await client.query(first ? remove(kind, scope) : captureSql(kind.table, kind.where(scope)))
     built += (await client.query(kind.insert(scope))).rowCount ?? 0
   }
+  const ofTable = (table: DocumentKind['table']) => KINDS.filter((k) => k.table === table)
   const inScope = (table: DocumentKind['table']) =>
-    KINDS.filter((k) => k.table === table)
+    ofTable(table)
       .map((k) => `(${k.where(scope)})`)
       .join(' OR ')
-  await writeLog(client, inScope('detail_documents'), inScope('order_documents'), first)
+  const touched = (table: DocumentKind['table']) =>
+    scope === 'touched'
+      ? ofTable(table)
+          .map((k) => k.touched)
+          .join(' UNION ')
+      : undefined
+  await writeLog(
+    client,
+    { details: inScope('detail_documents'), orders: inScope('order_documents') },
+    { details: touched('detail_documents'), orders: touched('order_documents') },
+    first,
+  )
   built += await rebuildReleases(client, scope)
   await markChanged(client)
   return built

@@ -35,43 +35,54 @@ const change = (p: string, n: string) =>
 
 /**
  * Appends the entries of the rebuild's changes, in a stable order, after removing the earlier entries of
- * the records it withdrew. `details` and `orders` are conditions on detail_documents (alias d) and
- * order_documents (alias o) that select the documents the rebuild made; `first` says that nothing was there
- * before (a first load), so every document is created and none needs comparing. Returns the entries written.
+ * the records it withdrew. `scope.details` and `scope.orders` are conditions on detail_documents (alias d) and
+ * order_documents (alias o) that select the documents the rebuild made; `touched`, when the rebuild was of
+ * what an import touched, gives their keys as queries, so that the documents are read by key instead of by a
+ * scan of the condition. `first` says that nothing was there before (a first load), so every document is
+ * created and none needs comparing. Returns the entries written.
  */
 export async function writeLog(
   client: PoolClient,
-  details: string,
-  orders: string,
+  scope: { details: string; orders: string },
+  touched: { details?: string; orders?: string },
   first: boolean,
 ): Promise<number> {
   if (first) {
     const publicRows =
       await client.query(`INSERT INTO public_changes (resource, id, organization_id, change, changed_at)
       SELECT d.resource, d.id, d.organization_id, 'created', transaction_timestamp() FROM detail_documents d
-      WHERE ${details} ORDER BY d.resource, d.id`)
+      WHERE ${scope.details} ORDER BY d.resource, d.id`)
     const orderRows =
       await client.query(`INSERT INTO order_changes (organization_id, number, change, changed_at)
       SELECT o.organization_id, o.number, 'created', transaction_timestamp() FROM order_documents o
-      WHERE ${orders} ORDER BY o.organization_id, o.number`)
+      WHERE ${scope.orders} ORDER BY o.organization_id, o.number`)
     return (publicRows.rowCount ?? 0) + (orderRows.rowCount ?? 0)
   }
-  // An updated record keeps its document before and after, for the patch between them (its history).
+  // Each document before (p) and after (n): those kept aside, and those of the keys in scope (or, for a
+  // rebuild of everything, of the condition). An updated record keeps both, for its history's patch.
+  const details = touched.details
+    ? `(SELECT resource, id FROM previous_details UNION (${touched.details})) k
+       LEFT JOIN previous_details p ON p.resource = k.resource AND p.id = k.id
+       LEFT JOIN detail_documents n ON n.resource = k.resource AND n.id = k.id`
+    : `previous_details p FULL JOIN (SELECT d.resource, d.id, d.organization_id, d.body FROM detail_documents d
+       WHERE ${scope.details}) n ON n.resource = p.resource AND n.id = p.id`
+  const orders = touched.orders
+    ? `(SELECT organization_id, number FROM previous_orders UNION (${touched.orders})) k
+       LEFT JOIN previous_orders p ON p.organization_id = k.organization_id AND p.number = k.number
+       LEFT JOIN order_documents n ON n.organization_id = k.organization_id AND n.number = k.number`
+    : `previous_orders p FULL JOIN (SELECT o.organization_id, o.number, o.body FROM order_documents o
+       WHERE ${scope.orders}) n ON n.organization_id = p.organization_id AND n.number = p.number`
   await client.query(`CREATE TEMP TABLE logged_details ON COMMIT DROP AS
     SELECT coalesce(n.resource, p.resource) AS resource, coalesce(n.id, p.id) AS id,
       coalesce(n.organization_id, p.organization_id) AS organization_id, ${change('p.id', 'n.id')} AS change,
       CASE WHEN p.id IS NOT NULL AND n.id IS NOT NULL THEN p.body END AS before,
       CASE WHEN p.id IS NOT NULL AND n.id IS NOT NULL THEN n.body END AS after
-    FROM previous_details p
-    FULL JOIN (SELECT d.resource, d.id, d.organization_id, d.body FROM detail_documents d WHERE ${details}) n
-      ON n.resource = p.resource AND n.id = p.id
+    FROM ${details}
     WHERE p.body IS DISTINCT FROM n.body`)
   await client.query(`CREATE TEMP TABLE logged_orders ON COMMIT DROP AS
     SELECT coalesce(n.organization_id, p.organization_id) AS organization_id, coalesce(n.number, p.number) AS number,
       ${change('p.number', 'n.number')} AS change
-    FROM previous_orders p
-    FULL JOIN (SELECT o.organization_id, o.number, o.body FROM order_documents o WHERE ${orders}) n
-      ON n.organization_id = p.organization_id AND n.number = p.number
+    FROM ${orders}
     WHERE p.body IS DISTINCT FROM n.body`)
   await client.query(`DELETE FROM public_changes c USING logged_details l
     WHERE l.change = 'withdrawn' AND c.resource = l.resource AND c.id = l.id`)
