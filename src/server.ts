@@ -1,8 +1,10 @@
+import { Readable } from 'node:stream'
 import type { FastifyInstance } from 'fastify'
 import { buildApp } from './app.js'
 import type { Config } from './config.js'
 import { type Database, openDatabase } from './db/database.js'
 import { migrate } from './db/migrate.js'
+import { DemoChanges } from './demo/changes.js'
 import { demoStream } from './demo/ndjson.js'
 import { SCALES } from './demo/scales.js'
 import { importRecords } from './import/importer.js'
@@ -64,9 +66,15 @@ export async function startServer(config: Config): Promise<RunningServer> {
     health = (message, error) => (error ? app.log.error({ err: error }, message) : app.log.warn(message))
     if (db.embedded && config.demoOnEmpty && (await isEmpty(db))) {
       app.log.info('empty database: loading the small demo dataset')
-      const result = await importRecords(db.pool, [
-        { name: 'demo', stream: demoStream(SCALES.small, DEMO_SEED) },
+      const later = new DemoChanges()
+      const loaded = await importRecords(db.pool, [
+        { name: 'demo', stream: demoStream(SCALES.small, DEMO_SEED, (_, record) => later.keep(record)) },
       ])
+      // Then a later import changes a few records, so that the demo shows records with a history.
+      const lines = later.changes().map((record) => JSON.stringify(record))
+      const result = loaded.ok
+        ? await importRecords(db.pool, [{ name: 'demo-changes', stream: Readable.from([lines.join('\n')]) }])
+        : loaded
       if (!result.ok)
         throw new Error(`demo data failed to import: ${JSON.stringify(result.problems.slice(0, 3))}`)
     }

@@ -80,6 +80,26 @@ describe('first run on the embedded database', () => {
     assert.equal(migrated.stdout, 'the database is up to date\n')
   })
 
+  it('shows the demo records a later import changed, each with its history', async () => {
+    const feed = (await (
+      await fetch(`${url}/v1/transparency/changes?per_page=1000&kinds=contracts,arps`)
+    ).json()) as {
+      data: { data: { kind: string; id: string; change: string }[] }
+    }
+    const updated = feed.data.data.filter((entry) => entry.change === 'updated')
+    // Three contracts and three ARPs, and any ARP that shows a changed contract among its own.
+    assert.equal(updated.filter((entry) => entry.kind === 'contracts').length, 3)
+    assert.ok(updated.filter((entry) => entry.kind === 'arps').length >= 3)
+    for (const { kind, id } of updated) {
+      const history = (await (await fetch(`${url}/v1/transparency/${kind}/${id}/history`)).json()) as {
+        data: { versions: { changes: { field: string }[] }[] }
+      }
+      const [first, second] = history.data.versions
+      assert.deepEqual(first?.changes, [])
+      assert.ok((second?.changes.length ?? 0) > 0, `${kind}/${id}`)
+    }
+  })
+
   it('serves an order of the demo data to a token issued while it runs', async () => {
     const orgs = await runCli(['dump'], env)
     const order = orgs.stdout

@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream'
+import type { ImportLine } from '../resources/index.js'
 import type { DemoCounts } from './scales.js'
 
 /** How many records the counts give (items come inside their orders). */
@@ -18,7 +19,11 @@ export function demoTotal(counts: DemoCounts): number {
  * generator (and Faker with it) is loaded when the stream is first read, so that a process that never
  * makes demo records (a service on its own database) never holds it.
  */
-export function demoStream(counts: DemoCounts, seed: number, onRecord?: (records: number) => void): Readable {
+export function demoStream(
+  counts: DemoCounts,
+  seed: number,
+  onRecord?: (records: number, record: ImportLine) => void,
+): Readable {
   return Readable.from(
     (async function* () {
       const { generateDemo } = await import('./generator.js')
@@ -27,7 +32,7 @@ export function demoStream(counts: DemoCounts, seed: number, onRecord?: (records
       let written = 0
       for (const record of generateDemo(counts, seed)) {
         chunk += `${JSON.stringify(record)}\n`
-        onRecord?.(++written)
+        onRecord?.(++written, record)
         if (chunk.length >= 64 * 1024) {
           yield chunk
           chunk = ''

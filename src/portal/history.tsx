@@ -72,8 +72,9 @@ export function HistorySection({
   id: string
   versions: readonly Version[]
 }) {
-  const documents = versions.map((v) => JSON.parse(v.document) as Json)
   const latest = versions.length
+  // Read only to compare: a record that never changed (most of them) shows its one version unread.
+  const documents = latest > 1 ? versions.map((v) => JSON.parse(v.document) as Json) : []
   return (
     <section aria-labelledby="historico" id="historico-secao">
       <h2 id="historico">Histórico de alterações</h2>

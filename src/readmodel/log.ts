@@ -59,7 +59,7 @@ export async function writeLog(
     return (publicRows.rowCount ?? 0) + (orderRows.rowCount ?? 0)
   }
   // Each document before (p) and after (n): those kept aside, and those of the keys in scope (or, for a
-  // rebuild of everything, of the condition). An updated record keeps both, for its history's patch.
+  // rebuild of everything, of the condition).
   const details = touched.details
     ? `(SELECT resource, id FROM previous_details UNION (${touched.details})) k
        LEFT JOIN previous_details p ON p.resource = k.resource AND p.id = k.id
@@ -74,9 +74,7 @@ export async function writeLog(
        WHERE ${scope.orders}) n ON n.organization_id = p.organization_id AND n.number = p.number`
   await client.query(`CREATE TEMP TABLE logged_details ON COMMIT DROP AS
     SELECT coalesce(n.resource, p.resource) AS resource, coalesce(n.id, p.id) AS id,
-      coalesce(n.organization_id, p.organization_id) AS organization_id, ${change('p.id', 'n.id')} AS change,
-      CASE WHEN p.id IS NOT NULL AND n.id IS NOT NULL THEN p.body END AS before,
-      CASE WHEN p.id IS NOT NULL AND n.id IS NOT NULL THEN n.body END AS after
+      coalesce(n.organization_id, p.organization_id) AS organization_id, ${change('p.id', 'n.id')} AS change
     FROM ${details}
     WHERE p.body IS DISTINCT FROM n.body`)
   await client.query(`CREATE TEMP TABLE logged_orders ON COMMIT DROP AS
@@ -88,13 +86,16 @@ export async function writeLog(
     WHERE l.change = 'withdrawn' AND c.resource = l.resource AND c.id = l.id`)
   await client.query(`DELETE FROM order_changes c USING logged_orders l
     WHERE l.change = 'withdrawn' AND c.organization_id = l.organization_id AND c.number = l.number`)
-  const last = await client.query<{ seq: string }>(
-    'SELECT coalesce(max(seq), 0)::text AS seq FROM public_changes',
+  const restore = await patches(client)
+  const publicRows = await client.query(
+    `INSERT INTO public_changes (resource, id, organization_id, change, changed_at, restore)
+     SELECT l.resource, l.id, l.organization_id, l.change, transaction_timestamp(), v.restore
+     FROM logged_details l
+     LEFT JOIN unnest($1::text[], $2::uuid[], $3::text[]) v(resource, id, restore)
+       ON v.resource = l.resource AND v.id = l.id
+     ORDER BY l.resource, l.id`,
+    restore,
   )
-  const publicRows =
-    await client.query(`INSERT INTO public_changes (resource, id, organization_id, change, changed_at)
-    SELECT resource, id, organization_id, change, transaction_timestamp() FROM logged_details ORDER BY resource, id`)
-  await keepVersions(client, last.rows[0]?.seq ?? '0')
   const orderRows =
     await client.query(`INSERT INTO order_changes (organization_id, number, change, changed_at)
     SELECT organization_id, number, change, transaction_timestamp() FROM logged_orders ORDER BY organization_id, number`)
@@ -102,20 +103,19 @@ export async function writeLog(
 }
 
 /**
- * The history of the records this import updated: on each of its updated entries (after `since`), the patch
- * that turns the version it produced back into the one before (src/readmodel/patch.ts).
+ * The history of the records this import updated: for each, the patch that turns the version it produced
+ * back into the one before (src/readmodel/patch.ts), as the arrays of its resource, id and patch.
  */
-async function keepVersions(client: PoolClient, since: string): Promise<void> {
-  const { rows } = await client.query<{ seq: string; before: string; after: string }>(
-    `SELECT c.seq::text, l.before, l.after FROM public_changes c
-     JOIN logged_details l ON l.resource = c.resource AND l.id = c.id
-     WHERE c.seq > $1 AND c.change = 'updated'`,
-    [since],
+async function patches(client: PoolClient): Promise<[string[], string[], string[]]> {
+  const { rows } = await client.query<{ resource: string; id: string; before: string; after: string }>(
+    `SELECT l.resource, l.id, p.body AS before, n.body AS after FROM logged_details l
+     JOIN previous_details p ON p.resource = l.resource AND p.id = l.id
+     JOIN detail_documents n ON n.resource = l.resource AND n.id = l.id
+     WHERE l.change = 'updated'`,
   )
-  if (rows.length === 0) return
-  await client.query(
-    `UPDATE public_changes c SET restore = v.restore FROM unnest($1::bigint[], $2::text[]) v(seq, restore)
-     WHERE c.seq = v.seq`,
-    [rows.map((row) => row.seq), rows.map((row) => storedPatch(row.after, row.before))],
-  )
+  return [
+    rows.map((row) => row.resource),
+    rows.map((row) => row.id),
+    rows.map((row) => storedPatch(row.after, row.before)),
+  ]
 }

@@ -31,7 +31,24 @@ export type Patch = ObjectPatch | ArrayPatch
 const isObject = (value: Json): value is { [key: string]: Json } =>
   typeof value === 'object' && value !== null && !Array.isArray(value)
 
-const same = (a: Json, b: Json) => a === b || JSON.stringify(a) === JSON.stringify(b)
+/** Whether two values are the same JSON text: the same values, and objects' fields in the same order. */
+function same(a: Json, b: Json): boolean {
+  if (a === b) return true
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false
+    for (let i = 0; i < a.length; i++) if (!same(a[i] as Json, b[i] as Json)) return false
+    return true
+  }
+  const keys = Object.keys(a)
+  const others = Object.keys(b)
+  if (keys.length !== others.length) return false
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as string
+    if (key !== others[i] || !same(a[key] as Json, b[key] as Json)) return false
+  }
+  return true
+}
 
 /** An element's identity in its array: its id, uuid or number, when it has one. */
 export function elementKey(element: Json): string | undefined {
@@ -55,16 +72,20 @@ export function reversePatch(after: Json, before: Json): Patch | undefined {
   if (same(after, before)) return undefined
   if (isObject(after) && isObject(before)) {
     const afterKeys = Object.keys(after)
-    // A patch keeps the new object's fields in place: an object whose fields differ is given whole.
-    if (afterKeys.length !== Object.keys(before).length || afterKeys.some((key) => !(key in before)))
+    const beforeKeys = Object.keys(before)
+    // A patch keeps the new object's fields in place: an object whose fields (or their order) differ is
+    // given whole.
+    if (afterKeys.length !== beforeKeys.length || afterKeys.some((key, i) => key !== beforeKeys[i]))
       return undefined
     const patch: ObjectPatch = {}
     for (const key of afterKeys) {
       const from = after[key] as Json
       const to = before[key] as Json
       if (same(from, to)) continue
+      // An object or array is patched rather than given whole: its patch names only what changed, and
+      // storedPatch keeps the whole version where the patch comes out larger.
       const inner = reversePatch(from, to)
-      if (inner !== undefined && JSON.stringify(inner).length < JSON.stringify(to).length) {
+      if (inner !== undefined) {
         patch.p ??= {}
         patch.p[key] = inner
       } else {
@@ -96,11 +117,7 @@ export function reversePatch(after: Json, before: Json): Patch | undefined {
         return
       }
       const inner = reversePatch(was, element)
-      segments.push(
-        inner !== undefined && JSON.stringify(inner).length < JSON.stringify(element).length
-          ? { e: [at, inner] }
-          : { v: element },
-      )
+      segments.push(inner !== undefined ? { e: [at, inner] } : { v: element })
     })
     return { a: segments }
   }

@@ -80,6 +80,9 @@ describe('reverse patches', () => {
     const stored = storedPatch(JSON.stringify(after), JSON.stringify(before))
     assert.ok(stored.length < 100, stored)
     assert.equal(restore(JSON.stringify(after), stored), JSON.stringify(before))
+    // The same fields in another order are another text: restored in the order they had.
+    const reordered = storedPatch('{"b":[1,{"c":2,"d":3}],"a":1}', '{"a":1,"b":[1,{"d":3,"c":2}]}')
+    assert.equal(restore('{"b":[1,{"c":2,"d":3}],"a":1}', reordered), '{"a":1,"b":[1,{"d":3,"c":2}]}')
     // A document whose every field changed is kept whole, marked as such.
     const whole = storedPatch('{"a":"x"}', '{"b":"y"}')
     assert.equal(whole, '{"w":{"b":"y"}}')
