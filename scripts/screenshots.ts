@@ -27,8 +27,12 @@ const browser = await chromium.launch({
 })
 try {
   const pool = server.db.pool
+  // A contract the demo's later import changed, so that the picture shows its history too.
   const contract = (
-    await pool.query<{ id: string }>('SELECT id FROM contracts ORDER BY amount_total DESC LIMIT 1')
+    await pool.query<{ id: string }>(
+      `SELECT id FROM public_changes WHERE resource = 'contracts' AND change = 'updated'
+       ORDER BY seq LIMIT 1`,
+    )
   ).rows[0]?.id
   const organ = (
     await pool.query<{ id: string }>(
