@@ -99,6 +99,36 @@ export function Value({ field, value }: { field: AnyField; value: unknown }) {
   return <>{formatValue(field.kind, value)}</>
 }
 
+/** Records as table rows, one cell per shown field, the first linking to the record's page. */
+export function RecordRows({
+  resource,
+  rows,
+  shown,
+}: {
+  resource: PublicResource
+  rows: readonly Json[]
+  shown: readonly string[]
+}) {
+  const fields = resource.record.fields
+  return (
+    <tbody>
+      {rows.map((row) => (
+        <tr key={String(row.id)}>
+          {shown.map((name, column) => (
+            <td key={name} class={kindClass(fields[name] as AnyField)}>
+              <Cell
+                field={fields[name] as AnyField}
+                value={row[name]}
+                href={column === 0 ? recordPath(resource, String(row.id)) : undefined}
+              />
+            </td>
+          ))}
+        </tr>
+      ))}
+    </tbody>
+  )
+}
+
 export function Cell({ field, value, href }: { field: AnyField | Relation; value: unknown; href?: string }) {
   if (isRelation(field)) {
     const items = (value as Json[] | undefined) ?? []

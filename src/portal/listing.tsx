@@ -5,7 +5,7 @@ import type { PublicResource } from '../resources/index.js'
 import type { ListResult } from '../transparency/listing.js'
 import type { Choices, LookupOption } from './data.js'
 import { counted } from './format.js'
-import { Cell, kindClass, page, recordPath, Scroll, title } from './layout.js'
+import { page, RecordRows, Scroll, title } from './layout.js'
 
 // A listing's page: the filter form, built from the resource's filters (src/resources/filters.ts), the
 // results table, and the pager. The form is a GET form whose URL is the listing's state.
@@ -241,21 +241,7 @@ function ResultsTable({ view, result, base }: { view: ListingView; result: ListR
             })}
           </tr>
         </thead>
-        <tbody>
-          {result.rows.map((row) => (
-            <tr key={String(row.id)}>
-              {resource.portal.listed.map((name, column) => (
-                <td key={name} class={kindClass(fields[name] as AnyField)}>
-                  <Cell
-                    field={fields[name] as AnyField}
-                    value={row[name]}
-                    href={column === 0 ? recordPath(resource, String(row.id)) : undefined}
-                  />
-                </td>
-              ))}
-            </tr>
-          ))}
-        </tbody>
+        <RecordRows resource={resource} rows={result.rows} shown={resource.portal.listed} />
       </table>
     </Scroll>
   )

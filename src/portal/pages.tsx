@@ -5,7 +5,7 @@ import type { Json } from '../transparency/listing.js'
 import type { KindSummary, Organ } from './data.js'
 import { counted, day, money, taxId } from './format.js'
 import { HistorySection, VersionBanner } from './history.js'
-import { Cell, capitalized, kindClass, page, recordPath, Scroll, title, Value } from './layout.js'
+import { Cell, capitalized, kindClass, page, RecordRows, recordPath, Scroll, title, Value } from './layout.js'
 import { listingUrl } from './listing.js'
 
 // The portal's pages, rendered on the server (Preact, to a string: every value is escaped). No script: a
@@ -150,21 +150,7 @@ function Latest({ summary, more }: { summary: KindSummary; more: string }) {
                 ))}
               </tr>
             </thead>
-            <tbody>
-              {result.rows.map((row) => (
-                <tr key={String(row.id)}>
-                  {shown.map((name, column) => (
-                    <td key={name} class={kindClass(fields[name] as AnyField)}>
-                      <Cell
-                        field={fields[name] as AnyField}
-                        value={row[name]}
-                        href={column === 0 ? recordPath(resource, String(row.id)) : undefined}
-                      />
-                    </td>
-                  ))}
-                </tr>
-              ))}
-            </tbody>
+            <RecordRows resource={resource} rows={result.rows} shown={shown} />
           </table>
         </Scroll>
       )}
