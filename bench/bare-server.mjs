@@ -64,7 +64,7 @@ async function answer(url, authorization) {
     return [
       JSON_TYPE,
       await store.answer(`hist\u0000contracts\u0000${id}\u0000`, async () => {
-        const versions = await versionsOf(pool, contracts, id)
+        const versions = await versionsOf(store, contracts, id)
         return versions && `${FEED_HEAD}${historyText(contracts, id, versions)}}`
       }),
     ]
@@ -96,7 +96,7 @@ async function answer(url, authorization) {
       HTML_TYPE,
       await store.answer(`p\u0000${url}`, async () => {
         const found = await ownedDetail(pool, store, contracts, id)
-        const versions = found && (await versionsOf(pool, contracts, id, found.body))
+        const versions = found && (await versionsOf(store, contracts, id, found.body))
         return versions && detailPage(contracts, id, found.document, found.owner, versions)
       }),
     ]

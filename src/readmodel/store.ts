@@ -69,41 +69,57 @@ export interface Found {
 /** Keys sent in one query at most: a burst larger than this goes as several, one after another. */
 const MAX_BATCH_KEYS = 500
 
+/** A public record's entry in the change log, as its history reads it (migrations/0017_history.sql). */
+export interface ChangeRow {
+  change: 'created' | 'updated'
+  /** ISO 8601 UTC with microseconds. */
+  changed_at: string
+  /** The reverse patch back to the version before; null for a creation. */
+  restore: string | null
+}
+
+/** A batch's rows, each led by its key's place in the batch (from 1), as what each key found. */
+type Collect<T> = (rows: unknown[][]) => Map<number, T>
+
 /**
  * Looks keys up in batches, one query of a batcher out at a time: the lookups asked for while it is out
  * wait for it and then go together as the next. Concurrent requests share a round trip instead of queueing
  * for connections, and a busy instance sends PostgreSQL fewer, larger queries (a query per turn of the event
  * loop instead sends many small ones, each costing PostgreSQL its own planning and round trip).
  */
-class Batcher {
+class Batcher<T> {
   private pending: {
     key: string[]
-    resolve: (found: Found | undefined) => void
+    resolve: (found: T | undefined) => void
     reject: (error: Error) => void
   }[] = []
   /** Whether a query of this batcher is out. */
   private out = false
   private readonly sql: string
-  /** Names the prepared statement, and the batcher's keys in the cache. */
-  readonly name: string
 
-  /** Bodies of `table` by its key columns, given as [column, SQL type] in key order. */
+  /**
+   * Rows of `table` by its key columns, given as [column, SQL type] in key order: `select` names what each
+   * row gives after the key's place (the table is `d`), `order` how a key's rows follow each other.
+   */
   constructor(
     private readonly pool: Pool,
+    /** Names the prepared statement. */
+    private readonly name: string,
     table: string,
     key: readonly (readonly [string, string])[],
+    select: string,
+    private readonly collect: Collect<T>,
+    order = '',
   ) {
-    this.name = `batch-${table}`
     // Each array behind a subquery, hidden from the planner: with its values in view PostgreSQL plans every
     // small batch again; hidden, every batch keeps the generic plan, the same nested loop over the key.
-    // The key's place in the batch, the document, its organization.
-    this.sql = `SELECT k.i::int, d.body, d.organization_id::text
+    this.sql = `SELECT k.i::int, ${select}
       FROM unnest(${key.map(([, type], n) => `(SELECT $${n + 1}::${type}[])`).join(', ')}) WITH ORDINALITY
         k(${key.map(([column]) => column).join(', ')}, i)
-      JOIN ${table} d ON ${key.map(([column]) => `d.${column} = k.${column}`).join(' AND ')}`
+      JOIN ${table} d ON ${key.map(([column]) => `d.${column} = k.${column}`).join(' AND ')}${order}`
   }
 
-  load(key: string[]): Promise<Found | undefined> {
+  load(key: string[]): Promise<T | undefined> {
     return new Promise((resolve, reject) => {
       // The first lookup of a turn sends at its end, unless a query is out: its end sends them then.
       if (this.pending.push({ key, resolve, reject }) === 1 && !this.out) setImmediate(() => this.send())
@@ -124,15 +140,14 @@ class Batcher {
   private async run(batch: typeof this.pending) {
     const columns = (batch[0]?.key ?? []).map((_, part) => batch.map((entry) => entry.key[part]))
     try {
-      const { rows } = await this.pool.query<[string, string, string]>({
+      const { rows } = await this.pool.query<unknown[]>({
         name: this.name,
         text: this.sql,
         values: columns,
         rowMode: 'array',
       })
-      const found = new Map<number, Found>()
-      for (const [i, body, organizationId] of rows) found.set(Number(i) - 1, { body, organizationId })
-      for (const [i, entry] of batch.entries()) entry.resolve(found.get(i))
+      const found = this.collect(rows)
+      for (const [i, entry] of batch.entries()) entry.resolve(found.get(i + 1))
     } catch (error) {
       // A value PostgreSQL refuses (a data exception) fails only the lookup that carried it: the others of
       // the batch are asked again one by one. Any other failure (the connection) fails them all.
@@ -144,6 +159,16 @@ class Batcher {
       for (const entry of batch) entry.reject(error as Error)
     }
   }
+}
+
+/** A document batcher: the body and organization of each key found. */
+function documents(pool: Pool, table: string, key: readonly (readonly [string, string])[]) {
+  return new Batcher<Found>(pool, `batch-${table}`, table, key, 'd.body, d.organization_id::text', (rows) => {
+    const found = new Map<number, Found>()
+    for (const [i, body, organizationId] of rows as [number, string, string][])
+      found.set(i, { body, organizationId })
+    return found
+  })
 }
 
 /** The cache keys of the answers kept whole: a detail's. */
@@ -179,19 +204,45 @@ export class DocumentStore {
   private readonly heard: Notifications | undefined
   /** The same, when it is the store's own, started and closed with it. */
   private readonly own: Notifications | undefined
-  private readonly orders: Batcher
-  private readonly details: Batcher
+  private readonly orders: Batcher<Found>
+  private readonly details: Batcher<Found>
+  private readonly changes: Batcher<ChangeRow[]>
 
   constructor(pool: Pool, options: DocumentStoreOptions) {
     this.cache = new LruCache(options.cacheBytes)
-    this.orders = new Batcher(pool, 'order_documents', [
+    this.orders = documents(pool, 'order_documents', [
       ['organization_id', 'uuid'],
       ['number', 'text'],
     ])
-    this.details = new Batcher(pool, 'detail_documents', [
+    this.details = documents(pool, 'detail_documents', [
       ['resource', 'text'],
       ['id', 'uuid'],
     ])
+    this.changes = new Batcher<ChangeRow[]>(
+      pool,
+      'batch-public-changes',
+      "(SELECT * FROM public_changes WHERE change <> 'withdrawn')",
+      [
+        ['resource', 'text'],
+        ['id', 'uuid'],
+      ],
+      `d.change, to_char(d.changed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'), d.restore`,
+      (rows) => {
+        const found = new Map<number, ChangeRow[]>()
+        for (const [i, change, changed_at, restore] of rows as [
+          number,
+          ChangeRow['change'],
+          string,
+          string,
+        ][]) {
+          const entries = found.get(i)
+          if (entries === undefined) found.set(i, [{ change, changed_at, restore }])
+          else entries.push({ change, changed_at, restore })
+        }
+        return found
+      },
+      ' ORDER BY k.i, d.seq',
+    )
     if (options.cacheBytes <= 0) return
     const heard =
       options.notifications ??
@@ -291,6 +342,11 @@ export class DocumentStore {
   /** A detail's document, as `order` gives an order's. */
   detail(resource: string, id: string): Promise<string | undefined> {
     return this.details.load([resource, id]).then((found) => found?.body)
+  }
+
+  /** A public record's entries in the change log, oldest first (none for a record older than the log). */
+  changesOf(resource: string, id: string): Promise<ChangeRow[]> {
+    return this.changes.load([resource, id]).then((found) => found ?? [])
   }
 
   /** A detail's document and the organization it belongs to (which the document does not show). */

@@ -270,7 +270,7 @@ const portal: FastifyPluginAsync<PortalOptions> = async (
           return notFound(reply, 'Identificador inválido: o endereço deve terminar com um UUID.')
         return cachedPage(request, reply, async () => {
           const found = await ownedDetail(pool, store, resource, id)
-          const versions = found && (await versionsOf(pool, resource, id, found.body))
+          const versions = found && (await versionsOf(store, resource, id, found.body))
           if (found === undefined || versions === undefined) return undefined
           return detailPage(resource, id, found.document, found.owner, versions)
         })
@@ -290,7 +290,7 @@ const portal: FastifyPluginAsync<PortalOptions> = async (
             return notFound(reply, 'Versão inválida: o endereço deve terminar com o número de uma versão.')
           return cachedPage(request, reply, async () => {
             const found = await ownedDetail(pool, store, resource, id)
-            const versions = found && (await versionsOf(pool, resource, id, found.body))
+            const versions = found && (await versionsOf(store, resource, id, found.body))
             if (found === undefined || versions === undefined) return undefined
             const version = versions[number - 1]
             if (version === undefined) throw new NotFoundError('version')

@@ -219,7 +219,7 @@ const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app,
         const answer = await store.answer(
           `hist\u0000${resource.path}\u0000${id}\u0000${asked ?? ''}`,
           async () => {
-            const versions = await versionsOf(pool, resource, id)
+            const versions = await versionsOf(store, resource, id)
             if (versions === undefined) throw new NotFoundError('record')
             if (asked === undefined) return `${SUCCESS_PREFIX}${historyText(resource, id, versions)}}`
             const version = versions[asked - 1]

@@ -1,5 +1,5 @@
-import { type Pool, prepared } from '../db/pool.js'
 import { elementKey, type Json, restore } from '../readmodel/patch.js'
+import type { ChangeRow, DocumentStore } from '../readmodel/store.js'
 import { type AnyField, isRelation, type Relation, type Shape } from '../resources/fields.js'
 import type { PublicResource } from '../resources/index.js'
 
@@ -16,46 +16,28 @@ export interface Version {
   document: string
 }
 
-interface EntryRow {
-  change: 'created' | 'updated'
-  changed_at: string
-  restore: string | null
-}
-
 /**
  * Every version of a record, oldest first; undefined when there is no such record (or it was withdrawn).
  * The latest is the document served now; each earlier one is the next with the patch of the change that
  * followed it. A record published before the change log has one version: today's.
  */
 export async function versionsOf(
-  pool: Pool,
+  store: DocumentStore,
   resource: PublicResource,
   id: string,
   /** The record's document as served now, when the caller has read it already. */
   served?: string,
 ): Promise<Version[] | undefined> {
-  const [current, entries] = await Promise.all([
-    served ??
-      pool
-        .query<{ body: string }>(
-          prepared('SELECT body FROM detail_documents WHERE resource = $1 AND id = $2', [resource.path, id]),
-        )
-        .then((result) => result.rows[0]?.body),
-    pool.query<EntryRow>(
-      prepared(
-        `SELECT change, to_char(changed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS changed_at, restore
-         FROM public_changes WHERE resource = $1 AND id = $2 AND change <> 'withdrawn' ORDER BY seq`,
-        [resource.path, id],
-      ),
-    ),
+  const [current, rows] = await Promise.all([
+    served ?? store.detail(resource.path, id),
+    store.changesOf(resource.path, id),
   ])
   if (current === undefined) return undefined
-  const rows = entries.rows
   if (rows.length === 0) return [{ version: 1, changed_at: null, change: 'created', document: current }]
   const texts: string[] = new Array(rows.length)
   texts[rows.length - 1] = current
   for (let k = rows.length - 1; k > 0; k--) {
-    const patch = (rows[k] as EntryRow).restore
+    const patch = (rows[k] as ChangeRow).restore
     // An update with no patch (written by a build before history) shows as the version after it.
     texts[k - 1] = patch === null ? (texts[k] as string) : restore(texts[k] as string, patch)
   }
