@@ -34,6 +34,27 @@ const change = (p: string, n: string) =>
   `CASE WHEN ${p} IS NULL THEN 'created' WHEN ${n} IS NULL THEN 'withdrawn' ELSE 'updated' END`
 
 /**
+ * Each document of a kind before (p) and after (n) the rebuild: the ones kept aside in `previous` joined by
+ * key with the ones of the keys an import touched (a query), or, for a rebuild of everything, with the ones
+ * the condition `scope` selects on `table` (alias `alias`).
+ */
+function compared(
+  table: string,
+  alias: string,
+  previous: string,
+  key: readonly string[],
+  touched: string | undefined,
+  scope: string,
+): string {
+  const on = (a: string, b: string) => key.map((column) => `${a}.${column} = ${b}.${column}`).join(' AND ')
+  if (touched)
+    return `(SELECT ${key.join(', ')} FROM ${previous} UNION (${touched})) k
+       LEFT JOIN ${previous} p ON ${on('p', 'k')}
+       LEFT JOIN ${table} n ON ${on('n', 'k')}`
+  return `${previous} p FULL JOIN (SELECT * FROM ${table} ${alias} WHERE ${scope}) n ON ${on('n', 'p')}`
+}
+
+/**
  * Appends the entries of the rebuild's changes, in a stable order, after removing the earlier entries of
  * the records it withdrew. `scope.details` and `scope.orders` are conditions on detail_documents (alias d) and
  * order_documents (alias o) that select the documents the rebuild made; `touched`, when the rebuild was of
@@ -60,18 +81,22 @@ export async function writeLog(
   }
   // Each document before (p) and after (n): those kept aside, and those of the keys in scope (or, for a
   // rebuild of everything, of the condition).
-  const details = touched.details
-    ? `(SELECT resource, id FROM previous_details UNION (${touched.details})) k
-       LEFT JOIN previous_details p ON p.resource = k.resource AND p.id = k.id
-       LEFT JOIN detail_documents n ON n.resource = k.resource AND n.id = k.id`
-    : `previous_details p FULL JOIN (SELECT d.resource, d.id, d.organization_id, d.body FROM detail_documents d
-       WHERE ${scope.details}) n ON n.resource = p.resource AND n.id = p.id`
-  const orders = touched.orders
-    ? `(SELECT organization_id, number FROM previous_orders UNION (${touched.orders})) k
-       LEFT JOIN previous_orders p ON p.organization_id = k.organization_id AND p.number = k.number
-       LEFT JOIN order_documents n ON n.organization_id = k.organization_id AND n.number = k.number`
-    : `previous_orders p FULL JOIN (SELECT o.organization_id, o.number, o.body FROM order_documents o
-       WHERE ${scope.orders}) n ON n.organization_id = p.organization_id AND n.number = p.number`
+  const details = compared(
+    'detail_documents',
+    'd',
+    'previous_details',
+    ['resource', 'id'],
+    touched.details,
+    scope.details,
+  )
+  const orders = compared(
+    'order_documents',
+    'o',
+    'previous_orders',
+    ['organization_id', 'number'],
+    touched.orders,
+    scope.orders,
+  )
   await client.query(`CREATE TEMP TABLE logged_details ON COMMIT DROP AS
     SELECT coalesce(n.resource, p.resource) AS resource, coalesce(n.id, p.id) AS id,
       coalesce(n.organization_id, p.organization_id) AS organization_id, ${change('p.id', 'n.id')} AS change
