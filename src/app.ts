@@ -112,7 +112,11 @@ export async function buildApp(
   // Query strings are validated without Ajv's coercion (src/validation.ts).
   app.setValidatorCompiler(requestValidator)
 
-  await app.register(requests, { logRequests: config.logRequests, metrics: services.metrics })
+  await app.register(requests, {
+    logRequests: config.logRequests,
+    metrics: services.metrics,
+    ipv6Prefix: config.ipv6Prefix,
+  })
   await app.register(openapi)
   await app.register(health, { pool: deps.pool })
   await app.register(orders, { prefix: '/external', ...services, authFailureLimit: config.authFailureLimit })
@@ -122,6 +126,11 @@ export async function buildApp(
     publicRateLimit: config.publicRateLimit,
     onExportRows: services.metrics && ((rows: number) => services.metrics?.exportRows.inc(rows)),
     publication: { config: config.ocds, publicUrl: config.publicUrl },
+    downloads: {
+      gate: services.exportGate,
+      idleMs: config.idleTimeoutSeconds * 1000,
+      minBytesPerSecond: config.downloadMinRateKb * 1024,
+    },
     idleTimeoutMs: config.idleTimeoutSeconds * 1000,
   })
   // The citizens' portal, at the root: pages over the same read path.

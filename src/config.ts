@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs'
 import { isIP } from 'node:net'
 import path from 'node:path'
+import { DEFAULT_IPV6_PREFIX } from './address.js'
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
 
@@ -39,6 +40,13 @@ export interface Config {
   readonly keepAliveTimeoutSeconds: number
   /** Seconds without traffic either way before a connection is dropped (a reader that stopped reading). */
   readonly idleTimeoutSeconds: number
+  /**
+   * Kilobytes a second below which a download's reader is dropped, once past its first window, when the
+   * answer waits for it (a slow query is not the reader's fault); 0 never drops one for being slow.
+   */
+  readonly downloadMinRateKb: number
+  /** Leading bits of an IPv6 address that name one client for the per-address limits (a /64 by default). */
+  readonly ipv6Prefix: number
   /** Port of the Prometheus metrics endpoint (apart from the API); undefined: no metrics. */
   readonly metricsPort: number | undefined
   /** Address the metrics endpoint listens on: the loopback by default, never the API's public one. */
@@ -195,6 +203,8 @@ export function loadConfig(env: Env = process.env): Config {
     requestTimeoutSeconds: parseWhole('REQUEST_TIMEOUT', text(env, 'REQUEST_TIMEOUT'), 10, 1, 600),
     keepAliveTimeoutSeconds: parseWhole('KEEP_ALIVE_TIMEOUT', text(env, 'KEEP_ALIVE_TIMEOUT'), 10, 1, 600),
     idleTimeoutSeconds: parseWhole('IDLE_TIMEOUT', text(env, 'IDLE_TIMEOUT'), 30, 1, 3600),
+    downloadMinRateKb: parseWhole('DOWNLOAD_MIN_RATE', text(env, 'DOWNLOAD_MIN_RATE'), 64, 0, 1_000_000),
+    ipv6Prefix: parseWhole('IPV6_PREFIX', text(env, 'IPV6_PREFIX'), DEFAULT_IPV6_PREFIX, 16, 128),
     metricsPort:
       text(env, 'METRICS_PORT') === undefined
         ? undefined

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
+import { addressKey } from '../address.js'
 import type { Metrics } from '../metrics.js'
 import { errorBody } from './client-errors.js'
 import { SECURITY_HEADERS } from './security-headers.js'
@@ -8,6 +9,15 @@ export interface RequestsOptions {
   /** LOG_REQUESTS: one line per answered request, at info. */
   logRequests: boolean
   metrics: Metrics | undefined
+  /** IPV6_PREFIX: the leading bits of an IPv6 address that name one client. */
+  ipv6Prefix: number
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The client as per-address limits count it: its IPv4 address, or its IPv6 address's prefix. */
+    readonly client: string
+  }
 }
 
 /**
@@ -16,7 +26,13 @@ export interface RequestsOptions {
  * before every route.
  */
 export default fp<RequestsOptions>(
-  async function requests(app: FastifyInstance, { logRequests, metrics }) {
+  async function requests(app: FastifyInstance, { logRequests, metrics, ipv6Prefix }) {
+    // Worked out when a limit asks, not on every request.
+    app.decorateRequest('client', {
+      getter(this: { ip: string }) {
+        return addressKey(this.ip, ipv6Prefix)
+      },
+    })
     app.addHook('onRequest', (request, reply, done) => {
       // X-Request-Id: the client's or the proxy's when sane, else a new one (genReqId); logged as reqId.
       reply.header('x-request-id', request.id)

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply } from 'fastify'
 import { Type } from 'typebox'
-import { type Cursor, openCursor } from '../db/cursor.js'
+import { openCursor } from '../db/cursor.js'
 import type { Answer } from '../readmodel/answer.js'
 import {
   DEFAULT_FEED_PAGE,
@@ -16,14 +16,14 @@ import {
   publicFeedLines,
   publicFeedPage,
 } from '../transparency/changes.js'
-import { ExportRefused, NotFoundError } from '../transparency/errors.js'
+import { NotFoundError } from '../transparency/errors.js'
 import { organizationExists } from '../transparency/listing.js'
 import { MESSAGES } from '../transparency/messages.js'
 import { type Parameter, parameters } from '../transparency/parameters.js'
 import { sendAnswer } from './answer.js'
 import type { TransparencyOptions } from './options.js'
 import { failure, feedPage, PublicChange, Success, TOO_MANY } from './schemas.js'
-import { cutOnFailure, watchReader } from './transfer.js'
+import { sendDownload } from './transfer.js'
 
 /** The longest a request may wait for the next import. */
 export const MAX_WAIT_SECONDS = 30
@@ -184,7 +184,7 @@ export const changesRoute: FastifyPluginAsyncTypebox<TransparencyOptions> = asyn
 
 /** GET /v1/transparency/changes.jsonl: the feed from a cursor to its end, one entry a line, streamed. */
 export const changeLinesRoute: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app, options) => {
-  const { exportPool, exportGate, idleTimeoutMs } = options
+  const { exportPool, downloads } = options
   app.get(
     '/transparency/changes.jsonl',
     {
@@ -212,37 +212,24 @@ export const changeLinesRoute: FastifyPluginAsyncTypebox<TransparencyOptions> = 
     },
     async (request, reply) => {
       const feed = feedQuery(request.query as Record<string, unknown>)
-      const release = exportGate.enter(request.ip)
-      if (typeof release === 'string') throw new ExportRefused(release)
-      const lines = publicFeedLines(feed)
-      let cursor: Cursor<PublicRow>
-      try {
-        cursor = await openCursor<PublicRow>(exportPool, lines.text, lines.values, { batchSize: 500 })
-      } catch (error) {
-        release()
-        if ((error as { code?: string }).code === '57014') throw new ExportRefused('timeout')
-        throw error
-      }
-      async function* chunks() {
-        let chunk = ''
-        for await (const row of cursor.rows) {
-          chunk += lines.line(row)
-          if (chunk.length >= 65_536) {
-            yield chunk
-            chunk = ''
+      return sendDownload(request, reply, downloads, 'change feed download', async () => {
+        const lines = publicFeedLines(feed)
+        const cursor = await openCursor<PublicRow>(exportPool, lines.text, lines.values, { batchSize: 500 })
+        async function* chunks() {
+          let chunk = ''
+          for await (const row of cursor.rows) {
+            chunk += lines.line(row)
+            if (chunk.length >= 65_536) {
+              yield chunk
+              chunk = ''
+            }
           }
+          if (chunk.length > 0) yield chunk
         }
-        if (chunk.length > 0) yield chunk
-      }
-      const stream = Readable.from(chunks(), { objectMode: false })
-      cursor.releaseWith(stream)
-      reply.raw.once('close', release)
-      watchReader(reply.raw, idleTimeoutMs)
-      cutOnFailure(request, reply, stream, 'change feed download')
-      return reply
-        .header('Content-Type', 'application/x-ndjson; charset=utf-8')
-        .header('Cache-Control', 'no-store')
-        .send(stream as never) // a stream is sent as it is, not serialized
+        const stream = Readable.from(chunks(), { objectMode: false })
+        cursor.releaseWith(stream)
+        return { stream, headers: { 'Content-Type': 'application/x-ndjson; charset=utf-8' } }
+      })
     },
   )
 }

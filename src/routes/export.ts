@@ -2,15 +2,14 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { CONTENT_TYPES, openExport } from '../export/export.js'
 import { EXPORT_PARAMETERS, exportRequest } from '../export/request.js'
-import { ExportRefused } from '../transparency/errors.js'
 import type { TransparencyOptions } from './options.js'
 import { failure } from './schemas.js'
-import { cutOnFailure, watchReader } from './transfer.js'
+import { sendDownload } from './transfer.js'
 
 /** Every record of a listing's filter as a file: GET /v1/transparency/export. */
 const exportRoute: FastifyPluginAsyncTypebox<TransparencyOptions> = async (
   app,
-  { pool, exportPool, exportGate, onExportRows, idleTimeoutMs },
+  { pool, exportPool, downloads, onExportRows },
 ) => {
   app.get(
     '/transparency/export',
@@ -53,31 +52,23 @@ const exportRoute: FastifyPluginAsyncTypebox<TransparencyOptions> = async (
     },
     async (request, reply) => {
       const what = await exportRequest(pool, request.query as Record<string, unknown>)
-      const release = exportGate.enter(request.ip)
-      if (typeof release === 'string') throw new ExportRefused(release)
-      let file: Awaited<ReturnType<typeof openExport>>
-      try {
+      return sendDownload(request, reply, downloads, 'export', async () => {
         let counted = 0
-        file = await openExport(exportPool, {
+        const file = await openExport(exportPool, {
           ...what,
           onProgress: (rows) => {
             onExportRows?.(rows - counted)
             counted = rows
           },
         })
-      } catch (error) {
-        release()
-        if ((error as { code?: string }).code === '57014') throw new ExportRefused('timeout')
-        throw error
-      }
-      reply.raw.once('close', release)
-      watchReader(reply.raw, idleTimeoutMs)
-      cutOnFailure(request, reply, file.stream, 'export')
-      return reply
-        .header('Content-Type', file.contentType)
-        .header('Content-Disposition', `attachment; filename="${file.filename}"`)
-        .header('Cache-Control', 'no-store')
-        .send(file.stream as never) // a stream is sent as it is, not serialized
+        return {
+          stream: file.stream,
+          headers: {
+            'Content-Type': file.contentType,
+            'Content-Disposition': `attachment; filename="${file.filename}"`,
+          },
+        }
+      })
     },
   )
 }

@@ -11,11 +11,11 @@ import {
   releaseLines,
   releasePage,
 } from '../ocds/publish.js'
-import { ExportRefused, NotFoundError } from '../transparency/errors.js'
+import { NotFoundError } from '../transparency/errors.js'
 import { CACHE_CONTROL, sendAnswer } from './answer.js'
 import type { TransparencyOptions } from './options.js'
 import { failure, TOO_MANY } from './schemas.js'
-import { cutOnFailure, watchReader } from './transfer.js'
+import { sendDownload } from './transfer.js'
 
 // Open Contracting (OCDS 1.1) under /v1/ocds: public like /v1/transparency, with its envelope for errors,
 // its limits, CORS and caching. Packages are kept whole in the read path's cache until the next import.
@@ -133,7 +133,7 @@ export const ocdsRoutes: FastifyPluginAsyncTypebox<TransparencyOptions> = async 
 
 /** The bulk download: every release, one a line, streamed (in the scope that compresses). */
 export const ocdsBulkRoute: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app, options) => {
-  const { exportPool, exportGate, publication, idleTimeoutMs } = options
+  const { exportPool, downloads, publication } = options
   app.get(
     '/ocds/releases.jsonl',
     {
@@ -165,30 +165,19 @@ export const ocdsBulkRoute: FastifyPluginAsyncTypebox<TransparencyOptions> = asy
     },
     async (request, reply) => {
       const filters = request.query as ReleaseFilters & { history?: boolean }
-      const release = exportGate.enter(request.ip)
-      if (typeof release === 'string') throw new ExportRefused(release)
-      let bulk: Awaited<ReturnType<typeof releaseLines>>
-      try {
-        bulk = await releaseLines(exportPool, publication.config.prefix, filters)
-      } catch (error) {
-        release()
-        if ((error as { code?: string }).code === '57014') throw new ExportRefused('timeout')
-        throw error
-      }
-      const stream = Readable.from(bulk.lines, { objectMode: false })
-      bulk.releaseWith(stream)
-      reply.raw.once('close', release)
-      watchReader(reply.raw, idleTimeoutMs)
-      cutOnFailure(request, reply, stream, 'OCDS bulk download')
-      const day = new Date().toISOString().slice(0, 10)
-      return reply
-        .header('Content-Type', 'application/x-ndjson; charset=utf-8')
-        .header(
-          'Content-Disposition',
-          `attachment; filename="ocds-releases${filters.history ? '-history' : ''}-${day}.jsonl"`,
-        )
-        .header('Cache-Control', 'no-store')
-        .send(stream as never) // a stream is sent as it is, not serialized
+      return sendDownload(request, reply, downloads, 'OCDS bulk download', async () => {
+        const bulk = await releaseLines(exportPool, publication.config.prefix, filters)
+        const stream = Readable.from(bulk.lines, { objectMode: false })
+        bulk.releaseWith(stream)
+        const day = new Date().toISOString().slice(0, 10)
+        return {
+          stream,
+          headers: {
+            'Content-Type': 'application/x-ndjson; charset=utf-8',
+            'Content-Disposition': `attachment; filename="ocds-releases${filters.history ? '-history' : ''}-${day}.jsonl"`,
+          },
+        }
+      })
     },
   )
 }

@@ -1,9 +1,9 @@
 import type { MemoryLimiter } from '../auth/rate-limit.js'
 import type { ImportSignal } from '../channel.js'
 import type { Pool } from '../db/pool.js'
-import type { ExportGate } from '../export/gate.js'
 import type { Publication } from '../ocds/publish.js'
 import type { DocumentStore } from '../readmodel/store.js'
+import type { DownloadLimits } from './transfer.js'
 
 /** What the /v1 routes are built with. */
 export interface TransparencyOptions {
@@ -11,7 +11,6 @@ export interface TransparencyOptions {
   store: DocumentStore
   /** Exports' own connections (never the API's). */
   exportPool: Pool
-  exportGate: ExportGate
   /** Requests per client address per minute; 0: no limit. */
   publicRateLimit: number
   /** Its counters, shared with the portal; none when the limit is off. */
@@ -22,6 +21,8 @@ export interface TransparencyOptions {
   publication: Publication
   /** Requests waiting for the next import (the change feed's long polling). */
   imports: ImportSignal
-  /** How long a file's reader may take nothing before it is dropped (IDLE_TIMEOUT). */
+  /** IDLE_TIMEOUT: how long a waiting request may last (the change feed's long polling). */
   idleTimeoutMs: number
+  /** How streamed files are bounded: the export gate and the reader watchdog's limits. */
+  downloads: DownloadLimits
 }

@@ -121,7 +121,7 @@ const orders: FastifyPluginAsyncTypebox<OrdersOptions> = async (app, options) =>
     const header = singleAuthorization(request.raw)
     const identity = header ? await tokens.verify(header) : undefined
     if (!identity) {
-      const failures = await limiter.take(`auth-failures:${request.ip}`, authFailureLimit, 60_000)
+      const failures = await limiter.take(`auth-failures:${request.client}`, authFailureLimit, 60_000)
       const reset = setRateHeaders(reply, failures)
       if (failures.allowed) return fail(reply, 401, MESSAGES.unauthorized)
       reply.header('Retry-After', reset)

@@ -15,7 +15,7 @@ export function publicLimit(
   refuse: (reply: FastifyReply) => FastifyReply,
 ): onRequestHookHandler {
   return (request, reply, done) => {
-    const hit = limiter.takeNow(request.ip, perMinute, 60_000)
+    const hit = limiter.takeNow(request.client, perMinute, 60_000)
     if (hit.allowed) return done()
     for (const [name, value] of rateHeaders(hit)) reply.header(name, value)
     refuse(reply.header('retry-after', resetSeconds(hit)).code(429))

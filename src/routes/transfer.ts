@@ -1,29 +1,123 @@
 import type { ServerResponse } from 'node:http'
+import type { Socket } from 'node:net'
 import type { Readable } from 'node:stream'
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { ExportGate } from '../export/gate.js'
+import { ExportRefused } from '../transparency/errors.js'
 
-// How a streamed file (an export, the OCDS bulk download) goes out: a watchdog for a reader that stops
-// reading, and a failure in the middle that cuts the transfer so a truncated file never looks complete.
+// How a streamed file goes out (an export, the OCDS bulk download, the change feed as lines): one place of
+// the export gate held from the request to the socket's close, a watchdog for readers that stop reading or
+// read too slowly, and a failure in the middle that cuts the transfer so a truncated file never looks complete.
+
+/** The limits of streamed downloads. */
+export interface DownloadLimits {
+  gate: ExportGate
+  /** A reader the answer waits on that drains nothing for this long is dropped (IDLE_TIMEOUT). */
+  idleMs: number
+  /** Bytes a second under which a reader the answer waits on is dropped, after its first window; 0: never. */
+  minBytesPerSecond: number
+}
+
+/** A file ready to go: its stream (the first rows already read) and the headers that describe it. */
+export interface OpenedFile {
+  stream: Readable
+  headers: Readonly<Record<string, string>>
+}
+
+/** Resets a connection: the kernel drops what it still holds for the peer instead of keeping it for minutes. */
+function reset(socket: Socket | null) {
+  if (socket === null || socket.destroyed) return
+  try {
+    socket.resetAndDestroy()
+  } catch {
+    socket.destroy() // a socket without a TCP handle of its own (TLS over a wrapped one)
+  }
+}
+
+/** Bytes the socket has handed to the kernel (what it still buffers itself aside). */
+const sentBytes = (socket: Socket) => socket.bytesWritten - socket.writableLength
 
 /**
- * Drops a reader that has taken nothing for idleMs while the answer waits for it to drain (the socket's
- * buffers full): the connection is closed, which closes the file's stream and releases its database cursor
- * and its export place. Node's own socket timeout does not do it on time: it is put off by every write to the
- * socket's queue, which the file keeps making. A file that is slow to come (a slow query) is not the reader's
- * fault, and is left to EXPORT_TIMEOUT.
+ * What the watchdog makes of a reader, from what it sees at each beat: whether the answer waits on the
+ * reader (the socket's buffers full) and how many bytes have gone to the kernel. A reader the answer waits on
+ * that drains nothing for idleMs is `idle`. Past its first window (grace for a connection's slow start), a
+ * reader is `slow` when, over a window in which the answer waited on it at least half the time, it took less
+ * than minBytesPerSecond. A window is twice idleMs, at most a minute: the kernel hands a slow reader's bytes on
+ * in bursts as large as half its send buffer, so a shorter window would take a reader between bursts for a
+ * slow one. A file slow to come (a slow query) is not the reader's fault: only waiting on it counts.
  */
-export function watchReader(response: ServerResponse, idleMs: number): void {
-  let drained = Date.now()
-  const onDrain = () => {
-    drained = Date.now()
+export class ReaderWatch {
+  private readonly windowMs: number
+  private drained: number
+  private windowStart: number
+  private windowSent: number
+  private beats = 0
+  private waited = 0
+  private firstWindow = true
+
+  constructor(
+    private readonly limits: Pick<DownloadLimits, 'idleMs' | 'minBytesPerSecond'>,
+    start: number,
+    sent: number,
+  ) {
+    this.windowMs = Math.min(60_000, 2 * limits.idleMs)
+    this.drained = start
+    this.windowStart = start
+    this.windowSent = sent
   }
+
+  /** The socket drained its buffers. */
+  drain(at: number) {
+    this.drained = at
+  }
+
+  /** One beat: `waiting` when the answer waits on the reader, `sent` the bytes gone so far. */
+  beat(at: number, waiting: boolean, sent: number): 'ok' | 'idle' | 'slow' {
+    this.beats++
+    if (!waiting) this.drained = at
+    else {
+      this.waited++
+      if (at - this.drained >= this.limits.idleMs) return 'idle'
+    }
+    if (at - this.windowStart < this.windowMs) return 'ok'
+    const rate = ((sent - this.windowSent) * 1000) / (at - this.windowStart)
+    const slow =
+      !this.firstWindow &&
+      this.limits.minBytesPerSecond > 0 &&
+      this.waited * 2 >= this.beats &&
+      rate < this.limits.minBytesPerSecond
+    this.firstWindow = false
+    this.windowStart = at
+    this.windowSent = sent
+    this.beats = 0
+    this.waited = 0
+    return slow ? 'slow' : 'ok'
+  }
+}
+
+/**
+ * Watches a file's reader (ReaderWatch) on a beat of a quarter of idleMs, at most a second, and resets the
+ * connection of one that is idle or slow: its file, database cursor and export place go with it, and the
+ * kernel frees what it still held for it.
+ */
+export function watchReader(
+  response: ServerResponse,
+  limits: Pick<DownloadLimits, 'idleMs' | 'minBytesPerSecond'>,
+): void {
+  const socket = response.socket
+  // This watch replaces the server's idle timeout for the transfer: that one would end the connection with
+  // a FIN, leaving the kernel to hold the unsent bytes for the reader for minutes.
+  // (An injected request's socket has no timeout, nor byte counts.)
+  if (typeof socket?.setTimeout === 'function') socket.setTimeout(0)
+  const sent = () => (socket && typeof socket.bytesWritten === 'number' ? sentBytes(socket) : 0)
+  const watch = new ReaderWatch(limits, Date.now(), sent())
+  const onDrain = () => watch.drain(Date.now())
   response.on('drain', onDrain)
   const timer = setInterval(
     () => {
-      if (!response.writableNeedDrain) drained = Date.now()
-      else if (Date.now() - drained >= idleMs) response.destroy()
+      if (watch.beat(Date.now(), response.writableNeedDrain, sent()) !== 'ok') reset(response.socket)
     },
-    Math.max(50, Math.min(1000, idleMs / 4)),
+    Math.max(50, Math.min(1000, limits.idleMs / 4)),
   )
   timer.unref()
   response.once('close', () => {
@@ -51,4 +145,50 @@ export function cutOnFailure(
     else request.log.error({ err: error }, `${what} failed in the middle: transfer aborted`)
     reply.raw.destroy()
   })
+}
+
+/**
+ * Sends a streamed file under the export gate's bounds. The place is taken before `open` runs and given back
+ * exactly once, when the connection closes, however that happens: the client leaves before the file opens,
+ * during its first rows or later, the file fails, the watchdog drops a stalled reader, or the service stops.
+ * A file opened for a client already gone is closed at once (which frees its database connection). A query
+ * that times out before its first rows is ExportRefused('timeout'); the gate's refusals are ExportRefused too.
+ */
+export async function sendDownload(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  limits: DownloadLimits,
+  what: string,
+  open: () => Promise<OpenedFile>,
+): Promise<FastifyReply> {
+  const leave = limits.gate.enter(request.client)
+  if (typeof leave === 'string') throw new ExportRefused(leave)
+  let file: Readable | undefined
+  let gone = false
+  // Listened for before anything is awaited: a connection that closes meanwhile has fired its close by then.
+  const onClose = () => {
+    gone = true
+    leave()
+    file?.destroy()
+  }
+  reply.raw.once('close', onClose)
+  if (reply.raw.destroyed || request.raw.socket?.destroyed) onClose()
+  let opened: OpenedFile
+  try {
+    opened = await open()
+  } catch (error) {
+    reply.raw.off('close', onClose)
+    leave()
+    if ((error as { code?: string }).code === '57014') throw new ExportRefused('timeout')
+    throw error
+  }
+  file = opened.stream
+  if (gone) {
+    file.destroy()
+    return reply
+  }
+  watchReader(reply.raw, limits)
+  cutOnFailure(request, reply, file, what)
+  for (const [name, value] of Object.entries(opened.headers)) reply.header(name, value)
+  return reply.header('Cache-Control', 'no-store').send(file as never) // a stream is sent as it is
 }

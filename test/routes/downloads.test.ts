@@ -1,0 +1,286 @@
+import assert from 'node:assert/strict'
+import { readFileSync } from 'node:fs'
+import net from 'node:net'
+import { after, before, describe, it } from 'node:test'
+import type { FastifyInstance } from 'fastify'
+import { importRecords } from '../../src/import/importer.js'
+import { ReaderWatch } from '../../src/routes/transfer.js'
+import { buildTestApp, listen } from '../helpers/app.js'
+import { createTestDatabase, multiplyContracts, type TestDatabase } from '../helpers/db.js'
+import { until } from '../helpers/http.js'
+import { demoRecords, ndjson, source } from '../helpers/records.js'
+
+// The places of streamed downloads (exports, the OCDS bulk download, the change feed as lines) over real
+// sockets: a place is given back however the client leaves, before the file opens, while its first rows are
+// read, or after; and readers that stop reading, or read too slowly, are reset and free theirs.
+
+const DOWNLOADS = [
+  ['the export', '/v1/transparency/export?resource=contracts&format=csv', 'contracts'],
+  ['the OCDS bulk download', '/v1/ocds/releases.jsonl?history=true', 'ocds_releases'],
+  ['the change feed as lines', '/v1/transparency/changes.jsonl?with_records=true', 'public_changes'],
+] as const
+
+/**
+ * The server's connections from `port` that the kernel still keeps after the server let them go, with bytes
+ * for their peer (FIN-WAIT-1 with a send queue): what a reset leaves none of. Read from /proc/net/tcp.
+ */
+function lingering(port: number): number {
+  let count = 0
+  for (const file of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    let text = ''
+    try {
+      text = readFileSync(file, 'utf8')
+    } catch {
+      continue
+    }
+    for (const line of text.split('\n').slice(1)) {
+      const [, local, , state, queues] = line.trim().split(/\s+/)
+      if (!local || !queues) continue
+      const localPort = Number.parseInt(local.split(':')[1] ?? '', 16)
+      const sendQueue = Number.parseInt(queues.split(':')[0] ?? '', 16)
+      if (localPort === port && state === '04' && sendQueue > 0) count++
+    }
+  }
+  return count
+}
+
+/** How a raw GET ended: the server's bytes read, and whether the connection ended cleanly or was reset. */
+interface Ending {
+  bytes: number
+  how: 'end' | 'reset' | 'error'
+  /** The status line, when the head came. */
+  status: string | undefined
+}
+
+/**
+ * A GET over a raw socket as `address` (X-Forwarded-For). `read` says how the client reads: all at once, a
+ * few kilobytes now and then, or not at all; `leaveAfterMs` closes the socket that long after sending.
+ */
+function get(
+  base: string,
+  path: string,
+  address: string,
+  options: {
+    leaveAfterMs?: number
+    /** Leave once the answer's head has come. */
+    headOnly?: boolean
+    /** Stop reading after the first bytes, for this long, then read on. */
+    stallMs?: number
+    /** Told when the answer's first bytes come. */
+    onHead?: () => void
+  } = {},
+): Promise<Ending> {
+  const { port } = new URL(base)
+  return new Promise((resolve) => {
+    const socket = net.connect({ port: Number(port), host: '127.0.0.1' })
+    let bytes = 0
+    let head = ''
+    const finish = (how: Ending['how']) => {
+      resolve({ bytes, how, status: head.split('\r\n')[0] || undefined })
+    }
+    socket.on('error', (error: Error & { code?: string }) =>
+      finish(error.code === 'ECONNRESET' ? 'reset' : 'error'),
+    )
+    socket.on('end', () => finish('end'))
+    socket.on('close', () => finish('end'))
+    const take = (chunk: Buffer) => {
+      if (head.length < 200) head += chunk.toString('latin1', 0, 200)
+      bytes += chunk.length
+    }
+    socket.write(
+      `GET ${path} HTTP/1.1\r\nHost: localhost\r\nX-Forwarded-For: ${address}\r\nConnection: close\r\n\r\n`,
+    )
+    if (options.headOnly) {
+      socket.once('data', (chunk: Buffer) => {
+        take(chunk)
+        socket.destroy()
+      })
+      return
+    }
+    if (options.leaveAfterMs !== undefined) {
+      setTimeout(() => socket.destroy(), options.leaveAfterMs)
+      socket.on('data', take)
+      return
+    }
+    if (options.stallMs !== undefined) {
+      const stallMs = options.stallMs
+      socket.once('data', (chunk: Buffer) => {
+        take(chunk)
+        socket.pause()
+        options.onHead?.()
+        setTimeout(() => {
+          socket.on('data', take)
+          socket.resume()
+        }, stallMs)
+      })
+      return
+    }
+    socket.on('data', take)
+  })
+}
+
+describe('streamed downloads and their places', () => {
+  let db: TestDatabase
+  let app: FastifyInstance
+  let base = ''
+  let address = 0
+  /** A new client address, so that each test starts with its own per-address place. */
+  const next = () => `198.51.100.${++address}`
+  const exportConnections = async () =>
+    (
+      await db.pool.query(
+        `SELECT count(*)::int AS n FROM pg_stat_activity
+         WHERE datname = current_database() AND application_name = 'compras-export' AND state <> 'idle'`,
+      )
+    ).rows[0].n as number
+  /** Every place is free: as many downloads as EXPORT_CONCURRENCY start at once, each from a new address. */
+  const everyPlaceFree = async () => {
+    const starts = await Promise.all(
+      [next(), next()].map((from) => get(base, DOWNLOADS[0][1], from, { headOnly: true })),
+    )
+    return starts.every((ending) => ending.status?.startsWith('HTTP/1.1 200'))
+  }
+
+  before(async () => {
+    db = await createTestDatabase()
+    const records = demoRecords(
+      { organizations: 2, orders: 20, contracts: 6, arps: 2, directContracts: 2, publicCalls: 2 },
+      54,
+    )
+    const result = await importRecords(db.pool, [source(ndjson(records))])
+    assert.equal(result.ok, true, JSON.stringify(result.problems))
+    await multiplyContracts(db.pool, 120_000)
+    app = await buildTestApp(db, {
+      env: { TRUST_PROXY: 'true', EXPORT_CONCURRENCY: '2', IDLE_TIMEOUT: '2', PUBLIC_RATE_LIMIT: '0' },
+    })
+    base = await listen(app)
+  })
+  after(async () => {
+    await app.close()
+    await db.drop()
+  })
+
+  for (const [name, path, table] of DOWNLOADS) {
+    it(`gives ${name}'s place back when the client leaves while the file opens`, async () => {
+      const locker = await db.pool.connect()
+      const from = next()
+      try {
+        // The file's first rows wait on the lock; the client leaves meanwhile.
+        await locker.query('BEGIN')
+        await locker.query(`LOCK TABLE ${table} IN ACCESS EXCLUSIVE MODE`)
+        const left = await get(base, path, from, { leaveAfterMs: 100 })
+        assert.equal(left.status, undefined, 'nothing was answered')
+        await locker.query('ROLLBACK')
+      } finally {
+        await locker.query('ROLLBACK').catch(() => {})
+        locker.release()
+      }
+      await until(async () => (await exportConnections()) === 0, 20_000, 'the file to be closed')
+      // The same address may start another at once: its place is free, and so is every other.
+      const again = await get(base, path, from, { headOnly: true })
+      assert.match(again.status ?? '', /^HTTP\/1\.1 200/)
+      assert.equal(await everyPlaceFree(), true)
+    })
+
+    it(`gives ${name}'s place back after clients that leave 0 to 7 ms after asking`, async () => {
+      for (let i = 0; i < 12; i++) await get(base, path, next(), { leaveAfterMs: i % 8 })
+      await until(async () => (await exportConnections()) === 0, 20_000, 'every file to be closed')
+      await until(everyPlaceFree, 20_000, 'every place to be free')
+    })
+  }
+
+  it('resets a reader that stops reading, and frees its place', async () => {
+    const from = next()
+    let headAt = 0
+    const stalled = get(base, DOWNLOADS[0][1], from, {
+      stallMs: 8000,
+      onHead: () => {
+        headAt = Date.now()
+      },
+    })
+    await until(() => headAt > 0, 20_000, 'the answer to start')
+    // Its place is held while it stalls, then given back when IDLE_TIMEOUT (2 s) resets it.
+    const second = await get(base, DOWNLOADS[0][1], from, { headOnly: true })
+    assert.match(second.status ?? '', /^HTTP\/1\.1 429/)
+    await until(
+      async () =>
+        (await get(base, DOWNLOADS[0][1], from, { headOnly: true })).status?.includes(' 200') === true,
+      20_000,
+      'the place to be given back',
+    )
+    assert.ok(Date.now() - headAt >= 2000, 'not before IDLE_TIMEOUT')
+    // Reset, not ended: the kernel keeps nothing for it (a FIN would leave megabytes queued for minutes), and
+    // the reader gets only what had reached it, a file cut short.
+    assert.equal(lingering(Number(new URL(base).port)), 0)
+    const ending = await stalled
+    assert.match(ending.status ?? '', /^HTTP\/1\.1 200/)
+    assert.ok(ending.bytes < 4 * 1024 * 1024, `${ending.bytes} bytes reached the reader`)
+  })
+})
+
+describe('what the reader watchdog makes of a reader', () => {
+  const limits = { idleMs: 30_000, minBytesPerSecond: 64 * 1024 }
+  /** Beats every second for `seconds`, the reader taking `bytes(t)` in all by second t; the first verdict not ok. */
+  const follow = (
+    watch: ReaderWatch,
+    seconds: number,
+    bytes: (t: number) => number,
+    waiting: (t: number) => boolean = () => true,
+  ) => {
+    for (let t = 1; t <= seconds; t++) {
+      const verdict = watch.beat(t * 1000, waiting(t), bytes(t))
+      if (verdict !== 'ok') return { verdict, at: t }
+    }
+    return { verdict: 'ok', at: seconds }
+  }
+
+  it('finds a reader slower than the floor slow, past its first window (a minute here) and not before', () => {
+    // 16 kB/s, draining now and then so it is never idle.
+    const watch = new ReaderWatch(limits, 0, 0)
+    const found = follow(watch, 300, (t) => {
+      if (t % 10 === 0) watch.drain(t * 1000)
+      return t * 16 * 1024
+    })
+    assert.deepEqual(found, { verdict: 'slow', at: 120 })
+  })
+
+  it('keeps a reader at the floor whose bytes leave in bursts, as the kernel sends them', () => {
+    // 2 MB every 25 s: 80 kB/s on average, nothing at all between the bursts.
+    const watch = new ReaderWatch(limits, 0, 0)
+    const found = follow(watch, 600, (t) => {
+      if (t % 25 === 0) watch.drain(t * 1000)
+      return Math.floor(t / 25) * 2 * 1024 * 1024
+    })
+    assert.deepEqual(found, { verdict: 'ok', at: 600 })
+  })
+
+  it('never blames the reader for a file slow to come', () => {
+    const watch = new ReaderWatch(limits, 0, 0)
+    assert.deepEqual(
+      follow(
+        watch,
+        600,
+        (t) => t * 100,
+        () => false,
+      ),
+      { verdict: 'ok', at: 600 },
+    )
+  })
+
+  it('finds a reader that drains nothing for the idle time idle, and a drain puts it off', () => {
+    const watch = new ReaderWatch(limits, 0, 0)
+    assert.equal(watch.beat(29_000, true, 0), 'ok')
+    watch.drain(29_500)
+    assert.equal(watch.beat(59_000, true, 0), 'ok')
+    assert.equal(watch.beat(59_500, true, 0), 'idle')
+  })
+
+  it('never finds a reader slow when there is no floor', () => {
+    const watch = new ReaderWatch({ idleMs: 30_000, minBytesPerSecond: 0 }, 0, 0)
+    const found = follow(watch, 600, (t) => {
+      watch.drain(t * 1000)
+      return t
+    })
+    assert.deepEqual(found, { verdict: 'ok', at: 600 })
+  })
+})
