@@ -1,4 +1,5 @@
-import { createHash } from 'node:crypto'
+import { hash } from 'node:crypto'
+import { LRUCache } from 'lru-cache'
 import pg from 'pg'
 
 // Dates, timestamps and numerics stay text: a JavaScript Date drops microseconds and a float
@@ -15,20 +16,40 @@ pg.types.setTypeParser(20, (value: string) => Number(value)) // int8: counts and
 export type Pool = pg.Pool
 export type PoolClient = pg.PoolClient
 
+/** Statements prepared by name on every connection, at most: each holds its plan in every backend. */
+export const NAMED_STATEMENTS = 200
+
+/** The names of the texts prepared by name, at most NAMED_STATEMENTS of them. */
 const statementNames = new Map<string, string>()
+/** How often texts not (yet) named were asked, by a hash of the text: bounded, oldest out first. */
+const askedUnnamed = new LRUCache<string, number>({ max: 4096 })
 
 /**
  * A query prepared per connection under a name of its text, so that a statement asked on every request (a
- * listing's, a portal page's) is planned once per connection, not per request.
+ * listing's, a portal page's) is planned once per connection, not per request. A text is named the second
+ * time it is asked, while fewer than NAMED_STATEMENTS are; any other goes unnamed, planned on each run. So
+ * however many shapes the listings' filters, sorts and relations make, each backend keeps at most
+ * NAMED_STATEMENTS plans, and this process at most as many names.
  */
 export function prepared(text: string, values: unknown[]): pg.QueryConfig {
-  let name = statementNames.get(text)
-  if (name === undefined) {
-    name = `stmt-${createHash('sha1').update(text).digest('base64url').slice(0, 16)}`
-    statementNames.set(text, name)
+  const name = statementNames.get(text)
+  if (name !== undefined) return { name, text, values }
+  if (statementNames.size < NAMED_STATEMENTS) {
+    const key = hash('sha1', text, 'base64url')
+    const asked = (askedUnnamed.get(key) ?? 0) + 1
+    if (asked >= 2) {
+      askedUnnamed.delete(key)
+      const named = `stmt-${key.slice(0, 16)}`
+      statementNames.set(text, named)
+      return { name: named, text, values }
+    }
+    askedUnnamed.set(key, asked)
   }
-  return { name, text, values }
+  return { text, values }
 }
+
+/** How many texts are prepared by name (for the tests). */
+export const namedStatements = () => statementNames.size
 
 export interface PoolOptions {
   max?: number

@@ -66,8 +66,11 @@ export interface FeedPage {
 
 const CHANGED_AT = `to_char(c.changed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`
 
-/** The public feed's statement for the filters present (values in the order after, kinds, organization, since). */
-function publicSql(query: PublicFeedQuery, limit: string): { text: string; values: unknown[] } {
+/**
+ * The public feed's statement for the filters present (values in the order after, kinds, organization, since,
+ * then the page's limit when there is one).
+ */
+function publicSql(query: PublicFeedQuery, limit?: number): { text: string; values: unknown[] } {
   const values: unknown[] = [query.after]
   const conditions = ['c.seq > $1']
   if (query.kinds) conditions.push(`c.resource = ANY($${values.push(query.kinds)}::text[])`)
@@ -77,9 +80,10 @@ function publicSql(query: PublicFeedQuery, limit: string): { text: string; value
     ? `, d.body FROM public_changes c
        LEFT JOIN detail_documents d ON c.change <> 'withdrawn' AND d.resource = c.resource AND d.id = c.id`
     : ', NULL AS body FROM public_changes c'
+  const limited = limit === undefined ? '' : ` LIMIT $${values.push(limit)}`
   return {
     text: `SELECT c.seq::text, c.resource, c.id, c.organization_id, c.change, ${CHANGED_AT} AS changed_at${record}
-      WHERE ${conditions.join(' AND ')} ORDER BY c.seq ${limit}`,
+      WHERE ${conditions.join(' AND ')} ORDER BY c.seq${limited}`,
     values,
   }
 }
@@ -105,7 +109,7 @@ export function publicEntry(row: PublicRow, withRecords: boolean): string {
 
 /** A page of the public feed: at most perPage entries after the cursor, in the log's order. */
 export async function publicFeedPage(pool: Pool, query: PublicFeedQuery, perPage: number): Promise<FeedPage> {
-  const { text, values } = publicSql(query, `LIMIT ${perPage + 1}`)
+  const { text, values } = publicSql(query, perPage + 1)
   const { rows } = await pool.query<PublicRow>(prepared(text, values))
   return page(rows.slice(0, perPage), rows.length > perPage, query.after, (row) =>
     publicEntry(row, query.withRecords),
@@ -114,7 +118,7 @@ export async function publicFeedPage(pool: Pool, query: PublicFeedQuery, perPage
 
 /** The public feed after the cursor, whole, for a stream: its statement and how each row is served. */
 export function publicFeedLines(query: PublicFeedQuery) {
-  const { text, values } = publicSql(query, '')
+  const { text, values } = publicSql(query)
   return { text, values, line: (row: PublicRow) => `${publicEntry(row, query.withRecords)}\n` }
 }
 
