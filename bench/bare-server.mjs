@@ -17,7 +17,8 @@ import { detailPage } from '../dist/portal/pages.js'
 import { Envelope } from '../dist/readmodel/answer.js'
 import { DocumentStore, listingKey } from '../dist/readmodel/store.js'
 import { contracts } from '../dist/resources/index.js'
-import { decodeCursor, publicFeedPage } from '../dist/transparency/changes.js'
+import { publicFeedPage } from '../dist/transparency/changes.js'
+import { Cursors } from '../dist/transparency/cursors.js'
 import { historyText, versionsOf } from '../dist/transparency/history.js'
 import { listingPage } from '../dist/transparency/listing.js'
 
@@ -31,6 +32,8 @@ const HTML_TYPE = 'text/html; charset=utf-8'
 
 const store = new DocumentStore(pool, { cacheBytes: Number(process.argv[3]), onError: () => {} })
 await store.start()
+const cursors = new Cursors(pool)
+await cursors.ready()
 
 /** Tokens' organizations (null: no such token), looked up once each with the service's own query. */
 const organizations = new Map()
@@ -74,7 +77,7 @@ async function answer(url, authorization) {
   if (url.startsWith('/v1/transparency/contracts'))
     return [
       JSON_TYPE,
-      await store.answer(listingKey(url), () => listingPage(pool, store, contracts, queryOf(url))),
+      await store.answer(listingKey(url), () => listingPage(pool, store, cursors, contracts, queryOf(url))),
     ]
   if (url.startsWith('/v1/transparency/changes?')) {
     return [
@@ -83,7 +86,11 @@ async function answer(url, authorization) {
         const query = queryOf(url)
         const page = await publicFeedPage(
           pool,
-          { after: decodeCursor(query.after), withRecords: query.with_records === 'true' },
+          cursors,
+          {
+            after: cursors.read('changes', query.after, 'after'),
+            withRecords: query.with_records === 'true',
+          },
           query.per_page,
         )
         return `${FEED_HEAD}{"data":${page.entries},"next_cursor":"${page.nextCursor}","has_more":${page.hasMore}}}`

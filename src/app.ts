@@ -119,7 +119,12 @@ export async function buildApp(
   })
   await app.register(openapi)
   await app.register(health, { pool: deps.pool })
-  await app.register(orders, { prefix: '/external', ...services, authFailureLimit: config.authFailureLimit })
+  await app.register(orders, {
+    prefix: '/external',
+    ...services,
+    authFailureLimit: config.authFailureLimit,
+    idleTimeoutMs: config.idleTimeoutSeconds * 1000,
+  })
   await app.register(transparency, {
     prefix: '/v1',
     ...services,

@@ -9,6 +9,7 @@ import { derivePool, type Pool } from './db/pool.js'
 import { ExportGate } from './export/gate.js'
 import { Metrics, serveMetrics } from './metrics.js'
 import { DocumentStore } from './readmodel/store.js'
+import { Cursors } from './transparency/cursors.js'
 
 // The services an instance's routes share, made once per app: the read path and its cache, tokens, rate
 // limits, access records, the exports' connections and the metrics.
@@ -37,6 +38,8 @@ export interface Services {
   /** Exports' own connections, so that however many run the API's pool stays free. */
   exportPool: Pool
   exportGate: ExportGate
+  /** The cursors clients resume from, made and read against the change log's identity. */
+  cursors: Cursors
   /** With METRICS_PORT: the metrics, and the server that serves them. */
   metrics: Metrics | undefined
   metricsServer: http.Server | undefined
@@ -81,6 +84,7 @@ export async function startServices(
     })
   const tokens = new TokenCache(pool, { notifications })
   const imports = new ImportSignal(notifications)
+  const cursors = new Cursors(pool)
   await notifications.start()
   // The statement timeout bounds how long one export may run, a slow reader included.
   const exportPool = derivePool(pool, {
@@ -105,6 +109,7 @@ export async function startServices(
     imports,
     exportPool,
     exportGate: new ExportGate(config.exportConcurrency),
+    cursors,
     metrics,
     metricsServer,
     async close() {

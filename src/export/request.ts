@@ -1,7 +1,7 @@
 import { Type } from 'typebox'
 import type { Pool } from '../db/pool.js'
 import { PUBLIC_RESOURCES, type PublicResource } from '../resources/index.js'
-import { NotFoundError } from '../transparency/errors.js'
+import { NotFoundError, ParameterError } from '../transparency/errors.js'
 import { organizationExists } from '../transparency/listing.js'
 import {
   FILTERS,
@@ -10,7 +10,6 @@ import {
   parameterError,
   parameters,
   sortOf,
-  unknownParameter,
 } from '../transparency/parameters.js'
 import { compileQuery } from '../validation.js'
 import type { ExportFormat, ExportRequest } from './export.js'
@@ -56,8 +55,13 @@ export async function exportRequest(
   const accepts = Object.fromEntries(
     accepted.map((name) => [name, EXPORT_PARAMETERS.accepts[name] as string]),
   )
+  // A filter of another resource: known to the export, but not for this resource.
   for (const name of Object.keys(FILTERS)) {
-    if (query[name] !== undefined && !(name in resource.filters)) throw unknownParameter(name, accepts)
+    if (query[name] !== undefined && !(name in resource.filters))
+      throw new ParameterError(
+        name,
+        `Parâmetro não se aplica a ${resource.path}: ${name}. Aceitos para ${resource.path}: ${Object.keys(accepts).join(', ')}.`,
+      )
   }
   const filters = filterValues(resource, query)
   const sort = sortOf(resource, query.sort)

@@ -2,8 +2,8 @@ import { Type } from 'typebox'
 import type { OcdsConfig } from '../config.js'
 import { openCursor } from '../db/cursor.js'
 import type { Pool } from '../db/pool.js'
-import { decodeCursor, encodeCursor } from '../transparency/changes.js'
-import { NotFoundError } from '../transparency/errors.js'
+import type { Cursors } from '../transparency/cursors.js'
+import { NotFoundError, ParameterError } from '../transparency/errors.js'
 import { organizationExists } from '../transparency/listing.js'
 import { DEFAULT_PER_PAGE, FILTERS, PAGING, type Parameter, parameters } from '../transparency/parameters.js'
 import { release } from './mapping.js'
@@ -35,11 +35,12 @@ export const RELEASE_PARAMETERS = parameters(
     ...OCDS_FILTERS,
     after: [
       Type.String({
-        maxLength: 40,
+        maxLength: 80,
         description:
           'Read the processes in the order their releases changed, oldest change first, after this cursor ' +
-          '(links.next carries the next one); empty (`after=`) to start from the first. A process whose release ' +
-          'changes again moves past the cursor, so a crawler that follows the cursors misses no change. Not with `page`',
+          '(links.next carries the next one); empty (`after=`) to start from the first, as a request with ' +
+          'neither `after` nor `page` does. A process whose release changes again moves past the cursor, so a ' +
+          'crawler that follows links.next misses no change. Not with `page`',
       }),
       'um cursor de links.next, ou vazio para começar do início',
     ],
@@ -121,26 +122,31 @@ export interface Publication {
 /** The milestone-value extension's address (extension.ts), which every package declares. */
 export const extensionUrl = (publicUrl: string) => `${publicUrl}/v1/ocds/extension/extension.json`
 
-/** The mark of the releases' cursors (their change order), apart from the change feeds'. */
-const RELEASE_CURSOR = 'o1'
-
 /**
- * One page of releases as a release package: newest change first by page number, or, with `after`, in the
- * order the releases changed after that cursor. `links.next` and `links.prev` carry the same filters.
- * Undefined when the page is empty: a package holds at least one release. NotFoundError when the
- * organization does not exist; ParameterError for a bad cursor.
+ * One page of releases as a release package. With `page`, newest change first, `links.next` and `links.prev`
+ * by page number (pages drift as releases change). Otherwise (`after`, or neither), in the order the releases
+ * changed after that cursor (from the start when none), `links.next` by cursor on every page, the last one
+ * too, so that a crawler that follows it from the first URL never drifts and knows where to resume: a page
+ * past the end has no release. Undefined when a page by number is empty (a package holds at least one
+ * release). NotFoundError when the organization does not exist; ParameterError for a bad cursor or for
+ * `page` with `after`; CursorGone for a cursor of another log.
  */
 export async function releasePage(
   pool: Pool,
   publication: Publication,
+  cursors: Cursors,
   query: ReleaseFilters & { page?: number; per_page?: number; after?: string },
+  now = new Date(),
 ): Promise<string | undefined> {
+  await cursors.ready()
+  if (query.page !== undefined && query.after !== undefined)
+    throw new ParameterError('after', 'Parâmetros em conflito: page e after. Use um ou outro.')
+  const byChange = query.page === undefined
   const after =
-    query.after === undefined || query.after === '' ? 0 : decodeCursor(query.after, 'after', RELEASE_CURSOR)
+    query.after === undefined || query.after === '' ? 0 : cursors.read('releases', query.after, 'after')
   const page = query.page ?? 1
   const perPage = query.per_page ?? DEFAULT_PER_PAGE
   const { where, values } = filtered(query)
-  const byChange = query.after !== undefined
   const { rows } = await pool.query<{
     process_id: string
     version: number
@@ -157,7 +163,7 @@ export async function releasePage(
   if (rows.length === 0) {
     if (query.organization_uuid && !(await organizationExists(pool, query.organization_uuid.toLowerCase())))
       throw new NotFoundError('organization')
-    return undefined
+    if (!byChange) return undefined
   }
   const more = rows.length > perPage
   const shown = more ? rows.slice(0, perPage) : rows
@@ -174,16 +180,21 @@ export async function releasePage(
   }
   const links: Record<string, string> = {}
   if (byChange) {
-    if (more) links.next = url({ after: encodeCursor((shown.at(-1) as { seq: string }).seq, RELEASE_CURSOR) })
+    const last = shown.at(-1)
+    links.next = url({ after: last ? cursors.position('releases', last.seq) : (query.after ?? '') })
   } else {
     if (more) links.next = url({ page: page + 1 })
     if (page > 1) links.prev = url({ page: page - 1 })
   }
-  // The newest release's date: the package is the same bytes until the data changes (its ETag holds).
-  const newest = shown.reduce((a, b) => (b.date > a.date ? b : a)).date
+  // The newest release's date: the package is the same bytes until the data changes (its ETag holds). A page
+  // past the end is dated when it is made.
+  const newest =
+    shown.length > 0
+      ? shown.reduce((a, b) => (b.date > a.date ? b : a)).date
+      : `${now.toISOString().slice(0, 19)}Z`
   const head = metadata(
     publication.config,
-    byChange ? url({ after: query.after as string }) : url({ page }),
+    byChange ? url({ after: query.after ?? '' }) : url({ page }),
     newest,
     [extensionUrl(publication.publicUrl)],
   )

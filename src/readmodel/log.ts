@@ -68,16 +68,25 @@ export async function writeLog(
   touched: { details?: string; orders?: string },
   first: boolean,
 ): Promise<number> {
+  // Entries are dated no earlier than the last ones, so that dates follow numbers (`since` relies on it).
+  const { rows: clock } = await client.query<{ at: string }>(
+    `UPDATE change_log_identity SET last_change = greatest(transaction_timestamp(), last_change)
+     RETURNING last_change::text AS at`,
+  )
+  const at = (clock[0] as { at: string }).at
   if (first) {
-    const publicRows =
-      await client.query(`INSERT INTO public_changes (resource, id, organization_id, change, changed_at)
-      SELECT d.resource, d.id, d.organization_id, 'created', transaction_timestamp() FROM detail_documents d
-      WHERE ${scope.details} ORDER BY d.resource, d.id`)
-    const orderRows =
-      await client.query(`INSERT INTO order_changes (organization_id, number, change, changed_at)
-      SELECT o.organization_id, o.number, 'created', transaction_timestamp() FROM order_documents o
-      WHERE ${scope.orders} ORDER BY o.organization_id, o.number`)
-    return (publicRows.rowCount ?? 0) + (orderRows.rowCount ?? 0)
+    const publicRows = await client.query(
+      `INSERT INTO public_changes (resource, id, organization_id, change, changed_at)
+       SELECT d.resource, d.id, d.organization_id, 'created', $1 FROM detail_documents d
+       WHERE ${scope.details} ORDER BY d.resource, d.id`,
+      [at],
+    )
+    const orderRows = await appendOrderEntries(
+      client,
+      `SELECT o.organization_id, o.number, 'created' AS change FROM order_documents o WHERE ${scope.orders}`,
+      at,
+    )
+    return (publicRows.rowCount ?? 0) + orderRows
   }
   // Each document before (p) and after (n): those kept aside, and those of the keys in scope (or, for a
   // rebuild of everything, of the condition).
@@ -114,17 +123,42 @@ export async function writeLog(
   const restore = await patches(client)
   const publicRows = await client.query(
     `INSERT INTO public_changes (resource, id, organization_id, change, changed_at, restore)
-     SELECT l.resource, l.id, l.organization_id, l.change, transaction_timestamp(), v.restore
+     SELECT l.resource, l.id, l.organization_id, l.change, $4, v.restore
      FROM logged_details l
      LEFT JOIN unnest($1::text[], $2::uuid[], $3::text[]) v(resource, id, restore)
        ON v.resource = l.resource AND v.id = l.id
      ORDER BY l.resource, l.id`,
-    restore,
+    [...restore, at],
   )
-  const orderRows =
-    await client.query(`INSERT INTO order_changes (organization_id, number, change, changed_at)
-    SELECT organization_id, number, change, transaction_timestamp() FROM logged_orders ORDER BY organization_id, number`)
-  return (publicRows.rowCount ?? 0) + (orderRows.rowCount ?? 0)
+  const orderRows = await appendOrderEntries(
+    client,
+    'SELECT organization_id, number, change FROM logged_orders',
+    at,
+  )
+  return (publicRows.rowCount ?? 0) + orderRows
+}
+
+/**
+ * Appends the orders' entries a query gives (organization_id, number, change), in a stable order, each
+ * numbered in its organization's feed after the last number that feed gave (order_feed_numbers), so that an
+ * organ's cursors count its own changes only. Returns the entries written.
+ */
+async function appendOrderEntries(client: PoolClient, entries: string, at: string): Promise<number> {
+  const { rowCount } = await client.query(
+    `WITH e AS (${entries}),
+     counted AS (SELECT organization_id, count(*) AS n FROM e GROUP BY organization_id),
+     numbered AS (
+       INSERT INTO order_feed_numbers AS f (organization_id, last) SELECT organization_id, n FROM counted
+       ON CONFLICT (organization_id) DO UPDATE SET last = f.last + excluded.last
+       RETURNING organization_id, last)
+     INSERT INTO order_changes (organization_id, number, change, changed_at, org_seq)
+     SELECT e.organization_id, e.number, e.change, $1,
+       b.last - c.n + row_number() OVER (PARTITION BY e.organization_id ORDER BY e.number)
+     FROM e JOIN counted c USING (organization_id) JOIN numbered b USING (organization_id)
+     ORDER BY e.organization_id, e.number`,
+    [at],
+  )
+  return rowCount ?? 0
 }
 
 /**

@@ -1,12 +1,12 @@
 import { Readable } from 'node:stream'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import type { FastifyReply } from 'fastify'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
+import type { ImportSignal } from '../channel.js'
 import { openCursor } from '../db/cursor.js'
 import type { Answer } from '../readmodel/answer.js'
 import {
   DEFAULT_FEED_PAGE,
-  decodeCursor,
   FEED_KINDS,
   type FeedPage,
   MAX_FEED_PAGE,
@@ -16,6 +16,7 @@ import {
   publicFeedLines,
   publicFeedPage,
 } from '../transparency/changes.js'
+import type { Cursors } from '../transparency/cursors.js'
 import { NotFoundError } from '../transparency/errors.js'
 import { organizationExists } from '../transparency/listing.js'
 import { MESSAGES } from '../transparency/messages.js'
@@ -32,7 +33,7 @@ const FEED_PARAMETERS: Readonly<Record<string, Parameter>> = {
   after: [
     Type.String({
       minLength: 1,
-      maxLength: 40,
+      maxLength: 80,
       description:
         "A cursor given by an earlier answer (an entry's, or next_cursor): the entries after it. None: from the start",
     }),
@@ -76,7 +77,7 @@ const FEED_PARAMETERS: Readonly<Record<string, Parameter>> = {
       default: 0,
       description:
         'Seconds to wait, when no entry follows the cursor, for the next import: the answer comes as soon as ' +
-        `it commits, or empty when the time is up (at most ${MAX_WAIT_SECONDS}, and less than IDLE_TIMEOUT)`,
+        `it commits, or empty when the time is up (at most ${MAX_WAIT_SECONDS})`,
     }),
     `um número inteiro de 0 a ${MAX_WAIT_SECONDS}`,
   ],
@@ -95,9 +96,9 @@ const pageText = (page: FeedPage) =>
   `${SUCCESS_PREFIX}{"data":${page.entries},"next_cursor":"${page.nextCursor}","has_more":${page.hasMore}}}`
 
 /** The feed's query from a validated query string. */
-function feedQuery(query: Record<string, unknown>): PublicFeedQuery {
+function feedQuery(query: Record<string, unknown>, cursors: Cursors): PublicFeedQuery {
   return {
-    after: query.after === undefined ? 0 : decodeCursor(query.after as string),
+    after: query.after === undefined ? 0 : cursors.read('changes', query.after as string, 'after'),
     kinds: parseKinds(query.kinds as string | undefined),
     organizationId: (query.organization_uuid as string | undefined)?.toLowerCase(),
     since: query.since as string | undefined,
@@ -106,13 +107,45 @@ function feedQuery(query: Record<string, unknown>): PublicFeedQuery {
 }
 
 /**
+ * Reads a feed's page, and when it has no entry waits for the next import (up to waitMs) and reads again:
+ * the wait holds no database connection, and the server's idle timeout is put off for it, so that `wait`
+ * may be as long as documented whatever IDLE_TIMEOUT is.
+ */
+export async function longPoll(
+  request: FastifyRequest,
+  imports: ImportSignal,
+  waitMs: number,
+  idleMs: number,
+  read: () => Promise<FeedPage>,
+): Promise<FeedPage> {
+  const socket = request.raw.socket
+  const deadline = Date.now() + waitMs
+  if (typeof socket?.setTimeout === 'function') socket.setTimeout(waitMs + idleMs)
+  try {
+    for (;;) {
+      // Listened for before the read, so that an import committing in between is not missed.
+      const next = imports.next(deadline - Date.now())
+      const page = await read().catch((error: unknown) => {
+        next.cancel()
+        throw error
+      })
+      if (page.count > 0 || Date.now() >= deadline || imports.closed) {
+        next.cancel()
+        return page
+      }
+      await next.heard
+    }
+  } finally {
+    if (typeof socket?.setTimeout === 'function') socket.setTimeout(idleMs)
+  }
+}
+
+/**
  * The public change feed: GET /v1/transparency/changes (pages, with long polling) and
  * GET /v1/transparency/changes.jsonl (all of it, streamed). Registered in the /v1 plugin's scopes.
  */
 export const changesRoute: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app, options) => {
-  const { pool, store, imports, idleTimeoutMs } = options
-  // A request that waits must end before its connection is dropped as idle.
-  const longestWaitMs = Math.min(MAX_WAIT_SECONDS * 1000, Math.max(0, idleTimeoutMs - 1000))
+  const { pool, store, imports, idleTimeoutMs, cursors } = options
 
   app.get(
     '/transparency/changes',
@@ -138,6 +171,10 @@ export const changesRoute: FastifyPluginAsyncTypebox<TransparencyOptions> = asyn
         response: {
           200: Success(feedPage(PublicChange, 'PublicChangePage'), 'A page of the feed'),
           404: failure('`Organização não encontrada.`: organization_uuid'),
+          410: failure(
+            '`Cursor desconhecido: after...`: a cursor of another log (the database was loaded again), of another ' +
+              "feed, or past the log's end. Sync again from the start, without after",
+          ),
           422: failure(
             'An unknown or invalid parameter, or a cursor this service did not give (`Cursor inválido...`)',
           ),
@@ -147,15 +184,16 @@ export const changesRoute: FastifyPluginAsyncTypebox<TransparencyOptions> = asyn
     },
     async (request, reply) => {
       const query = request.query as Record<string, unknown>
-      const feed = feedQuery(query)
+      await cursors.ready()
+      const feed = feedQuery(query, cursors)
       const perPage = (query.per_page as number | undefined) ?? DEFAULT_FEED_PAGE
       const read = async () => {
-        const page = await publicFeedPage(pool, feed, perPage)
+        const page = await publicFeedPage(pool, cursors, feed, perPage)
         if (page.count === 0 && feed.organizationId && !(await organizationExists(pool, feed.organizationId)))
           throw new NotFoundError('organization')
         return page
       }
-      const waitMs = Math.min(((query.wait as number | undefined) ?? 0) * 1000, longestWaitMs)
+      const waitMs = ((query.wait as number | undefined) ?? 0) * 1000
       // Without waiting, a page is kept like a listing's, until the next import.
       if (waitMs === 0)
         return sendAnswer(
@@ -163,28 +201,19 @@ export const changesRoute: FastifyPluginAsyncTypebox<TransparencyOptions> = asyn
           reply,
           (await store.answer(`f\u0000${request.url}`, async () => pageText(await read()))) as Answer,
         )
-      const deadline = Date.now() + waitMs
-      for (;;) {
-        // Listened for before the read, so that an import committing in between is not missed.
-        const next = imports.next(deadline - Date.now())
-        const page = await read()
-        if (page.count > 0 || Date.now() >= deadline || imports.closed) {
-          next.cancel()
-          // Sent as the text built here (a cached page goes out the same way, through sendAnswer).
-          return (reply as FastifyReply)
-            .header('cache-control', 'no-store')
-            .type('application/json; charset=utf-8')
-            .send(pageText(page))
-        }
-        await next.heard
-      }
+      const page = await longPoll(request, imports, waitMs, idleTimeoutMs, read)
+      // Sent as the text built here (a cached page goes out the same way, through sendAnswer).
+      return (reply as FastifyReply)
+        .header('cache-control', 'no-store')
+        .type('application/json; charset=utf-8')
+        .send(pageText(page))
     },
   )
 }
 
 /** GET /v1/transparency/changes.jsonl: the feed from a cursor to its end, one entry a line, streamed. */
 export const changeLinesRoute: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app, options) => {
-  const { exportPool, downloads } = options
+  const { pool, exportPool, downloads, cursors } = options
   app.get(
     '/transparency/changes.jsonl',
     {
@@ -204,16 +233,21 @@ export const changeLinesRoute: FastifyPluginAsyncTypebox<TransparencyOptions> = 
             description: 'The entries, one a line, in the order of the feed',
             content: { 'application/x-ndjson': { schema: Type.String() } },
           },
+          404: failure('`Organização não encontrada.`: organization_uuid'),
+          410: failure('`Cursor desconhecido: after...`, as GET /v1/transparency/changes'),
           422: failure('An unknown or invalid parameter, or a cursor this service did not give'),
-          429: failure('One export at a time per address, or over PUBLIC_RATE_LIMIT'),
+          429: failure('One export at a time per address, or over PUBLIC_RATE_LIMIT (Retry-After)'),
           503: failure('`Exportações demais em andamento...` (Retry-After)'),
         },
       },
     },
     async (request, reply) => {
-      const feed = feedQuery(request.query as Record<string, unknown>)
+      await cursors.ready()
+      const feed = feedQuery(request.query as Record<string, unknown>, cursors)
+      if (feed.organizationId && !(await organizationExists(pool, feed.organizationId)))
+        throw new NotFoundError('organization')
       return sendDownload(request, reply, downloads, 'change feed download', async () => {
-        const lines = publicFeedLines(feed)
+        const lines = publicFeedLines(feed, cursors)
         const cursor = await openCursor<PublicRow>(exportPool, lines.text, lines.values, { batchSize: 500 })
         async function* chunks() {
           let chunk = ''

@@ -29,7 +29,7 @@ const SCHEMAS = 'https://standard.open-contracting.org/schema/1__1__5'
 
 /** Release and record packages, and the milestone-value extension. */
 export const ocdsRoutes: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app, options) => {
-  const { pool, store, publication } = options
+  const { pool, store, publication, cursors } = options
   app.get(
     '/ocds/releases',
     {
@@ -62,7 +62,7 @@ export const ocdsRoutes: FastifyPluginAsyncTypebox<TransparencyOptions> = async 
     async (request, reply) => {
       const query = request.query as ReleaseFilters & { page?: number; per_page?: number; after?: string }
       const answer = await store.answer(`ocds\u0000${request.url}`, () =>
-        releasePage(pool, publication, query),
+        releasePage(pool, publication, cursors, query),
       )
       if (answer === undefined) throw new NotFoundError('record')
       return sendAnswer(request, reply, answer)

@@ -3,6 +3,7 @@ import type { ImportSignal } from '../channel.js'
 import type { Pool } from '../db/pool.js'
 import type { Publication } from '../ocds/publish.js'
 import type { DocumentStore } from '../readmodel/store.js'
+import type { Cursors } from '../transparency/cursors.js'
 import type { DownloadLimits } from './transfer.js'
 
 /** What the /v1 routes are built with. */
@@ -23,6 +24,8 @@ export interface TransparencyOptions {
   imports: ImportSignal
   /** IDLE_TIMEOUT: how long a waiting request may last (the change feed's long polling). */
   idleTimeoutMs: number
+  /** The cursors clients resume from. */
+  cursors: Cursors
   /** How streamed files are bounded: the export gate and the reader watchdog's limits. */
   downloads: DownloadLimits
 }

@@ -5,13 +5,17 @@ import { Type } from 'typebox'
 import type { AccessLog } from '../auth/access-log.js'
 import type { Hit, Limiter } from '../auth/rate-limit.js'
 import type { TokenCache, TokenIdentity } from '../auth/tokens.js'
+import type { ImportSignal } from '../channel.js'
 import { isPossibleNumber, normalizeNumber } from '../checks.js'
 import type { Pool } from '../db/pool.js'
 import { Envelope } from '../readmodel/answer.js'
 import type { DocumentStore } from '../readmodel/store.js'
-import { DEFAULT_FEED_PAGE, decodeCursor, MAX_FEED_PAGE, orderFeedPage } from '../transparency/changes.js'
+import { DEFAULT_FEED_PAGE, MAX_FEED_PAGE, orderFeedPage } from '../transparency/changes.js'
+import type { Cursors } from '../transparency/cursors.js'
+import { CursorGone, ParameterError } from '../transparency/errors.js'
 import { type ParameterProblem, parameterError } from '../transparency/parameters.js'
 import { rateHeaders, resetSeconds } from './answer.js'
+import { longPoll, MAX_WAIT_SECONDS } from './changes.js'
 import { feedPage, OrderChange, OrderSchema } from './schemas.js'
 
 /** What the order query answers (spec 7.1, 7.2), byte for byte, and our generic 500. */
@@ -46,6 +50,10 @@ export interface OrdersOptions {
   accessLog: AccessLog
   /** Failed authentications allowed per client address per minute. */
   authFailureLimit: number
+  /** Requests waiting for the next import (the feed's long polling), and IDLE_TIMEOUT. */
+  imports: ImportSignal
+  idleTimeoutMs: number
+  cursors: Cursors
 }
 
 declare module 'fastify' {
@@ -53,7 +61,7 @@ declare module 'fastify' {
     identity: TokenIdentity | null
   }
   interface FastifyContextConfig {
-    /** The orders' change feed: its bad parameters are answered 400 with a message of their own. */
+    /** The orders' change feed: its bad parameters are answered 422 with a message of their own. */
     feed?: boolean
   }
 }
@@ -64,6 +72,8 @@ const FEED_SUCCESS = `{"message":${JSON.stringify(MESSAGES.changes)},"data":`
 const FEED_ACCEPTS: Readonly<Record<string, string>> = {
   after: 'um cursor de uma resposta anterior',
   per_page: `um número inteiro de 1 a ${MAX_FEED_PAGE}`,
+  since: 'um instante ISO 8601, como 2026-01-31T12:00:00Z',
+  wait: `um número inteiro de 0 a ${MAX_WAIT_SECONDS}`,
 }
 
 const RATE_HEADERS = {
@@ -104,7 +114,8 @@ export function singleAuthorization(request: IncomingMessage): string | undefine
  * Authorization. Registered under the /external prefix, where every answer uses the order envelope.
  */
 const orders: FastifyPluginAsyncTypebox<OrdersOptions> = async (app, options) => {
-  const { pool, store, tokens, limiter, accessLog, authFailureLimit } = options
+  const { pool, store, tokens, limiter, accessLog, authFailureLimit, imports, idleTimeoutMs, cursors } =
+    options
   // Stryker disable next-line StringLiteral: declares the property up front (one object shape); assigning works without it
   app.decorateRequest('identity', null)
   // An organ's orders are for its token alone: no proxy or browser may keep a copy of any answer here.
@@ -223,15 +234,19 @@ const orders: FastifyPluginAsyncTypebox<OrdersOptions> = async (app, options) =>
           'Entries are in the order their imports committed, visible when the import commits; read from `after` ' +
           '(none: from the start) with `next_cursor`, and nothing is missed or seen twice. A created or updated ' +
           'entry carries the order as GET /external/orders answers it now; a withdrawn one is a tombstone, and ' +
-          "the withdrawn order's earlier entries are gone. Only the token's organ's orders appear. A bad " +
-          'parameter is answered 400 with a message that names it.',
+          "the withdrawn order's earlier entries are gone. Only the token's organ's orders appear, numbered in the " +
+          "organ's own sequence: a cursor tells nothing of other organs. With `wait`, an answer with no entry waits " +
+          'for the next import. A bad parameter is answered 422 with a message that names it; a cursor of another ' +
+          "log (the database was loaded again), of another organ or feed, or past the feed's end, 410: sync again " +
+          'from the start. An order belongs to its organization for good (its key is the organization and the ' +
+          'number), so it never moves to another feed.',
         security: [{ AccessToken: [] }],
         querystring: Type.Object(
           {
             after: Type.Optional(
               Type.String({
                 minLength: 1,
-                maxLength: 40,
+                maxLength: 80,
                 description: 'A cursor given by an earlier answer',
               }),
             ),
@@ -241,6 +256,22 @@ const orders: FastifyPluginAsyncTypebox<OrdersOptions> = async (app, options) =>
                 maximum: MAX_FEED_PAGE,
                 default: DEFAULT_FEED_PAGE,
                 description: 'Entries a page',
+              }),
+            ),
+            since: Type.Optional(
+              Type.String({
+                format: 'date-time',
+                description: 'Only entries changed at this instant or later (ISO 8601)',
+              }),
+            ),
+            wait: Type.Optional(
+              Type.Integer({
+                minimum: 0,
+                maximum: MAX_WAIT_SECONDS,
+                default: 0,
+                description:
+                  'Seconds to wait, when no entry follows the cursor, for the next import: the answer comes as ' +
+                  `soon as it commits, or empty when the time is up (at most ${MAX_WAIT_SECONDS})`,
               }),
             ),
           },
@@ -254,10 +285,14 @@ const orders: FastifyPluginAsyncTypebox<OrdersOptions> = async (app, options) =>
             },
             { description: 'A page of the feed', headers: RATE_HEADERS },
           ),
-          400: errorResponse(
+          401: errorResponse('As the order query: `Unauthorized`'),
+          410: errorResponse(
+            '`Cursor desconhecido: after...`: a cursor of another log, of another organ or feed, or past the ' +
+              "feed's end. Sync again from the start, without after",
+          ),
+          422: errorResponse(
             '`Cursor inválido: after...` (a cursor this service did not give), or an unknown or invalid parameter, named',
           ),
-          401: errorResponse('As the order query: `Unauthorized`'),
           429: errorResponse('As the order query: `Too Many Requests`', {
             'Retry-After': { type: 'integer', description: 'Seconds to wait' },
           }),
@@ -266,20 +301,19 @@ const orders: FastifyPluginAsyncTypebox<OrdersOptions> = async (app, options) =>
       },
     },
     async (request, reply) => {
-      const query = request.query as { after?: string; per_page?: number }
-      let after = 0
-      try {
-        if (query.after !== undefined) after = decodeCursor(query.after)
-      } catch (error) {
-        return fail(reply, 400, (error as Error).message)
-      }
+      const query = request.query as { after?: string; per_page?: number; since?: string; wait?: number }
       const identity = request.identity as TokenIdentity
-      const page = await orderFeedPage(
-        pool,
-        identity.organizationId,
-        after,
-        query.per_page ?? DEFAULT_FEED_PAGE,
-      )
+      const organizationId = identity.organizationId
+      await cursors.ready()
+      const read = () =>
+        orderFeedPage(pool, cursors, {
+          organizationId,
+          after: query.after === undefined ? 0 : cursors.read('orders', query.after, 'after', organizationId),
+          since: query.since,
+          perPage: query.per_page ?? DEFAULT_FEED_PAGE,
+        })
+      const waitMs = (query.wait ?? 0) * 1000
+      const page = waitMs > 0 ? await longPoll(request, imports, waitMs, idleTimeoutMs, read) : await read()
       return (reply as FastifyReply)
         .type('application/json; charset=utf-8')
         .send(
@@ -304,8 +338,10 @@ const orders: FastifyPluginAsyncTypebox<OrdersOptions> = async (app, options) =>
     async (error: Error & { statusCode?: number; validation?: unknown }, request, reply) => {
       if (error.validation && request.routeOptions.config.feed) {
         const problem = (error.validation as ParameterProblem[])[0]
-        return fail(reply, 400, parameterError(problem, FEED_ACCEPTS).message)
+        return fail(reply, 422, parameterError(problem, FEED_ACCEPTS).message)
       }
+      if (error instanceof ParameterError) return fail(reply, 422, error.message)
+      if (error instanceof CursorGone) return fail(reply, 410, error.message)
       // A query string that fails its schema (order_number absent or given twice) has no usable order number.
       if (error.validation) return fail(reply, 500, MESSAGES.orderNumberRequired)
       const status = error.statusCode ?? 500

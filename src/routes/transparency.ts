@@ -8,7 +8,7 @@ import { isUnavailable } from '../db/pool.js'
 import { type Answer, Envelope, entityTag } from '../readmodel/answer.js'
 import { helperKey, listingKey } from '../readmodel/store.js'
 import { PUBLIC_RESOURCES } from '../resources/index.js'
-import { ExportRefused, NotFoundError, ParameterError } from '../transparency/errors.js'
+import { CursorGone, ExportRefused, NotFoundError, ParameterError } from '../transparency/errors.js'
 import { historyText, versionsOf, versionText } from '../transparency/history.js'
 import { LOOKUPS, listingPage, lookup } from '../transparency/listing.js'
 import { MESSAGES } from '../transparency/messages.js'
@@ -49,6 +49,7 @@ type ValidationError = FastifyError & {
 /** The status of a library error, in the transparency envelope. */
 function statusOf(error: Error): number | undefined {
   if (error instanceof ParameterError) return 422
+  if (error instanceof CursorGone) return 410
   if (error instanceof NotFoundError) return 404
   if (error instanceof ExportRefused) return error.reason === 'address' ? 429 : 503
   return undefined
@@ -79,6 +80,7 @@ const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app,
     store,
     exportPool: options.exportPool,
     downloads: options.downloads,
+    cursors: options.cursors,
     publicRateLimit,
     onExportRows: options.onExportRows,
     publication: options.publication,
@@ -94,7 +96,8 @@ const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app,
   app.setErrorHandler(async (error: ValidationError, request, reply) => {
     const status = statusOf(error)
     if (status !== undefined) {
-      if (error instanceof ExportRefused && error.reason === 'busy') reply.header('Retry-After', 30)
+      // Every 429 and 503 says when to come back: a place frees when an export ends.
+      if (error instanceof ExportRefused && error.reason !== 'timeout') reply.header('Retry-After', 30)
       return reply.code(status).send({ success: false, message: error.message })
     }
     if (error.validation) {
@@ -258,7 +261,7 @@ const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app,
         // built once however many ask for one at the same time.
         const query = request.query as Record<string, unknown>
         const answer = await store.answer(listingKey(request.url), () =>
-          listingPage(pool, store, resource, query),
+          listingPage(pool, store, options.cursors, resource, query),
         )
         return sendAnswer(request, reply, answer as Answer)
       },

@@ -1,36 +1,18 @@
 import { type Pool, prepared } from '../db/pool.js'
 import { PUBLIC_RESOURCES } from '../resources/index.js'
+import type { Cursors } from './cursors.js'
 import { ParameterError } from './errors.js'
 
 // The change feeds (migrations/0015_change_log.sql, src/readmodel/log.ts), without HTTP: pages of the public
 // feed and of an organ's orders, and the public feed as lines, each entry as the JSON text it is served as.
-// An entry's cursor is its place in its log; the next page starts after the last entry's cursor.
+// An entry's cursor is its place in its log (src/transparency/cursors.ts): the public log's number, or the
+// organization's own for its orders; the next page starts after the last entry's cursor.
 
 /** The kinds of the public feed: the public resources' paths. */
 export const FEED_KINDS: readonly string[] = PUBLIC_RESOURCES.map((resource) => resource.path)
 
 export const MAX_FEED_PAGE = 1000
 export const DEFAULT_FEED_PAGE = 100
-
-/**
- * An entry's cursor: opaque to clients, its log's sequence number inside, behind the log's mark (`c1`: the
- * change feeds; `o1`: the OCDS releases), so that a cursor of one log is refused by another.
- */
-export function encodeCursor(seq: number | string, mark = 'c1'): string {
-  return Buffer.from(`${mark}.${seq}`).toString('base64url')
-}
-
-/** The sequence number a cursor holds; a ParameterError (naming `parameter`) for one this service did not give. */
-export function decodeCursor(text: string, parameter = 'after', mark = 'c1'): number {
-  const decoded = /^[A-Za-z0-9_-]{1,40}$/.test(text) ? Buffer.from(text, 'base64url').toString('latin1') : ''
-  const seq = new RegExp(`^${mark}\\.(0|[1-9][0-9]{0,17})$`).exec(decoded)?.[1]
-  if (seq === undefined || !Number.isSafeInteger(Number(seq)))
-    throw new ParameterError(
-      parameter,
-      `Cursor inválido: ${parameter}. Use o next_cursor (ou o cursor de uma entrada) de uma resposta anterior.`,
-    )
-  return Number(seq)
-}
 
 /** The kinds a `kinds` parameter names (comma-separated), each once, in the feed's own order. */
 export function parseKinds(raw: string | undefined): string[] | undefined {
@@ -68,14 +50,22 @@ const CHANGED_AT = `to_char(c.changed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:
 
 /**
  * The public feed's statement for the filters present (values in the order after, kinds, organization, since,
- * then the page's limit when there is one).
+ * then the page's limit when there is one). `since` starts the read at the first entry dated at or after it,
+ * found off its index: entries are dated in the order they are numbered (src/readmodel/log.ts).
  */
 function publicSql(query: PublicFeedQuery, limit?: number): { text: string; values: unknown[] } {
   const values: unknown[] = [query.after]
   const conditions = ['c.seq > $1']
   if (query.kinds) conditions.push(`c.resource = ANY($${values.push(query.kinds)}::text[])`)
   if (query.organizationId) conditions.push(`c.organization_id = $${values.push(query.organizationId)}::uuid`)
-  if (query.since) conditions.push(`c.changed_at >= $${values.push(query.since)}::timestamptz`)
+  if (query.since) {
+    const since = `$${values.push(query.since)}::timestamptz`
+    conditions.push(
+      `c.seq >= coalesce((SELECT s.seq FROM public_changes s WHERE s.changed_at >= ${since}
+        ORDER BY s.changed_at, s.seq LIMIT 1), ${Number.MAX_SAFE_INTEGER})`,
+      `c.changed_at >= ${since}`,
+    )
+  }
   const record = query.withRecords
     ? `, d.body FROM public_changes c
        LEFT JOIN detail_documents d ON c.change <> 'withdrawn' AND d.resource = c.resource AND d.id = c.id`
@@ -99,32 +89,52 @@ export interface PublicRow {
 }
 
 /** A public entry as served: its cursor, kind, key, organization, change and moment, and its record when asked. */
-export function publicEntry(row: PublicRow, withRecords: boolean): string {
+export function publicEntry(row: PublicRow, withRecords: boolean, cursors: Cursors): string {
   const record = withRecords && row.change !== 'withdrawn' ? `,"record":${row.body ?? 'null'}` : ''
   return (
-    `{"cursor":"${encodeCursor(row.seq)}","kind":"${row.resource}","id":"${row.id}",` +
+    `{"cursor":"${cursors.position('changes', row.seq)}","kind":"${row.resource}","id":"${row.id}",` +
     `"organization_uuid":"${row.organization_id}","change":"${row.change}","changed_at":"${row.changed_at}"${record}}`
   )
 }
 
-/** A page of the public feed: at most perPage entries after the cursor, in the log's order. */
-export async function publicFeedPage(pool: Pool, query: PublicFeedQuery, perPage: number): Promise<FeedPage> {
+/**
+ * A page of the public feed: at most perPage entries after the cursor, in the log's order. CursorGone when
+ * the cursor is past the log's end (the log was loaded again from an older copy).
+ */
+export async function publicFeedPage(
+  pool: Pool,
+  cursors: Cursors,
+  query: PublicFeedQuery,
+  perPage: number,
+): Promise<FeedPage> {
+  await cursors.ready()
   const { text, values } = publicSql(query, perPage + 1)
   const { rows } = await pool.query<PublicRow>(prepared(text, values))
-  return page(rows.slice(0, perPage), rows.length > perPage, query.after, (row) =>
-    publicEntry(row, query.withRecords),
+  if (rows.length === 0 && query.after > 0) {
+    const { rows: end } = await pool.query<{ last: number }>(
+      `SELECT coalesce(pg_sequence_last_value(pg_get_serial_sequence('public_changes', 'seq')::regclass), 0) AS last`,
+    )
+    if (query.after > (end[0]?.last ?? 0)) throw cursors.gone('after')
+  }
+  return page(
+    rows.slice(0, perPage),
+    rows.length > perPage,
+    (seq) => cursors.position('changes', seq),
+    query.after,
+    (row) => publicEntry(row, query.withRecords, cursors),
   )
 }
 
 /** The public feed after the cursor, whole, for a stream: its statement and how each row is served. */
-export function publicFeedLines(query: PublicFeedQuery) {
+export function publicFeedLines(query: PublicFeedQuery, cursors: Cursors) {
   const { text, values } = publicSql(query)
-  return { text, values, line: (row: PublicRow) => `${publicEntry(row, query.withRecords)}\n` }
+  return { text, values, line: (row: PublicRow) => `${publicEntry(row, query.withRecords, cursors)}\n` }
 }
 
 function page<R extends { seq: string }>(
   rows: R[],
   hasMore: boolean,
+  cursor: (seq: string | number) => string,
   after: number,
   entry: (row: R) => string,
 ): FeedPage {
@@ -132,7 +142,7 @@ function page<R extends { seq: string }>(
   return {
     entries: `[${rows.map(entry).join(',')}]`,
     count: rows.length,
-    nextCursor: encodeCursor(last ? last.seq : after),
+    nextCursor: cursor(last ? last.seq : after),
     hasMore,
   }
 }
@@ -145,28 +155,50 @@ interface OrderRow {
   body: string | null
 }
 
+/** What an organ's orders feed is asked: after its own entry `after` (0: the start), optionally since an instant. */
+export interface OrderFeedQuery {
+  organizationId: string
+  after: number
+  since?: string
+  perPage: number
+}
+
 /**
  * A page of an organ's orders feed: at most perPage entries after the cursor, each created or updated one
- * with its order as the order query serves it now.
+ * with its order as the order query serves it now. Its entries are numbered in the organization's own
+ * sequence (org_seq). CursorGone when the cursor is past the organization's last entry.
  */
-export async function orderFeedPage(
-  pool: Pool,
-  organizationId: string,
-  after: number,
-  perPage: number,
-): Promise<FeedPage> {
+export async function orderFeedPage(pool: Pool, cursors: Cursors, query: OrderFeedQuery): Promise<FeedPage> {
+  await cursors.ready()
+  const { organizationId, after, since, perPage } = query
+  const values: unknown[] = [organizationId, after, perPage + 1]
+  const from =
+    since === undefined
+      ? ''
+      : ` AND c.org_seq >= coalesce((SELECT s.org_seq FROM order_changes s WHERE s.organization_id = $1
+          AND s.changed_at >= $4::timestamptz ORDER BY s.changed_at, s.org_seq LIMIT 1), ${Number.MAX_SAFE_INTEGER})
+          AND c.changed_at >= $4::timestamptz`
+  if (since !== undefined) values.push(since)
   const { rows } = await pool.query<OrderRow>(
     prepared(
-      `SELECT c.seq::text, c.number, c.change, ${CHANGED_AT} AS changed_at, o.body FROM order_changes c
+      `SELECT c.org_seq::text AS seq, c.number, c.change, ${CHANGED_AT} AS changed_at, o.body FROM order_changes c
        LEFT JOIN order_documents o ON c.change <> 'withdrawn' AND o.organization_id = c.organization_id AND o.number = c.number
-       WHERE c.organization_id = $1 AND c.seq > $2 ORDER BY c.seq LIMIT $3`,
-      [organizationId, after, perPage + 1],
+       WHERE c.organization_id = $1 AND c.org_seq > $2${from} ORDER BY c.org_seq LIMIT $3`,
+      values,
     ),
   )
-  return page(rows.slice(0, perPage), rows.length > perPage, after, (row) => {
+  if (rows.length === 0 && after > 0) {
+    const { rows: end } = await pool.query<{ last: number }>(
+      'SELECT last FROM order_feed_numbers WHERE organization_id = $1',
+      [organizationId],
+    )
+    if (after > (end[0]?.last ?? 0)) throw cursors.gone('after')
+  }
+  const cursor = (seq: string | number) => cursors.position('orders', seq, organizationId)
+  return page(rows.slice(0, perPage), rows.length > perPage, cursor, after, (row) => {
     const order = row.change !== 'withdrawn' ? `,"order":${row.body ?? 'null'}` : ''
     return (
-      `{"cursor":"${encodeCursor(row.seq)}","number":${JSON.stringify(row.number)},"change":"${row.change}",` +
+      `{"cursor":"${cursor(row.seq)}","number":${JSON.stringify(row.number)},"change":"${row.change}",` +
       `"changed_at":"${row.changed_at}"${order}}`
     )
   })

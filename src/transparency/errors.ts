@@ -41,3 +41,17 @@ export class ExportRefused extends Error {
     )
   }
 }
+
+/**
+ * A cursor this service could have given, but that it cannot read on from: one of another log (the database
+ * was loaded again), of another feed, or past the log's end. The reader must sync again from the start (410).
+ */
+export class CursorGone extends Error {
+  override name = 'CursorGone'
+  constructor(
+    readonly parameter: string,
+    message: string,
+  ) {
+    super(message)
+  }
+}

@@ -3,6 +3,7 @@ import { type AnyField, rawSql, sqlType } from '../resources/fields.js'
 import type { ChoiceList } from '../resources/filters.js'
 import { listingItemFields, type PublicResource } from '../resources/index.js'
 import { from, jsonObject } from '../resources/json.js'
+import type { Cursors, ListCursor } from './cursors.js'
 import { NotFoundError, ParameterError } from './errors.js'
 import { MESSAGES } from './messages.js'
 import { DEFAULT_PER_PAGE, filterValues, parseRelations, sortOf } from './parameters.js'
@@ -16,15 +17,6 @@ export interface Through {
   cached(key: string): unknown
   /** What keeps a value about to be read under key: it is dropped if an import comes in meanwhile. */
   keeper(key: string): (value: string) => void
-}
-
-/** Where a page read by cursor starts: after the row of this sort key (text, null when empty) and id. */
-export interface ListCursor {
-  sort: string
-  key: string | null
-  id: string
-  /** The page it starts: the read's pages are counted from the page its first cursor came from. */
-  page: number
 }
 
 export interface ListQuery {
@@ -283,12 +275,14 @@ export async function organizationExists(pool: Pool, id: string): Promise<boolea
 }
 
 /**
- * A listing page in the transparency envelope, as JSON text, from a validated query: page, per_page, the
- * resource's filters, sort and with_relations. An organization filter that names none is NotFoundError.
+ * A listing page in the transparency envelope, as JSON text, from a validated query: page or cursor (not both),
+ * per_page, the resource's filters, sort and with_relations. An organization filter that names none is
+ * NotFoundError; a cursor not made by `cursors` for this sort, a ParameterError.
  */
 export async function listingPage(
   pool: Pool,
   counts: Through,
+  cursors: Cursors,
   resource: PublicResource,
   query: Readonly<Record<string, unknown>>,
 ): Promise<string> {
@@ -296,7 +290,10 @@ export async function listingPage(
   const relations = parseRelations(resource, query.with_relations as string | undefined)
   const filters = filterValues(resource, query)
   const sort = sortOf(resource, query.sort)
-  const after = query.cursor === undefined ? undefined : decodeListCursor(query.cursor as string, sort)
+  await cursors.ready()
+  if (query.cursor !== undefined && query.page !== undefined)
+    throw new ParameterError('cursor', 'Parâmetros em conflito: page e cursor. Use um ou outro.')
+  const after = query.cursor === undefined ? undefined : cursors.readListing(query.cursor as string, sort)
   const page = after?.page ?? (query.page as number | undefined) ?? 1
   const result = await listText(
     pool,
@@ -305,7 +302,7 @@ export async function listingPage(
     counts,
   ).catch((error: { code?: unknown }) => {
     // A cursor's key that is not a value of its sort's type (a data exception): a cursor this service did not give.
-    if (after !== undefined && String(error.code ?? '').startsWith('22')) throw decodeListCursor('', sort)
+    if (after !== undefined && String(error.code ?? '').startsWith('22')) throw cursors.readListing('', sort)
     throw error
   })
   // Rows of the organization prove it exists; only an empty answer needs the check (404, not an empty page).
@@ -321,7 +318,7 @@ export async function listingPage(
   const offset = (page - 1) * perPage
   // A next page by cursor: after this page's last row, when rows follow it (by the count, or a full page).
   const more = after === undefined ? offset + result.count < result.total : result.count === perPage
-  const next = more && result.last ? encodeListCursor({ sort, ...result.last, page: page + 1 }) : null
+  const next = more && result.last ? cursors.listing({ sort, ...result.last, page: page + 1 }) : null
   // As JSON.stringify would write the envelope, around the items as PostgreSQL wrote them.
   const rest = JSON.stringify({
     current_page: page,
@@ -333,40 +330,6 @@ export async function listingPage(
     next_cursor: next,
   })
   return `${PAGE_PREFIX}${result.rows},${rest.slice(1)}}`
-}
-
-/** A listing's cursor: opaque to clients; the sort it was made for, the row it follows, the page it starts. */
-export function encodeListCursor(cursor: ListCursor): string {
-  return Buffer.from(`l1.${JSON.stringify([cursor.sort, cursor.key, cursor.id, cursor.page])}`).toString(
-    'base64url',
-  )
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
-
-/** The cursor a listing's `cursor` holds, for its sort; a ParameterError for one made otherwise. */
-const cursorRefused = () =>
-  new ParameterError(
-    'cursor',
-    'Cursor inválido: cursor. Use o next_cursor de uma página anterior desta listagem, com a mesma ordenação.',
-  )
-
-export function decodeListCursor(text: string, sort: string): ListCursor {
-  const refuse = cursorRefused
-  let parsed: unknown
-  try {
-    const decoded = Buffer.from(text, 'base64url').toString('utf8')
-    if (!/^[A-Za-z0-9_-]{1,600}$/.test(text) || !decoded.startsWith('l1.')) throw refuse()
-    parsed = JSON.parse(decoded.slice(3))
-  } catch {
-    throw refuse()
-  }
-  if (!Array.isArray(parsed) || parsed.length !== 4) throw refuse()
-  const [made, key, id, page] = parsed as unknown[]
-  if (made !== sort || (key !== null && (typeof key !== 'string' || key.length > 300))) throw refuse()
-  if (typeof id !== 'string' || !UUID.test(id) || !Number.isSafeInteger(page) || (page as number) < 1)
-    throw refuse()
-  return { sort, key: key as string | null, id, page: page as number }
 }
 
 const PAGE_PREFIX = `{"success":true,"message":${JSON.stringify(MESSAGES.success)},"data":{"data":`

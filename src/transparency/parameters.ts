@@ -164,7 +164,8 @@ function sortParameter(resource: PublicResource): Parameter {
 export const PAGING: Readonly<Record<'page' | 'per_page', Parameter>> = {
   page: [
     // At most 15 digits (src/plugins/validation.ts): any page that far is past the data, and empty.
-    Type.Integer({ minimum: 1, default: 1, description: 'Page number, from 1 (at most 15 digits)' }),
+    // No default in the schema: a page asked for is told apart from none (page and cursor do not go together).
+    Type.Integer({ minimum: 1, description: 'Page number, from 1 (at most 15 digits); 1 when not given' }),
     'um número inteiro a partir de 1',
   ],
   per_page: [
@@ -192,11 +193,12 @@ export function listingParameters(resource: PublicResource): Parameters {
     cursor: [
       Type.String({
         minLength: 1,
-        maxLength: 600,
+        maxLength: 800,
         description:
-          "A page's next_cursor: the next page, after that page's last row (keyset), instead of `page`. Read " +
-          'by cursor, the pages hold still while imports add and change records: a record that is there for the ' +
-          'whole read, its sort value unchanged, is shown once. The same sort must be asked',
+          "A page's next_cursor: the next page, after that page's last row (keyset), instead of `page` (not with " +
+          'it). Read by cursor, the pages hold still while imports add and change records: a record that is there ' +
+          'for the whole read, its sort value unchanged, is shown once. The same sort must be asked. Cursors are ' +
+          "signed: one that this service did not give (or made for another sort, or another database's) is refused",
       }),
       'o next_cursor de uma página anterior, com a mesma ordenação',
     ],

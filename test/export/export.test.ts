@@ -387,7 +387,7 @@ describe('export', () => {
     [
       'resource=contracts&format=csv&status_id=1',
       422,
-      /^Parâmetro desconhecido: status_id\. Aceitos: resource, format, separator, organization_uuid/,
+      /^Parâmetro não se aplica a contracts: status_id\. Aceitos para contracts: resource, format, separator, organization_uuid/,
     ],
     ['resource=contracts&format=csv&page=2', 422, /^Parâmetro desconhecido: page\./],
     [
@@ -444,7 +444,7 @@ describe('export', () => {
       },
     )
     assert.equal(refused.code, 1)
-    assert.match(refused.stderr, /^compras: Parâmetro desconhecido: status_id\./)
+    assert.match(refused.stderr, /^compras: Parâmetro não se aplica a contracts: status_id\./)
     // --format is optional on the command line (ocds takes none), and required for a spreadsheet.
     const formatless = await runCli(['export', '--resource', 'contracts', '--out', out], {
       DATABASE_URL: db.url,

@@ -72,6 +72,13 @@ export async function createTestDatabase(options: { migrated?: boolean } = {}): 
   await admin((client) => client.query(`CREATE DATABASE ${name} TEMPLATE ${from}`))
   const url = databaseUrl(name)
   const pool = createPool(url, { max: 5 })
+  // A copy of the template would share its change log's identity: give it its own, as a database made by
+  // its own migrations has (migrations/0018_cursor_identity.sql).
+  if (options.migrated !== false)
+    await pool.query(
+      `UPDATE change_log_identity SET identity = gen_random_uuid(),
+         secret = uuid_send(gen_random_uuid()) || uuid_send(gen_random_uuid())`,
+    )
   return {
     name,
     url,

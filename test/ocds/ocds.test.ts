@@ -144,7 +144,7 @@ describe('OCDS publication', () => {
   }
 
   it('pages through every process as valid release packages, newest change first, with links', async () => {
-    let url: string | undefined = '/v1/ocds/releases?per_page=50'
+    let url: string | undefined = '/v1/ocds/releases?page=1&per_page=50'
     let pages = 0
     while (url) {
       const response = await get(url)
@@ -356,7 +356,8 @@ describe('OCDS publication', () => {
       ['/v1/ocds/releases.jsonl?history=sim', 422, /history/],
       [`/v1/ocds/records/${[...releases.keys()][0]}?versioned=2`, 422, /versioned/],
       [`/v1/ocds/records/${[...releases.keys()][0]}?compiled=true`, 422, /compiled/],
-      ['/v1/ocds/releases?date_from=2999-01-01', 404, /^Registro não encontrado\.$/],
+      ['/v1/ocds/releases?page=1&date_from=2999-01-01', 404, /^Registro não encontrado\.$/],
+      ['/v1/ocds/releases?page=1&after=', 422, /^Parâmetros em conflito: page e after/],
     ]
     for (const [url, status, message] of cases) {
       const response = await get(url)

@@ -143,15 +143,22 @@ describe("an organ's feed of its orders", () => {
     assert.ok(Number(refused.headers['retry-after']) >= 1)
   })
 
-  it('refuses a bad cursor and bad parameters with 400 and a message that says which', async () => {
-    for (const [query, message] of [
-      ['after=xyz', /^Cursor inválido: after\. Use o next_cursor/],
-      [`after=${Buffer.from('o1.3').toString('base64url')}`, /^Cursor inválido: after\./],
-      ['per_page=0', /^Parâmetro inválido: per_page\. Aceita um número inteiro de 1 a 1000\.$/],
-      ['order_number=1', /^Parâmetro desconhecido: order_number\. Aceitos: after, per_page\.$/],
+  it("refuses a bad cursor and bad parameters with 422, another feed's cursor with 410, each named", async () => {
+    for (const [query, status, message] of [
+      ['after=xyz', 422, /^Cursor inválido: after\. Use o next_cursor/],
+      [`after=${Buffer.from('o1.3').toString('base64url')}`, 410, /^Cursor desconhecido: after\./],
+      [`after=${Buffer.from('c1.3').toString('base64url')}`, 410, /^Cursor desconhecido: after\./],
+      ['per_page=0', 422, /^Parâmetro inválido: per_page\. Aceita um número inteiro de 1 a 1000\.$/],
+      ['since=ontem', 422, /^Parâmetro inválido: since\./],
+      ['wait=31', 422, /^Parâmetro inválido: wait\./],
+      [
+        'order_number=1',
+        422,
+        /^Parâmetro desconhecido: order_number\. Aceitos: after, per_page, since, wait\.$/,
+      ],
     ] as const) {
-      const { status, body } = await get(`/external/orders/changes?${query}`, tokenA)
-      assert.equal(status, 400, query)
+      const { status: got, body } = await get(`/external/orders/changes?${query}`, tokenA)
+      assert.equal(got, status, query)
       assert.deepEqual(body.data, [], query)
       assert.match(body.message, message, query)
     }

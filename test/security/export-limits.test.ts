@@ -116,6 +116,8 @@ describe('exports are bounded', () => {
     try {
       const second = await fetch(`${base}${EXPORT}`, { headers: from('198.51.100.20') })
       assert.equal(second.status, 429)
+      // Every 429 says when to come back.
+      assert.equal(second.headers.get('retry-after'), '30')
       assert.deepEqual(await second.json(), {
         success: false,
         message: 'Já há uma exportação deste endereço em andamento. Aguarde o fim dela.',

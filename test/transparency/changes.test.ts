@@ -234,7 +234,8 @@ describe('the public change feed', () => {
     const { next } = await readAll()
     const empty = await get(`/v1/transparency/changes?after=${next}&wait=1`)
     assert.deepEqual(empty.body.data, { data: [], next_cursor: next, has_more: false })
-    const waiting = get(`/v1/transparency/changes?after=${next}&wait=20`)
+    const asked = Date.now()
+    const waiting = get(`/v1/transparency/changes?after=${next}&wait=30`)
     await new Promise((resolve) => setTimeout(resolve, 300))
     const contract: DemoRecord = {
       ...first(records, 'contract'),
@@ -242,9 +243,26 @@ describe('the public change feed', () => {
     }
     await importLines([contract])
     const answered = await waiting
+    // Woken by the import, not by its deadline 30 s on.
+    assert.ok(Date.now() - asked < 20_000, 'answered when the import committed')
     assert.equal(answered.status, 200)
     assert.ok(answered.body.data.data.some((e: Entry) => e.id === contract.id && e.change === 'updated'))
     records[records.findIndex((r) => r.id === contract.id)] = contract
+  })
+
+  it('waits as long as asked over a real socket, longer than IDLE_TIMEOUT too', async () => {
+    const { next } = await readAll()
+    const short = await buildTestApp(db, { env: { PUBLIC_RATE_LIMIT: '0', IDLE_TIMEOUT: '2' } })
+    try {
+      const shortBase = await listen(short)
+      const asked = Date.now()
+      const answered = await request(`${shortBase}/v1/transparency/changes?after=${next}&wait=4`)
+      assert.equal(answered.status, 200)
+      assert.ok(Date.now() - asked >= 4000, 'the whole wait, not cut at IDLE_TIMEOUT')
+      assert.deepEqual(JSON.parse(answered.body).data, { data: [], next_cursor: next, has_more: false })
+    } finally {
+      await short.close()
+    }
   })
 
   it('misses nothing and repeats nothing while several imports run in other processes', async () => {
@@ -293,7 +311,8 @@ describe('the public change feed', () => {
     for (const [query, status, message] of [
       ['after=xyz', 422, /^Cursor inválido: after\. Use o next_cursor/],
       [`after=${forged}`, 422, /^Cursor inválido: after\./],
-      [`after=${Buffer.from('o1.5').toString('base64url')}`, 422, /^Cursor inválido: after\./],
+      // A cursor of another feed (the OCDS releases'): gone, sync again.
+      [`after=${Buffer.from('o1.5').toString('base64url')}`, 410, /^Cursor desconhecido: after\./],
       ['per_page=1001', 422, /^Parâmetro inválido: per_page\. Aceita um número inteiro de 1 a 1000\.$/],
       [
         'kinds=orders',

@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test'
 import { createPool, NAMED_STATEMENTS, namedStatements, type Pool } from '../../src/db/pool.js'
 import { importRecords } from '../../src/import/importer.js'
 import { contracts } from '../../src/resources/index.js'
+import { Cursors } from '../../src/transparency/cursors.js'
 import { listingPage, type Through } from '../../src/transparency/listing.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
 import { demoRecords, ndjson, source } from '../helpers/records.js'
@@ -29,6 +30,7 @@ async function backends(pool: Pool, size: number): Promise<{ statements: number;
 }
 
 const NO_CACHE: Through = { cached: () => undefined, keeper: () => () => {} }
+const CURSORS = new Cursors({ identity: '00000000-0000-4000-8000-000000000000', secret: Buffer.alloc(32) })
 
 describe('prepared statements', () => {
   let db: TestDatabase
@@ -84,7 +86,7 @@ describe('prepared statements', () => {
       await Promise.all(
         [i, i + 1, i + 2]
           .filter((k) => k < to)
-          .map((k) => listingPage(pool, NO_CACHE, contracts, shape(k)).catch(() => '')),
+          .map((k) => listingPage(pool, NO_CACHE, CURSORS, contracts, shape(k)).catch(() => '')),
       )
   }
 
