@@ -11,7 +11,7 @@
 import { createServer } from 'node:http'
 import { findToken } from '../dist/auth/tokens.js'
 import { createPool } from '../dist/db/pool.js'
-import { choices, listing, ownedDetail } from '../dist/portal/data.js'
+import { choices, listing, recordWithHistory } from '../dist/portal/data.js'
 import { listingPage as portalListingPage } from '../dist/portal/listing.js'
 import { detailPage } from '../dist/portal/pages.js'
 import { Envelope } from '../dist/readmodel/answer.js'
@@ -19,7 +19,7 @@ import { DocumentStore, listingKey } from '../dist/readmodel/store.js'
 import { contracts } from '../dist/resources/index.js'
 import { publicFeedPage } from '../dist/transparency/changes.js'
 import { Cursors } from '../dist/transparency/cursors.js'
-import { historyText, versionsOf } from '../dist/transparency/history.js'
+import { historyText } from '../dist/transparency/history.js'
 import { listingPage } from '../dist/transparency/listing.js'
 
 const pool = createPool(process.argv[2])
@@ -67,8 +67,8 @@ async function answer(url, authorization) {
     return [
       JSON_TYPE,
       await store.answer(`hist\u0000contracts\u0000${id}\u0000`, async () => {
-        const versions = await versionsOf(store, contracts, id)
-        return versions && `${FEED_HEAD}${historyText(contracts, id, versions)}}`
+        const history = await store.history('contracts', id)
+        return history && `${FEED_HEAD}${historyText(contracts, id, history.versions)}}`
       }),
     ]
   }
@@ -102,9 +102,8 @@ async function answer(url, authorization) {
     return [
       HTML_TYPE,
       await store.answer(`p\u0000${url}`, async () => {
-        const found = await ownedDetail(pool, store, contracts, id)
-        const versions = found && (await versionsOf(store, contracts, id, found.body))
-        return versions && detailPage(contracts, id, found.document, found.owner, versions)
+        const found = await recordWithHistory(pool, store, contracts, id)
+        return found && detailPage(contracts, id, found.document, found.owner, { history: found.versions })
       }),
     ]
   }

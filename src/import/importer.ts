@@ -203,6 +203,28 @@ export async function importRecords(
       await client.query('ROLLBACK')
       return refused()
     }
+    const first = await noRecordsStored(client)
+    // What the database refuses past the checks (a rule an operator added, say) is a problem of the line it
+    // names, never a raw error: the writes are undone to here, and the line found.
+    await client.query('SAVEPOINT writing')
+    try {
+      return await write(first)
+    } catch (error) {
+      if (!isRefusedData(error)) throw error
+      await client.query('ROLLBACK TO SAVEPOINT writing')
+      const { file, line, field } = await lineRefused(client, error as DatabaseError)
+      report({ file: sources[file]?.name ?? '?', line, field, reason: refusal(error as DatabaseError) })
+      await client.query('ROLLBACK')
+      return refused()
+    }
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {})
+    throw error
+  } finally {
+    client.release()
+  }
+
+  async function write(first: boolean): Promise<ImportResult> {
     const { written, withdrawn, staged } = await countStaged(client)
     const rows = await tableRows(client)
     // Into empty tables (a first load) every record is new: all documents are built, without working out
@@ -210,7 +232,6 @@ export async function importRecords(
     // keys are checked once at the end instead of row by row (src/import/bulk.ts).
     // Stryker disable next-line UnaryOperator: every written table has statistics, analyzed or not (-1)
     const changesLargeShare = (table: string) => largeShare(staged(table), rows.get(table) ?? -1)
-    const first = await noRecordsStored(client)
     const deferred = first && (await deferReferenceChecks(client))
     progress('writing')
     // Stryker disable next-line ConditionalExpression: on a first load the snapshot finds nothing to compare
@@ -242,12 +263,45 @@ export async function importRecords(
     await recordRun(client, done, documents)
     await client.query('COMMIT')
     return done
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => {})
-    throw error
-  } finally {
-    client.release()
   }
+}
+
+/** An error of PostgreSQL's, with what it says of the values it refused. */
+interface DatabaseError extends Error {
+  code?: string
+  detail?: string
+  column?: string
+  constraint?: string
+}
+
+/** Whether the database refused the data (a data exception or an integrity rule), not failed to run. */
+const isRefusedData = (error: unknown) => /^2[23]/.test(String((error as DatabaseError).code ?? ''))
+
+/** What the database refused, in the operator's words: its message and the rule it named. */
+const refusal = (error: DatabaseError) =>
+  `the database refused it: ${error.message}${error.detail ? ` (${error.detail})` : ''}`
+
+/**
+ * The staged line a refusal is about: the first whose key, number or links hold a value the database named
+ * (`Key (...)=(...)`, or the refused row's), else the run's first line.
+ */
+async function lineRefused(
+  client: PoolClient,
+  error: DatabaseError,
+): Promise<{ file: number; line: number; field: string }> {
+  const detail = error.detail ?? ''
+  const named = /Key \((.*)\)=\((.*)\)/.exec(detail)
+  // A key's values, or the values of the row a rule refused (its key among them).
+  const values = (named?.[2] ?? /^Failing row contains \((.*)\)/.exec(detail)?.[1])?.split(', ') ?? []
+  const { rows } = await client.query<{ file: number; line: number }>(
+    `SELECT file, line FROM import_stage
+     WHERE key = ANY($1) OR number = ANY($1) OR arp_number = ANY($1) OR contract_number = ANY($1)
+       OR bidding_uuid::text = ANY($1) OR cardinality($1::text[]) = 0
+     ORDER BY seq LIMIT 1`,
+    [values],
+  )
+  const found = rows[0] ?? { file: 0, line: 1 }
+  return { ...found, field: named?.[1] ?? error.column ?? error.constraint ?? 'record' }
 }
 
 /** One row a run in import_runs, which every instance's metrics read (src/metrics.ts). */

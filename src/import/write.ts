@@ -323,17 +323,24 @@ ON CONFLICT (organization_id, name, name_short) DO NOTHING`
 
 const byGroup = (group: string) => RECORD_KINDS.find((k) => k.placement.group === group) as RecordKind
 
-/** The records the run withdraws, deleted (with their owned children), what points to them first. */
+/** The statement that deletes the records of a kind the run withdraws (with their owned children). */
+const withdrawal = (kind: RecordKind) =>
+  kind === (Order as RecordKind)
+    ? `DELETE FROM orders o USING import_stage s
+       WHERE s.withdraw AND s.grp = 'order' AND o.organization_id = s.org AND o.number = s.number`
+    : `DELETE FROM ${kind.table} WHERE id IN (
+         SELECT key::uuid FROM import_stage WHERE withdraw AND grp = '${kind.placement.group}')`
+
+/**
+ * The records the run withdraws, deleted before the writes, what points to them first, so that a record
+ * written in their place (the same number under another key) finds it gone. Biddings are the exception:
+ * contracts and ARPs point to them by key, and a file may relink those while it withdraws the bidding
+ * (import-format.md), so biddings go after contracts and ARPs are written.
+ */
 const WITHDRAWALS: readonly string[] = [...RECORD_KINDS]
   .reverse()
-  .filter((kind) => kind.placement.group !== 'organization')
-  .map((kind) =>
-    kind === (Order as RecordKind)
-      ? `DELETE FROM orders o USING import_stage s
-         WHERE s.withdraw AND s.grp = 'order' AND o.organization_id = s.org AND o.number = s.number`
-      : `DELETE FROM ${kind.table} WHERE id IN (
-           SELECT key::uuid FROM import_stage WHERE withdraw AND grp = '${kind.placement.group}')`,
-  )
+  .filter((kind) => kind.placement.group !== 'organization' && kind.placement.group !== 'bidding')
+  .map(withdrawal)
 
 /**
  * Tables to analyze at that point when the run changes a large share of them: fresh statistics, or the
@@ -361,6 +368,7 @@ function writeSteps(first: boolean): readonly (string | Analyze)[] {
     ...children(byGroup('arp'), first),
     upsert(byGroup('contract'), first),
     ...children(byGroup('contract'), first),
+    withdrawal(byGroup('bidding')),
     { analyze: ['biddings', 'arps', 'contracts'] },
     upsert(byGroup('order'), first),
     ...orderItems(first),

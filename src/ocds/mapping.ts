@@ -382,3 +382,70 @@ export const release = (prefix: string, processId: string, version: number, tail
   `{"ocid":"${prefix}-${processId}","id":"${releaseId(prefix, processId, version)}",${tail}`
 
 export type { ProcessKind }
+
+/** What a withdrawal takes out of a process's releases: contracts and ARPs by id, supply orders by number. */
+export interface Withdrawn {
+  contracts: ReadonlySet<string>
+  arps: ReadonlySet<string>
+  orders: ReadonlySet<string>
+}
+
+/**
+ * A release's content without what was withdrawn, as the mapping would have made it without those records: a
+ * contract and the award of its own, an ARP's award, an order's milestone (and an implementation left with
+ * none), and the parties only they named. A contract that came under a withdrawn ARP gets the award of its
+ * own that the mapping gives a contract with no ARP (without suppliers, which the ARP's award named). The
+ * content is changed in place.
+ */
+export function withoutWithdrawn(content: Json, gone: Withdrawn): Json {
+  const awards = (content.awards ?? []) as Json[]
+  const removedAwards = new Set<string>(gone.arps)
+  for (const id of gone.contracts) removedAwards.add(`${id}-award`)
+  let contracts = ((content.contracts ?? []) as Json[]).filter((c) => !gone.contracts.has(c.id as string))
+  const kept = awards.filter((a) => !removedAwards.has(a.id as string))
+  contracts = contracts.map((contract) => {
+    const implementation = contract.implementation as { milestones: Json[] } | undefined
+    if (implementation) {
+      const milestones = implementation.milestones.filter((m) => !gone.orders.has(m.id as string))
+      if (milestones.length === 0) delete contract.implementation
+      else implementation.milestones = milestones
+    }
+    if (!removedAwards.has(contract.awardID as string) || !gone.arps.has(contract.awardID as string))
+      return contract
+    const own: Json = {
+      id: `${contract.id}-award`,
+      title: `Adjudicação do ${(contract.title as string).replace(/^Contrato/, 'contrato')}`,
+    }
+    own.status = contract.status === 'terminated' ? 'active' : contract.status
+    if (contract.value) own.value = contract.value
+    if (contract.period) own.contractPeriod = contract.period
+    kept.push(own)
+    return { ...contract, awardID: own.id }
+  })
+  if (kept.length > 0) content.awards = kept
+  else delete content.awards
+  if (contracts.length > 0) content.contracts = contracts
+  else delete content.contracts
+  // Each party keeps the roles something still names it in; a party named by nothing left goes.
+  const named = new Map<string, Set<string>>()
+  const name = (id: unknown, role: string) => {
+    const roles = named.get(id as string) ?? new Set<string>()
+    roles.add(role)
+    named.set(id as string, roles)
+  }
+  const buyer = content.buyer as Json | undefined
+  if (buyer) name(buyer.id, 'buyer')
+  const tender = content.tender as Json | undefined
+  if (tender?.procuringEntity) name((tender.procuringEntity as Json).id, 'procuringEntity')
+  else if (buyer) name(buyer.id, 'procuringEntity')
+  for (const tenderer of (tender?.tenderers ?? []) as Json[]) name(tenderer.id, 'tenderer')
+  for (const award of kept)
+    for (const supplier of (award.suppliers ?? []) as Json[]) name(supplier.id, 'supplier')
+  content.parties = ((content.parties ?? []) as (Json & { roles: string[] })[])
+    .map((party) => ({
+      ...party,
+      roles: party.roles.filter((role) => named.get(party.id as string)?.has(role)),
+    }))
+    .filter((party) => party.roles.length > 0)
+  return content
+}

@@ -93,32 +93,46 @@ function addVersion(
   }
 }
 
+/**
+ * The compiled release after one more release (the next, in date order): the state they add up to, tagged
+ * `compiled`, its id and date the latest release's. `compiled` is the one before (undefined for the first
+ * release), and is changed in place.
+ */
+export function compileNext(compiled: Json | undefined, release: Release): Json {
+  const target: Json = compiled ?? { ocid: release.ocid, id: '', date: '', tag: ['compiled'] }
+  target.id = `${release.ocid}-${release.date}`
+  target.date = release.date
+  return compile(target, release, METADATA)
+}
+
 /** The compiled release of a process's releases, oldest first: the state they add up to, tagged `compiled`. */
 export function compiledRelease(releases: readonly Release[]): Json {
-  const last = releases.at(-1)
-  if (last === undefined) throw new RangeError('a record has at least one release')
-  const compiled: Json = {
-    ocid: last.ocid,
-    id: `${last.ocid}-${last.date}`,
-    date: last.date,
-    tag: ['compiled'],
-  }
-  for (const release of releases) compile(compiled, release, METADATA)
-  return compiled
+  if (releases.length === 0) throw new RangeError('a record has at least one release')
+  let compiled: Json | undefined
+  for (const release of releases) compiled = compileNext(compiled, release)
+  return compiled as Json
+}
+
+/**
+ * The versioned release after one more release: every value of every field, and the release that gave it.
+ * `versioned` is the one before (undefined for the first release), and is changed in place.
+ */
+export function versionNext(versioned: Json | undefined, release: Release): Json {
+  const target: Json = versioned ?? { ocid: release.ocid }
+  addVersion(
+    target,
+    release,
+    { releaseID: release.id, releaseDate: release.date, releaseTag: release.tag },
+    METADATA,
+    false,
+  )
+  return target
 }
 
 /** The versioned release of a process's releases, oldest first: every value of every field, and whence. */
 export function versionedRelease(releases: readonly Release[]): Json {
-  const first = releases[0]
-  if (first === undefined) throw new RangeError('a record has at least one release')
-  const versioned: Json = { ocid: first.ocid }
-  for (const release of releases)
-    addVersion(
-      versioned,
-      release,
-      { releaseID: release.id, releaseDate: release.date, releaseTag: release.tag },
-      METADATA,
-      false,
-    )
-  return versioned
+  if (releases.length === 0) throw new RangeError('a record has at least one release')
+  let versioned: Json | undefined
+  for (const release of releases) versioned = versionNext(versioned, release)
+  return versioned as Json
 }

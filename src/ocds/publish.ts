@@ -6,8 +6,9 @@ import type { Cursors } from '../transparency/cursors.js'
 import { NotFoundError, ParameterError } from '../transparency/errors.js'
 import { organizationExists } from '../transparency/listing.js'
 import { DEFAULT_PER_PAGE, FILTERS, PAGING, type Parameter, parameters } from '../transparency/parameters.js'
-import { release } from './mapping.js'
-import { compiledRelease, type Release, versionedRelease } from './merge.js'
+import { release, releaseId } from './mapping.js'
+import { type Release, versionedRelease } from './merge.js'
+import { STORED_PREFIX } from './releases.js'
 
 // Reading the stored releases and wrapping them in OCDS packages, without HTTP: the routes, the CLI and
 // the benchmark call these. A release is its ocid joined to its stored tail (releases.ts).
@@ -209,9 +210,27 @@ export function processIdOf(prefix: string, ocid: string): string | undefined {
   return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(id) ? id : undefined
 }
 
+/** A release's address: a package of it alone, with its id as the fragment (as OCDS links a release). */
+export const releaseUrl = (publicUrl: string, id: string) =>
+  `${publicUrl}/v1/ocds/releases/${encodeURIComponent(id)}#${id}`
+
+/** A stored tail's date and tags, read off its start: `"date":"...","tag":[...],`. */
+function dateAndTags(tail: string): { date: string; tag: string[] } {
+  const match = /^"date":("[^"]*"),"tag":(\[[^\]]*\])/.exec(tail)
+  if (match === null) throw new Error('a stored release without its date and tags')
+  return { date: JSON.parse(match[1] as string) as string, tag: JSON.parse(match[2] as string) as string[] }
+}
+
+/** Text stored under the placeholder ocid prefix (STORED_PREFIX), under the publisher's. */
+const published = (text: string, prefix: string, processId: string) =>
+  text.replaceAll(`${STORED_PREFIX}-${processId}`, `${prefix}-${processId}`)
+
 /**
- * A record package of one process: every release it had, oldest first, its compiled release (the state they
- * add up to, by the OCDS merge) and, when asked, its versioned release. Undefined for an unknown ocid.
+ * A record package of one process: its releases linked by address, oldest first (each at GET
+ * /v1/ocds/releases/{id}), its compiled release (the state they add up to, by the OCDS merge) and, when asked,
+ * its versioned release; both made by the import, or, for a process with one small release, from that release
+ * here. What a request costs is bounded by the process's state and the number of its releases, not by the
+ * releases' sizes. Undefined for an unknown ocid.
  */
 export async function recordPackage(
   pool: Pool,
@@ -219,34 +238,92 @@ export async function recordPackage(
   ocid: string,
   versioned = false,
 ): Promise<string | undefined> {
-  const id = processIdOf(publication.config.prefix, ocid)
+  const { prefix } = publication.config
+  const id = processIdOf(prefix, ocid)
   if (id === undefined) return undefined
-  const { rows } = await pool.query<{ version: number; tail: string; date: string }>(
-    `SELECT version, tail, to_char(date AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS date
-     FROM ocds_release_versions WHERE process_id = $1
-     UNION ALL
-     SELECT version, tail, to_char(date AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS date
-     FROM ocds_releases WHERE process_id = $1
-     ORDER BY version`,
-    [id],
+  const { rows } = await pool.query<{
+    version: number
+    tail: string
+    compiled: string | null
+    versioned: string | null
+    linked: [number, string][]
+  }>({
+    name: 'ocds-record',
+    text: `SELECT r.version, r.tail, r.compiled, CASE WHEN $2 THEN r.versioned END AS versioned,
+        (SELECT json_agg(json_build_array(v.version, left(v.tail, 400)) ORDER BY v.version)
+         FROM ocds_release_versions v WHERE v.process_id = r.process_id) AS linked
+      FROM ocds_releases r WHERE r.process_id = $1`,
+    values: [id, versioned],
+  })
+  const row = rows[0]
+  if (row === undefined) return undefined
+  const canonical = `${prefix}-${id}`
+  const current = dateAndTags(row.tail)
+  const links = [...(row.linked ?? []), [row.version, row.tail] as [number, string]].map(
+    ([version, tail]) => {
+      return { url: releaseUrl(publication.publicUrl, releaseId(prefix, id, version)), ...dateAndTags(tail) }
+    },
   )
-  const last = rows.at(-1)
-  if (last === undefined) return undefined
-  const texts = rows.map((row) => release(publication.config.prefix, id, row.version, row.tail))
-  const releases = texts.map((text) => JSON.parse(text) as Release)
+  // One release and none kept: the compiled release is that release, named as the merge names it.
+  const compiled =
+    row.compiled !== null
+      ? published(row.compiled, prefix, id)
+      : `{"ocid":"${canonical}","id":"${canonical}-${current.date}","date":"${current.date}","tag":["compiled"],` +
+        row.tail.slice(row.tail.indexOf('],', row.tail.indexOf('"tag":')) + 2)
+  const record = [
+    `{"ocid":${JSON.stringify(canonical)}`,
+    `"releases":${JSON.stringify(links)}`,
+    `"compiledRelease":${compiled}`,
+  ]
+  if (versioned)
+    record.push(
+      `"versionedRelease":${
+        row.versioned !== null
+          ? published(row.versioned, prefix, id)
+          : JSON.stringify(
+              versionedRelease([JSON.parse(release(prefix, id, row.version, row.tail)) as Release]),
+            )
+      }`,
+    )
   const head = metadata(
     publication.config,
-    `${publication.publicUrl}/v1/ocds/records/${encodeURIComponent(ocid)}${versioned ? '?versioned=true' : ''}`,
-    last.date,
+    `${publication.publicUrl}/v1/ocds/records/${encodeURIComponent(canonical)}${versioned ? '?versioned=true' : ''}`,
+    current.date,
     [extensionUrl(publication.publicUrl)],
   )
-  const record = [
-    `{"ocid":${JSON.stringify(`${publication.config.prefix}-${id}`)}`,
-    `"releases":[${texts.join(',')}]`,
-    `"compiledRelease":${JSON.stringify(compiledRelease(releases))}`,
-  ]
-  if (versioned) record.push(`"versionedRelease":${JSON.stringify(versionedRelease(releases))}`)
   return `${head},"records":[${record.join(',')}}]}`
+}
+
+/**
+ * One release, current or replaced, as a release package of it alone: where a record's linked releases
+ * point. Undefined for an id that names none.
+ */
+export async function releasePackage(
+  pool: Pool,
+  publication: Publication,
+  asked: string,
+): Promise<string | undefined> {
+  const { prefix } = publication.config
+  const match = /^(.*)-([1-9][0-9]{0,8})$/.exec(asked.toLowerCase())
+  const id = match ? processIdOf(prefix, match[1] as string) : undefined
+  if (!match || id === undefined) return undefined
+  const version = Number(match[2])
+  const { rows } = await pool.query<{ tail: string }>({
+    name: 'ocds-release',
+    text: `SELECT tail FROM ocds_releases WHERE process_id = $1 AND version = $2
+      UNION ALL SELECT tail FROM ocds_release_versions WHERE process_id = $1 AND version = $2`,
+    values: [id, version],
+  })
+  const row = rows[0]
+  if (row === undefined) return undefined
+  const canonical = releaseId(prefix, id, version)
+  const head = metadata(
+    publication.config,
+    `${publication.publicUrl}/v1/ocds/releases/${encodeURIComponent(canonical)}`,
+    dateAndTags(row.tail).date,
+    [extensionUrl(publication.publicUrl)],
+  )
+  return `${head},"releases":[${release(prefix, id, version, row.tail)}]}`
 }
 
 /**
@@ -290,4 +367,25 @@ export async function releaseLines(
     if (chunk.length > 0) yield chunk
   }
   return { lines: lines(), releaseWith: cursor.releaseWith }
+}
+
+/**
+ * The package metadata of this publication, without releases: what the bulk download's lines belong to. Its
+ * publishedDate is the latest release's date (now, when there is none).
+ */
+export async function packageMetadata(
+  pool: Pool,
+  publication: Publication,
+  now = new Date(),
+): Promise<string> {
+  const { rows } = await pool.query<{ date: string | null }>(
+    `SELECT to_char(max(date) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS date FROM ocds_releases`,
+  )
+  const head = metadata(
+    publication.config,
+    `${publication.publicUrl}/v1/ocds/package.json`,
+    rows[0]?.date ?? `${now.toISOString().slice(0, 19)}Z`,
+    [extensionUrl(publication.publicUrl)],
+  )
+  return `${head}}`
 }

@@ -1,5 +1,5 @@
 import type { Pool } from '../db/pool.js'
-import type { DocumentStore } from '../readmodel/store.js'
+import type { DocumentStore, VersionEntry } from '../readmodel/store.js'
 import type { ChoiceList } from '../resources/filters.js'
 import { contracts, PUBLIC_RESOURCES, type PublicResource } from '../resources/index.js'
 import { NotFoundError } from '../transparency/errors.js'
@@ -118,22 +118,17 @@ export async function listing(
 /** Organ names by id, once per version of the form's choices. */
 const namesOf = new WeakMap<Choices, Map<string, string>>()
 
+/** Where a record belongs: its organ, by id and name. */
+export interface Owner {
+  organization_uuid: string
+  organization_name: string
+}
+
 /**
- * One record's detail document (every field of the spec, every relation) and its organ, or undefined. The
- * organ's name comes from the form's choices, kept until the next import, so that a page costs one round
- * trip (the batched lookup); an organ they do not hold yet (an import not yet heard of) is read.
+ * An organ's name, from the form's choices kept until the next import, so that a page costs no round trip
+ * for it; an organ they do not hold yet (an import not yet heard of) is read. Undefined for none.
  */
-export async function ownedDetail(
-  pool: Pool,
-  store: DocumentStore,
-  resource: PublicResource,
-  id: string,
-): Promise<
-  | { document: Json; body: string; owner: { organization_uuid: string; organization_name: string } }
-  | undefined
-> {
-  const found = await store.ownedDetail(resource.path, id)
-  if (found === undefined) return undefined
+async function ownerOf(pool: Pool, store: DocumentStore, organizationId: string): Promise<Owner | undefined> {
   const options = await choices(pool, store)
   let names = namesOf.get(options)
   if (names === undefined) {
@@ -141,21 +136,55 @@ export async function ownedDetail(
     namesOf.set(options, names)
   }
   const name =
-    names.get(found.organizationId) ??
+    names.get(organizationId) ??
     (
       await pool.query<{ name: string }>({
         // Stryker disable next-line StringLiteral: the name only spares planning
         name: 'organization-name',
         text: 'SELECT name FROM organizations WHERE id = $1',
-        values: [found.organizationId],
+        values: [organizationId],
       })
     ).rows[0]?.name
-  if (name === undefined) return undefined
-  return {
-    document: JSON.parse(found.body) as Json,
-    body: found.body,
-    owner: { organization_uuid: found.organizationId, organization_name: name },
-  }
+  return name === undefined ? undefined : { organization_uuid: organizationId, organization_name: name }
+}
+
+/**
+ * One record's detail document (every field of the spec, every relation), its organ and its history, read
+ * in one snapshot and one round trip (the batched lookup); undefined when there is none.
+ */
+export async function recordWithHistory(
+  pool: Pool,
+  store: DocumentStore,
+  resource: PublicResource,
+  id: string,
+): Promise<{ document: Json; owner: Owner; versions: VersionEntry[] } | undefined> {
+  const found = await store.history(resource.path, id)
+  if (found === undefined) return undefined
+  const owner = await ownerOf(pool, store, found.organizationId)
+  if (owner === undefined) return undefined
+  return { document: JSON.parse(found.body) as Json, owner, versions: found.versions }
+}
+
+/**
+ * One earlier version of a record (its document then, its organ and the list of its versions); undefined
+ * when there is no record, NotFoundError('version') when there is no such version.
+ */
+export async function recordVersion(
+  pool: Pool,
+  store: DocumentStore,
+  resource: PublicResource,
+  id: string,
+  version: number,
+): Promise<
+  { document: Json; owner: Owner; shown: Omit<VersionEntry, 'changes'>; latest: number } | undefined
+> {
+  const read = await store.version(resource.path, id, version)
+  if (read === undefined) return undefined
+  const shown = read.versions[version - 1]
+  if (shown === undefined || read.document === undefined) throw new NotFoundError('version')
+  const owner = await ownerOf(pool, store, read.organizationId)
+  if (owner === undefined) return undefined
+  return { document: JSON.parse(read.document) as Json, owner, shown, latest: read.versions.length }
 }
 
 /** The public resource whose record has this id: a bidding is a direct contract or a public call. */

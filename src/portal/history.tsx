@@ -1,7 +1,7 @@
-import type { Json } from '../readmodel/patch.js'
+import { type Difference, declaredAt } from '../readmodel/differences.js'
+import type { VersionEntry } from '../readmodel/store.js'
 import { type AnyField, isRelation, type Relation, type Shape } from '../resources/fields.js'
 import type { PublicResource } from '../resources/index.js'
-import { type Difference, differences, type Version } from '../transparency/history.js'
 import { formatValue, instant, MISSING } from './format.js'
 import { recordPath, Value } from './layout.js'
 
@@ -12,6 +12,9 @@ import { recordPath, Value } from './layout.js'
 /** The page of one version of a record. */
 export const versionPath = (resource: PublicResource, id: string, version: number) =>
   `${recordPath(resource, id)}/versoes/${version}`
+
+/** A version without what it changed: enough to name it. */
+type Version = Omit<VersionEntry, 'changes'>
 
 /** When a version was made, in words. */
 const when = (version: Version) =>
@@ -26,15 +29,35 @@ function Element({ shape, value }: { shape: Shape; value: Record<string, unknown
 }
 
 /** One side of a difference: a value as its field shows it, an element by its fields, or nothing. */
-function Side({ difference, value }: { difference: Difference; value: unknown }) {
+function Side({
+  resource,
+  difference,
+  value,
+}: {
+  resource: PublicResource
+  difference: Difference
+  value: unknown
+}) {
   if (value === null || value === undefined) return <>{MISSING}</>
-  if (difference.shape) return <Element shape={difference.shape} value={value as Record<string, unknown>} />
-  if (difference.declared) return <Value field={difference.declared} value={value} />
+  const { declared, shape } = declaredAt(resource.record, difference.path)
+  if (shape) return <Element shape={shape} value={value as Record<string, unknown>} />
+  if (declared) return <Value field={declared} value={value} />
   return <>{typeof value === 'string' ? value : JSON.stringify(value)}</>
 }
 
 /** The differences a version made, as a table: the field, then "Antes" and "Depois" side by side. */
-function Changes({ list, caption }: { list: Difference[]; caption: string }) {
+function Changes({
+  resource,
+  list,
+  caption,
+}: {
+  resource: PublicResource
+  list: readonly Difference[]
+  caption: string
+}) {
+  // An update whose differences are all in what the page does not show, or whose only change was withdrawn
+  // since: said so.
+  if (list.length === 0) return <p>Sem diferença nos campos publicados.</p>
   return (
     <table class="changes">
       <caption>{caption}</caption>
@@ -50,10 +73,10 @@ function Changes({ list, caption }: { list: Difference[]; caption: string }) {
           <tr key={d.field}>
             <th scope="row">{d.label}</th>
             <td>
-              <Side difference={d} value={d.before} />
+              <Side resource={resource} difference={d} value={d.before} />
             </td>
             <td>
-              <Side difference={d} value={d.after} />
+              <Side resource={resource} difference={d} value={d.after} />
             </td>
           </tr>
         ))}
@@ -70,11 +93,9 @@ export function HistorySection({
 }: {
   resource: PublicResource
   id: string
-  versions: readonly Version[]
+  versions: readonly VersionEntry[]
 }) {
   const latest = versions.length
-  // Read only to compare: a record that never changed (most of them) shows its one version unread.
-  const documents = latest > 1 ? versions.map((v) => JSON.parse(v.document) as Json) : []
   return (
     <section aria-labelledby="historico" id="historico-secao">
       <h2 id="historico">Histórico de alterações</h2>
@@ -87,7 +108,6 @@ export function HistorySection({
           </p>
           <ol class="versions">
             {[...versions].reverse().map((version) => {
-              const k = version.version - 1
               const heading = `Versão ${version.version}, ${when(version)}`
               return (
                 <li key={version.version}>
@@ -98,13 +118,12 @@ export function HistorySection({
                       <a href={versionPath(resource, id, version.version)}>{heading}</a>
                     )}
                   </h3>
-                  {k === 0 ? (
+                  {version.version === 1 ? (
                     <p>Publicação do registro.</p>
                   ) : (
-                    <ChangesOf
+                    <Changes
                       resource={resource}
-                      before={documents[k - 1] as Json}
-                      after={documents[k] as Json}
+                      list={version.changes}
                       caption={`O que a versão ${version.version} mudou`}
                     />
                   )}
@@ -116,23 +135,6 @@ export function HistorySection({
       )}
     </section>
   )
-}
-
-function ChangesOf({
-  resource,
-  before,
-  after,
-  caption,
-}: {
-  resource: PublicResource
-  before: Json
-  after: Json
-  caption: string
-}) {
-  const list = differences(resource.record, before, after)
-  // An update whose differences are all in what the page does not show (none, today): said so.
-  if (list.length === 0) return <p>Sem diferença nos campos publicados.</p>
-  return <Changes list={list} caption={caption} />
 }
 
 /** The banner of an earlier version's page: which version it is, and the way to the current one. */

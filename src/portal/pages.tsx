@@ -1,8 +1,8 @@
+import type { VersionEntry } from '../readmodel/store.js'
 import { type AnyField, isRelation, type Relation } from '../resources/fields.js'
 import { PUBLIC_RESOURCES, type PublicResource } from '../resources/index.js'
-import type { Version } from '../transparency/history.js'
 import type { Json } from '../transparency/listing.js'
-import type { KindSummary, Organ } from './data.js'
+import type { KindSummary, Organ, Owner } from './data.js'
 import { counted, day, money, taxId } from './format.js'
 import { HistorySection, VersionBanner } from './history.js'
 import { Cell, capitalized, kindClass, page, RecordRows, recordPath, Scroll, title, Value } from './layout.js'
@@ -53,24 +53,23 @@ function RelationTable({ relation, rows }: { relation: Relation; rows: Json[] })
   )
 }
 
-/** Where a record belongs: its organ. */
-export interface Owner {
-  organization_uuid: string
-  organization_name: string
-}
+/** What a record's page shows of its history: all of it (the record now), or which version it is. */
+export type HistoryView =
+  | { history: readonly VersionEntry[] }
+  | { shown: Omit<VersionEntry, 'changes'>; latest: number }
 
 /**
- * A record's page: its fields, its relations as tables, and its history (`versions`, oldest first). With
- * `shown`, the page of that earlier version: its fields then, under a banner that says so.
+ * A record's page: its fields, its relations as tables, and its history (oldest first). The page of an
+ * earlier version (`shown`) has its fields then, under a banner that says so.
  */
 export function detailPage(
   resource: PublicResource,
   id: string,
   document: Json,
   owner: Owner,
-  versions: readonly Version[],
-  shown?: Version,
+  view: HistoryView,
 ): string {
+  const shown = 'shown' in view ? view.shown : undefined
   const fields = resource.record.fields
   const number = String(document.contract_number ?? document.number ?? id)
   const named = `${capitalized(resource.noun.singular)} ${number}`
@@ -82,7 +81,9 @@ export function detailPage(
     heading,
     <>
       <h1>{heading}</h1>
-      {shown && <VersionBanner resource={resource} id={id} version={shown} latest={versions.length} />}
+      {'shown' in view && (
+        <VersionBanner resource={resource} id={id} version={view.shown} latest={view.latest} />
+      )}
       <p>
         Órgão: <a href={`/orgaos/${owner.organization_uuid}`}>{owner.organization_name}</a>
         {biddingUuid && (
@@ -114,7 +115,7 @@ export function detailPage(
           </section>
         )
       })}
-      {!shown && <HistorySection resource={resource} id={id} versions={versions} />}
+      {'history' in view && <HistorySection resource={resource} id={id} versions={view.history} />}
     </>,
     [
       { href: `/${resource.portal.path}`, label: title(resource) },

@@ -2,10 +2,17 @@ import { createHash } from 'node:crypto'
 import { DATA_CHANNEL } from '../channel.js'
 import { IMPORT_LOCK, SYNC_LOCK } from '../db/locks.js'
 import type { Pool, PoolClient } from '../db/pool.js'
-import { RELEASES_VERSION, rebuildReleases } from '../ocds/releases.js'
+import {
+  completeRecords,
+  eraseWithdrawnReleases,
+  RELEASES_VERSION,
+  rebuildReleases,
+} from '../ocds/releases.js'
 import { listingItemFields, ORDER_DOCUMENT, Order, PUBLIC_RESOURCES } from '../resources/index.js'
 import { from, jsonObject } from '../resources/json.js'
 import { captureSql, PREPARE_LOG, writeLog } from './log.js'
+import { completeHistories } from './versions.js'
+import { eraseWithdrawn } from './withdrawals.js'
 
 // The read model (migrations/0004_read_model.sql): each order (spec 2.2) and each transparency detail
 // (2.7-2.9) as the JSON text PostgreSQL builds for it, in the served field order, from the resources'
@@ -122,7 +129,9 @@ export async function rebuildDocuments(
     { details: touched('detail_documents'), orders: touched('order_documents') },
     first,
   )
+  if (!first) await eraseWithdrawn(client)
   built += await rebuildReleases(client, scope)
+  if (!first) await eraseWithdrawnReleases(client)
   await markChanged(client)
   return built
 }
@@ -177,6 +186,28 @@ export async function syncReadModel(
         throw error
       }
       rebuilt.push(kind.kind)
+    }
+    // Histories written before their differences were kept get them, and their checkpoints, once.
+    const { rows: incomplete } = await client.query<{ found: boolean }>(
+      `SELECT EXISTS (SELECT 1 FROM public_changes WHERE change = 'updated' AND in_history AND changes IS NULL)
+         AS found`,
+    )
+    const { rows: records } = await client.query<{ found: boolean }>(
+      'SELECT EXISTS (SELECT 1 FROM ocds_releases WHERE version > 1 AND compiled IS NULL) AS found',
+    )
+    if (incomplete[0]?.found || records[0]?.found) {
+      await client.query('BEGIN')
+      try {
+        await client.query('SELECT pg_advisory_xact_lock($1)', [IMPORT_LOCK])
+        await completeHistories(client)
+        await completeRecords(client)
+        await markChanged(client)
+        await client.query('COMMIT')
+      } catch (error) {
+        await client.query('ROLLBACK')
+        throw error
+      }
+      rebuilt.push('history')
     }
     // The OCDS releases (src/ocds): read from the tables and mapped in JavaScript, versioned alike.
     const { rows: check } = await client.query<{ missing: boolean }>(RELEASES_MISSING)

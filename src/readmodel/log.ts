@@ -1,5 +1,8 @@
 import type { PoolClient } from '../db/pool.js'
-import { storedPatch } from './patch.js'
+import type { Shape } from '../resources/fields.js'
+import { PUBLIC_RESOURCES, type PublicResource } from '../resources/index.js'
+import { storedDifferences } from './differences.js'
+import { storedPatch, wholeVersion } from './patch.js'
 
 // The change log (migrations/0015_change_log.sql), written by an import in its own transaction while it
 // rebuilds documents (src/readmodel/build.ts): the documents in scope are kept aside as they were before the
@@ -106,29 +109,45 @@ export async function writeLog(
     touched.orders,
     scope.orders,
   )
+  // A record whose document changed, or that moved to another organization (which its document does not show).
   await client.query(`CREATE TEMP TABLE logged_details ON COMMIT DROP AS
     SELECT coalesce(n.resource, p.resource) AS resource, coalesce(n.id, p.id) AS id,
-      coalesce(n.organization_id, p.organization_id) AS organization_id, ${change('p.id', 'n.id')} AS change
+      coalesce(n.organization_id, p.organization_id) AS organization_id, ${change('p.id', 'n.id')} AS change,
+      CASE WHEN p.organization_id <> n.organization_id THEN p.organization_id END AS previous_organization_id,
+      p.body IS DISTINCT FROM n.body AS changed
     FROM ${details}
-    WHERE p.body IS DISTINCT FROM n.body`)
+    WHERE p.body IS DISTINCT FROM n.body OR p.organization_id IS DISTINCT FROM n.organization_id`)
   await client.query(`CREATE TEMP TABLE logged_orders ON COMMIT DROP AS
     SELECT coalesce(n.organization_id, p.organization_id) AS organization_id, coalesce(n.number, p.number) AS number,
       ${change('p.number', 'n.number')} AS change
     FROM ${orders}
     WHERE p.body IS DISTINCT FROM n.body`)
+  // The organizations a withdrawn record was published under, before its entries go: where the records
+  // that showed it may be (src/readmodel/withdrawals.ts).
+  await client.query(`CREATE TEMP TABLE withdrawn_records ON COMMIT DROP AS
+    SELECT l.resource, l.id, array_agg(DISTINCT v.organization_id) AS organizations
+    FROM logged_details l
+    LEFT JOIN public_changes c ON c.resource = l.resource AND c.id = l.id
+    CROSS JOIN LATERAL (VALUES (l.organization_id), (c.organization_id), (c.previous_organization_id))
+      v(organization_id)
+    WHERE l.change = 'withdrawn' AND v.organization_id IS NOT NULL
+    GROUP BY l.resource, l.id`)
   await client.query(`DELETE FROM public_changes c USING logged_details l
     WHERE l.change = 'withdrawn' AND c.resource = l.resource AND c.id = l.id`)
   await client.query(`DELETE FROM order_changes c USING logged_orders l
     WHERE l.change = 'withdrawn' AND c.organization_id = l.organization_id AND c.number = l.number`)
-  const restore = await patches(client)
+  const history = await versions(client)
+  // An update that changed only the organization tells the feeds, and makes no version.
   const publicRows = await client.query(
-    `INSERT INTO public_changes (resource, id, organization_id, change, changed_at, restore)
-     SELECT l.resource, l.id, l.organization_id, l.change, $4, v.restore
+    `INSERT INTO public_changes (resource, id, organization_id, change, changed_at, restore, changes, in_history,
+       previous_organization_id)
+     SELECT l.resource, l.id, l.organization_id, l.change, $5, v.restore, v.changes,
+       l.change <> 'updated' OR l.changed, l.previous_organization_id
      FROM logged_details l
-     LEFT JOIN unnest($1::text[], $2::uuid[], $3::text[]) v(resource, id, restore)
+     LEFT JOIN unnest($1::text[], $2::uuid[], $3::text[], $4::text[]) v(resource, id, restore, changes)
        ON v.resource = l.resource AND v.id = l.id
      ORDER BY l.resource, l.id`,
-    [...restore, at],
+    [...history, at],
   )
   const orderRows = await appendOrderEntries(
     client,
@@ -161,20 +180,44 @@ async function appendOrderEntries(client: PoolClient, entries: string, at: strin
   return rowCount ?? 0
 }
 
+/** Every CHECKPOINT-th version is kept whole: a version is rebuilt from at most CHECKPOINT - 1 patches. */
+export const CHECKPOINT = 16
+
 /**
- * The history of the records this import updated: for each, the patch that turns the version it produced
- * back into the one before (src/readmodel/patch.ts), as the arrays of its resource, id and patch.
+ * The history of the records this import updated: for each, the patch that turns the version it produced back
+ * into the one before (src/readmodel/patch.ts), or that version whole when it is a checkpoint (every
+ * CHECKPOINT-th), and what changed, named for people (src/readmodel/differences.ts); as the arrays of its
+ * resource, id, patch and differences.
  */
-async function patches(client: PoolClient): Promise<[string[], string[], string[]]> {
-  const { rows } = await client.query<{ resource: string; id: string; before: string; after: string }>(
-    `SELECT l.resource, l.id, p.body AS before, n.body AS after FROM logged_details l
+async function versions(client: PoolClient): Promise<[string[], string[], string[], string[]]> {
+  const { rows } = await client.query<{
+    resource: string
+    id: string
+    before: string
+    after: string
+    versions: number
+  }>(
+    `SELECT l.resource, l.id, p.body AS before, n.body AS after,
+       (SELECT count(*) FROM public_changes c WHERE c.resource = l.resource AND c.id = l.id AND c.in_history
+          AND c.change <> 'withdrawn')::int AS versions
+     FROM logged_details l
      JOIN previous_details p ON p.resource = l.resource AND p.id = l.id
      JOIN detail_documents n ON n.resource = l.resource AND n.id = l.id
-     WHERE l.change = 'updated'`,
+     WHERE l.change = 'updated' AND l.changed`,
   )
   return [
     rows.map((row) => row.resource),
     rows.map((row) => row.id),
-    rows.map((row) => storedPatch(row.after, row.before)),
+    // The entry makes version `versions + 1`; its patch restores version `versions`.
+    rows.map((row) => reverse(row.after, row.before, row.versions)),
+    rows.map((row) => storedDifferences(recordOf(row.resource), row.before, row.after)),
   ]
 }
+
+/** The stored way back from a version to the one before it (`restored`, counted from 1). */
+export const reverse = (after: string, before: string, restored: number) =>
+  restored % CHECKPOINT === 0 ? wholeVersion(before) : storedPatch(after, before)
+
+/** A public resource's record shape, by the resource's path. */
+const recordOf = (path: string): Shape =>
+  (PUBLIC_RESOURCES.find((resource) => resource.path === path) as PublicResource).record

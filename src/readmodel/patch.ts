@@ -146,19 +146,45 @@ export function applyPatch(after: Json, patch: Patch): Json {
   return result
 }
 
+/** A version kept whole among the patches (a checkpoint, or where a patch would be as large as it). */
+export const wholeVersion = (text: string) => `{"w":${text}}`
+
+/** Whether a stored patch is a version kept whole, which needs nothing after it to be read. */
+export const isWhole = (stored: string) => stored.startsWith('{"w":')
+
 /** The text of a reverse patch between two documents' texts, or of `before` whole where that is shorter. */
 export function storedPatch(afterText: string, beforeText: string): string {
   const patch = reversePatch(JSON.parse(afterText) as Json, JSON.parse(beforeText) as Json)
   const text = patch === undefined ? undefined : JSON.stringify(patch)
   // A document so changed that its patch is as large as it: the version itself, marked as such.
-  return text !== undefined && text.length < beforeText.length ? text : `{"w":${beforeText}}`
+  return text !== undefined && text.length < beforeText.length ? text : wholeVersion(beforeText)
 }
 
 /** The version before a document's text, from its stored patch. */
 export function restore(afterText: string, stored: string): string {
-  const parsed = JSON.parse(stored) as Patch | { w: Json }
-  if ('w' in parsed) return JSON.stringify(parsed.w)
-  return JSON.stringify(applyPatch(JSON.parse(afterText) as Json, parsed))
+  return restoreAll(afterText, [stored])
+}
+
+/**
+ * A document's text with stored patches applied in order, newest first (null: an update that kept no patch,
+ * the same version): the document parsed once and written once, however many patches. A patch that is a
+ * version whole takes the place of what came before it, so `afterText` is not read when the first one is.
+ */
+export function restoreAll(afterText: string | undefined, stored: readonly (string | null)[]): string {
+  let document: Json | undefined
+  let text = afterText
+  for (const one of stored) {
+    if (one === null) continue
+    const parsed = JSON.parse(one) as Patch | { w: Json }
+    if ('w' in parsed) {
+      document = parsed.w
+      text = undefined
+      continue
+    }
+    document ??= JSON.parse(text as string) as Json
+    document = applyPatch(document, parsed)
+  }
+  return document === undefined ? (text as string) : JSON.stringify(document)
 }
 
 export type { Json }

@@ -2,6 +2,8 @@ import { LRUCache } from 'lru-cache'
 import { DATA_CHANNEL, Notifications } from '../channel.js'
 import type { Pool } from '../db/pool.js'
 import { Answer, type Envelope } from './answer.js'
+import type { Difference } from './differences.js'
+import { restoreAll } from './patch.js'
 
 /** What the cache holds: answers as they go on the wire, and strings (counts, kept until the next import). */
 export type Cached = string | Answer
@@ -69,13 +71,48 @@ export interface Found {
 /** Keys sent in one query at most: a burst larger than this goes as several, one after another. */
 const MAX_BATCH_KEYS = 500
 
-/** A public record's entry in the change log, as its history reads it (migrations/0017_history.sql). */
-export interface ChangeRow {
+/** A version of a public record as its history lists it (migrations/0017 and 0019). */
+export interface VersionEntry {
+  /** From 1, the oldest. */
+  version: number
+  /** When the import that made it ran (ISO 8601 UTC, microseconds); null for a record older than the log. */
+  changed_at: string | null
   change: 'created' | 'updated'
-  /** ISO 8601 UTC with microseconds. */
-  changed_at: string
-  /** The reverse patch back to the version before; null for a creation. */
-  restore: string | null
+  /** What it changed from the version before, as the import named it (none for the first). */
+  changes: Difference[]
+}
+
+/** A record's document and history, read in one snapshot. */
+export interface RecordHistory extends Found {
+  /** Its versions, oldest first: at least one (a record older than the log has today's). */
+  versions: VersionEntry[]
+}
+
+/** One earlier version of a record, and how many it has, read in one snapshot. */
+export interface VersionRead {
+  organizationId: string
+  /** Its versions, oldest first, without their differences. */
+  versions: Omit<VersionEntry, 'changes'>[]
+  /** The version asked for, as its detail served it; undefined when there is no such version. */
+  document: string | undefined
+}
+
+const CHANGED_AT = `to_char(c.changed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`
+
+/** A record's entries that make versions, in order (alias c). */
+const VERSIONS = `c.in_history AND c.change <> 'withdrawn'`
+
+/** The versions of a record from its entries' [changed_at, change, changes] (none: older than the log). */
+function versionsOf(
+  entries: readonly [string, VersionEntry['change'], Difference[] | null][],
+): VersionEntry[] {
+  if (entries.length === 0) return [{ version: 1, changed_at: null, change: 'created', changes: [] }]
+  return entries.map(([changed_at, change, changes], k) => ({
+    version: k + 1,
+    changed_at,
+    change: k === 0 ? 'created' : change,
+    changes: k === 0 ? [] : (changes ?? []),
+  }))
 }
 
 /** A batch's rows, each led by its key's place in the batch (from 1), as what each key found. */
@@ -206,7 +243,8 @@ export class DocumentStore {
   private readonly own: Notifications | undefined
   private readonly orders: Batcher<Found>
   private readonly details: Batcher<Found>
-  private readonly changes: Batcher<ChangeRow[]>
+  private readonly histories: Batcher<RecordHistory>
+  private readonly pool: Pool
 
   constructor(pool: Pool, options: DocumentStoreOptions) {
     this.cache = new LruCache(options.cacheBytes)
@@ -218,31 +256,30 @@ export class DocumentStore {
       ['resource', 'text'],
       ['id', 'uuid'],
     ])
-    this.changes = new Batcher<ChangeRow[]>(
+    // The document and its versions in one statement, so in one snapshot: an import in between cannot
+    // give the newest version's differences with an older document.
+    this.histories = new Batcher<RecordHistory>(
       pool,
-      'batch-public-changes',
-      "(SELECT * FROM public_changes WHERE change <> 'withdrawn')",
+      'batch-histories',
+      'detail_documents',
       [
         ['resource', 'text'],
         ['id', 'uuid'],
       ],
-      `d.change, to_char(d.changed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'), d.restore`,
+      `d.body, d.organization_id::text, (SELECT json_agg(json_build_array(${CHANGED_AT}, c.change, c.changes::json)
+         ORDER BY c.seq) FROM public_changes c WHERE c.resource = d.resource AND c.id = d.id AND ${VERSIONS})::text`,
       (rows) => {
-        const found = new Map<number, ChangeRow[]>()
-        for (const [i, change, changed_at, restore] of rows as [
-          number,
-          ChangeRow['change'],
-          string,
-          string,
-        ][]) {
-          const entries = found.get(i)
-          if (entries === undefined) found.set(i, [{ change, changed_at, restore }])
-          else entries.push({ change, changed_at, restore })
-        }
+        const found = new Map<number, RecordHistory>()
+        for (const [i, body, organizationId, entries] of rows as [number, string, string, string | null][])
+          found.set(i, {
+            body,
+            organizationId,
+            versions: versionsOf(entries === null ? [] : JSON.parse(entries)),
+          })
         return found
       },
-      ' ORDER BY k.i, d.seq',
     )
+    this.pool = pool
     if (options.cacheBytes <= 0) return
     const heard =
       options.notifications ??
@@ -344,9 +381,49 @@ export class DocumentStore {
     return this.details.load([resource, id]).then((found) => found?.body)
   }
 
-  /** A public record's entries in the change log, oldest first (none for a record older than the log). */
-  changesOf(resource: string, id: string): Promise<ChangeRow[]> {
-    return this.changes.load([resource, id]).then((found) => found ?? [])
+  /** A public record's document and its versions with what each changed; undefined when there is no record. */
+  history(resource: string, id: string): Promise<RecordHistory | undefined> {
+    return this.histories.load([resource, id])
+  }
+
+  /**
+   * One version of a public record (from 1) as its detail served it, rebuilt from the nearest version kept
+   * whole after it (or the document now) through at most CHECKPOINT - 1 patches, with the list of its
+   * versions; the document is undefined for a version past the last, found from the count alone. Undefined
+   * when there is no record. One statement, so one snapshot.
+   */
+  async version(resource: string, id: string, version: number): Promise<VersionRead | undefined> {
+    const { rows } = await this.pool.query<{
+      organization_id: string
+      body: string | null
+      patches: string | null
+      entries: string | null
+    }>({
+      name: 'record-version',
+      text: `WITH e AS (
+          SELECT row_number() OVER (ORDER BY c.seq) AS v, c.change, ${CHANGED_AT} AS changed_at, c.restore,
+            left(c.restore, 5) = '{"w":' AS whole
+          FROM public_changes c WHERE c.resource = $1 AND c.id = $2 AND ${VERSIONS}),
+        last AS (SELECT count(*) AS v FROM e),
+        stop AS (SELECT min(v) AS v FROM e WHERE v > $3 AND whole)
+        SELECT d.organization_id::text,
+          CASE WHEN (SELECT v FROM stop) IS NULL AND $3 <= greatest((SELECT v FROM last), 1) THEN d.body END AS body,
+          CASE WHEN $3 <= greatest((SELECT v FROM last), 1) THEN (SELECT json_agg(e.restore ORDER BY e.v DESC) FROM e
+            WHERE e.v > $3 AND e.v <= coalesce((SELECT v FROM stop), (SELECT v FROM last))) END::text AS patches,
+          (SELECT json_agg(json_build_array(e.changed_at, e.change, NULL) ORDER BY e.v) FROM e)::text AS entries
+        FROM detail_documents d WHERE d.resource = $1 AND d.id = $2`,
+      values: [resource, id, version],
+    })
+    const row = rows[0]
+    if (row === undefined) return undefined
+    const versions = versionsOf(row.entries === null ? [] : JSON.parse(row.entries)).map(
+      ({ changes: _, ...entry }) => entry,
+    )
+    const document =
+      version > versions.length
+        ? undefined
+        : restoreAll(row.body ?? undefined, row.patches === null ? [] : (JSON.parse(row.patches) as string[]))
+    return { organizationId: row.organization_id, versions, document }
   }
 
   /** A detail's document and the organization it belongs to (which the document does not show). */

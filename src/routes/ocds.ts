@@ -1,14 +1,17 @@
 import { Readable } from 'node:stream'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyReply } from 'fastify'
 import { Type } from 'typebox'
-import { EXTENSION, EXTENSION_RELEASE_SCHEMA } from '../ocds/extension.js'
+import { EXTENSION_README, EXTENSION_RELEASE_SCHEMA, extensionMetadata } from '../ocds/extension.js'
 import {
   BULK_PARAMETERS,
+  packageMetadata,
   RECORD_PARAMETERS,
   RELEASE_PARAMETERS,
   type ReleaseFilters,
   recordPackage,
   releaseLines,
+  releasePackage,
   releasePage,
 } from '../ocds/publish.js'
 import { NotFoundError } from '../transparency/errors.js'
@@ -78,11 +81,14 @@ export const ocdsRoutes: FastifyPluginAsyncTypebox<TransparencyOptions> = async 
         tags: ['ocds'],
         summary: 'One contracting process as an OCDS record package',
         description:
-          `An OCDS 1.1 record package (${SCHEMAS}/record-package-schema.json): every release of the process, ` +
-          'oldest first, its compiledRelease (the state they add up to by the OCDS merge routine) and, with ' +
-          '`versioned=true`, its versionedRelease (every value each field had, with the release that gave it). ' +
-          'A process published before release history has one release from then on. The ocid is OCDS_PREFIX, ' +
-          'a hyphen and the UUID of the bidding (or of the contract or ARP that has none).',
+          `An OCDS 1.1 record package (${SCHEMAS}/record-package-schema.json): the releases of the process, oldest ` +
+          "first, linked by address (each at GET /v1/ocds/releases/{id}: OCDS's linked releases, with their date " +
+          'and tags), its compiledRelease (the state they add up to by the OCDS merge routine) and, with ' +
+          '`versioned=true`, its versionedRelease (every value each field had, with the release that gave it). Both ' +
+          'are made when an import publishes a release, so an answer costs what the state of the process is, not ' +
+          'what its history was. A process published before release history has one release from then on. The ' +
+          'ocid is OCDS_PREFIX, a hyphen and the UUID of the bidding (or of the contract or ARP that has none), in ' +
+          'any letter case.',
         security: [],
         params: Type.Object({
           ocid: Type.String({ maxLength: 100, description: 'The open contracting id, `ocds-xxxxxx-<uuid>`' }),
@@ -97,7 +103,8 @@ export const ocdsRoutes: FastifyPluginAsyncTypebox<TransparencyOptions> = async 
       },
     },
     async (request, reply) => {
-      const { ocid } = request.params
+      // One cache entry per process, whatever the letter case it is asked in.
+      const ocid = request.params.ocid.toLowerCase()
       const versioned = (request.query as { versioned?: boolean }).versioned === true
       const answer = await store.answer(`ocdsr\u0000${ocid}\u0000${versioned}`, () =>
         recordPackage(pool, publication, ocid, versioned),
@@ -107,26 +114,105 @@ export const ocdsRoutes: FastifyPluginAsyncTypebox<TransparencyOptions> = async 
     },
   )
 
+  app.get(
+    '/ocds/releases/:id',
+    {
+      schema: {
+        operationId: 'getOcdsRelease',
+        tags: ['ocds'],
+        summary: 'One release, current or replaced, as a release package of it alone',
+        description:
+          'Where a record package links its releases. The id is the ocid, a hyphen and the version, as every ' +
+          'release has it. A published release never changes, but for a withdrawal: a record withdrawn as ' +
+          'published by mistake is taken out of every release that showed it.',
+        security: [],
+        params: Type.Object({
+          id: Type.String({ maxLength: 120, description: 'The release id, `ocds-xxxxxx-<uuid>-<version>`' }),
+        }),
+        response: {
+          200: PACKAGE('A release package with one release'),
+          404: failure('`Registro não encontrado.`'),
+          429: TOO_MANY,
+        },
+      },
+    },
+    async (request, reply) => {
+      const id = request.params.id.toLowerCase()
+      const answer = await store.answer(`ocdsv\u0000${id}`, () => releasePackage(pool, publication, id))
+      if (answer === undefined) throw new NotFoundError('record')
+      return sendAnswer(request, reply, answer)
+    },
+  )
+
+  app.get(
+    '/ocds/package.json',
+    {
+      schema: {
+        operationId: 'getOcdsPackageMetadata',
+        tags: ['ocds'],
+        summary: 'The package metadata of this publication, for the bulk download',
+        description:
+          'The fields every package of this publication carries (uri, version, extensions, publishedDate: the ' +
+          "latest release's date, publisher, license, publicationPolicy), without releases: the metadata of " +
+          'GET /v1/ocds/releases.jsonl, whose lines are releases only (its Link header points here).',
+        security: [],
+        response: { 200: PACKAGE('The package metadata'), 429: TOO_MANY },
+      },
+    },
+    async (request, reply) => {
+      const answer = await store.answer('ocdsm', () => packageMetadata(pool, publication))
+      return sendAnswer(request, reply, answer as NonNullable<typeof answer>)
+    },
+  )
+
   const files = [
-    ['extension.json', EXTENSION, 'The milestone-value extension: its metadata'],
-    ['release-schema.json', EXTENSION_RELEASE_SCHEMA, "The extension's patch of the release schema"],
+    [
+      'extension.json',
+      JSON.stringify(extensionMetadata(publication.publicUrl)),
+      OCDS_JSON,
+      'The milestone-value extension: its metadata',
+    ],
+    [
+      'release-schema.json',
+      JSON.stringify(EXTENSION_RELEASE_SCHEMA),
+      OCDS_JSON,
+      "The extension's patch of the release schema",
+    ],
+    [
+      'README.md',
+      EXTENSION_README,
+      'text/markdown; charset=utf-8',
+      "The extension's documentation (its documentationUrl)",
+    ],
   ] as const
-  for (const [file, body, summary] of files) {
+  for (const [file, body, type, summary] of files) {
     app.get(
       `/ocds/extension/${file}`,
       {
         schema: {
-          operationId: file === 'extension.json' ? 'getOcdsExtension' : 'getOcdsExtensionSchema',
+          operationId:
+            file === 'extension.json'
+              ? 'getOcdsExtension'
+              : file === 'README.md'
+                ? 'getOcdsExtensionDocumentation'
+                : 'getOcdsExtensionSchema',
           tags: ['ocds'],
           summary,
           description:
             'OCDS 1.1 has no value on a milestone; compras adds one, so that a supply order (a delivery ' +
             "milestone) shows what it is worth. Every package lists this extension's address.",
           security: [],
-          response: { 200: PACKAGE(summary), 429: TOO_MANY },
+          response: {
+            200:
+              type === OCDS_JSON
+                ? PACKAGE(summary)
+                : { description: summary, content: { [type]: { schema: Type.String() } } },
+            429: TOO_MANY,
+          },
         },
       },
-      async (_request, reply) => reply.header('Cache-Control', CACHE_CONTROL).type(OCDS_JSON).send(body),
+      async (_request, reply) =>
+        (reply as FastifyReply).header('Cache-Control', CACHE_CONTROL).type(type).send(body),
     )
   }
 }
@@ -173,6 +259,8 @@ export const ocdsBulkRoute: FastifyPluginAsyncTypebox<TransparencyOptions> = asy
         return {
           stream,
           headers: {
+            // The package metadata the releases belong to.
+            Link: `<${publication.publicUrl}/v1/ocds/package.json>; rel="describedby"`,
             'Content-Type': 'application/x-ndjson; charset=utf-8',
             'Content-Disposition': `attachment; filename="ocds-releases${filters.history ? '-history' : ''}-${day}.jsonl"`,
           },

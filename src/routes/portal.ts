@@ -11,7 +11,8 @@ import {
   listing,
   organ,
   organsNamed,
-  ownedDetail,
+  recordVersion,
+  recordWithHistory,
   summaries,
 } from '../portal/data.js'
 import { FAVICON } from '../portal/favicon.js'
@@ -23,7 +24,6 @@ import type { Answer } from '../readmodel/answer.js'
 import type { DocumentStore } from '../readmodel/store.js'
 import { PUBLIC_RESOURCES, type PublicResource } from '../resources/index.js'
 import { NotFoundError, ParameterError } from '../transparency/errors.js'
-import { versionsOf } from '../transparency/history.js'
 import { MESSAGES } from '../transparency/messages.js'
 import {
   listingParameters,
@@ -269,10 +269,9 @@ const portal: FastifyPluginAsync<PortalOptions> = async (
         if (!isUuid(id))
           return notFound(reply, 'Identificador inválido: o endereço deve terminar com um UUID.')
         return cachedPage(request, reply, async () => {
-          const found = await ownedDetail(pool, store, resource, id)
-          const versions = found && (await versionsOf(store, resource, id, found.body))
-          if (found === undefined || versions === undefined) return undefined
-          return detailPage(resource, id, found.document, found.owner, versions)
+          const found = await recordWithHistory(pool, store, resource, id)
+          if (found === undefined) return undefined
+          return detailPage(resource, id, found.document, found.owner, { history: found.versions })
         })
       })
 
@@ -289,13 +288,9 @@ const portal: FastifyPluginAsync<PortalOptions> = async (
           if (number === undefined)
             return notFound(reply, 'Versão inválida: o endereço deve terminar com o número de uma versão.')
           return cachedPage(request, reply, async () => {
-            const found = await ownedDetail(pool, store, resource, id)
-            const versions = found && (await versionsOf(store, resource, id, found.body))
-            if (found === undefined || versions === undefined) return undefined
-            const version = versions[number - 1]
-            if (version === undefined) throw new NotFoundError('version')
-            const document = JSON.parse(version.document) as typeof found.document
-            return detailPage(resource, id, document, found.owner, versions, version)
+            const found = await recordVersion(pool, store, resource, id, number)
+            if (found === undefined) return undefined
+            return detailPage(resource, id, found.document, found.owner, found)
           })
         },
       )

@@ -9,7 +9,7 @@ import { type Answer, Envelope, entityTag } from '../readmodel/answer.js'
 import { helperKey, listingKey } from '../readmodel/store.js'
 import { PUBLIC_RESOURCES } from '../resources/index.js'
 import { CursorGone, ExportRefused, NotFoundError, ParameterError } from '../transparency/errors.js'
-import { historyText, versionsOf, versionText } from '../transparency/history.js'
+import { historyText, versionText } from '../transparency/history.js'
 import { LOOKUPS, listingPage, lookup } from '../transparency/listing.js'
 import { MESSAGES } from '../transparency/messages.js'
 import { listingParameters, type ParameterProblem, parameterError } from '../transparency/parameters.js'
@@ -222,12 +222,16 @@ const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app,
         const answer = await store.answer(
           `hist\u0000${resource.path}\u0000${id}\u0000${asked ?? ''}`,
           async () => {
-            const versions = await versionsOf(store, resource, id)
-            if (versions === undefined) throw new NotFoundError('record')
-            if (asked === undefined) return `${SUCCESS_PREFIX}${historyText(resource, id, versions)}}`
-            const version = versions[asked - 1]
-            if (version === undefined) throw new NotFoundError('version')
-            return `${SUCCESS_PREFIX}${versionText(resource, id, version)}}`
+            if (asked === undefined) {
+              const history = await store.history(resource.path, id)
+              if (history === undefined) throw new NotFoundError('record')
+              return `${SUCCESS_PREFIX}${historyText(resource, id, history.versions)}}`
+            }
+            const read = await store.version(resource.path, id, asked)
+            if (read === undefined) throw new NotFoundError('record')
+            const version = read.versions[asked - 1]
+            if (version === undefined || read.document === undefined) throw new NotFoundError('version')
+            return `${SUCCESS_PREFIX}${versionText(resource, id, version, read.document)}}`
           },
         )
         return sendAnswer(request, reply, answer as Answer)

@@ -51,13 +51,16 @@ const CHANGED_AT = `to_char(c.changed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:
 /**
  * The public feed's statement for the filters present (values in the order after, kinds, organization, since,
  * then the page's limit when there is one). `since` starts the read at the first entry dated at or after it,
- * found off its index: entries are dated in the order they are numbered (src/readmodel/log.ts).
+ * found off its index: entries are dated in the order they are numbered (src/readmodel/log.ts). Filtered by
+ * organization, the feed has the organization's entries and those of records that moved out of it: there, a
+ * record that left is a tombstone and one that came in is created, so a mirror of one organization keeps
+ * exactly its records. Each part is read off its own index, in order.
  */
 function publicSql(query: PublicFeedQuery, limit?: number): { text: string; values: unknown[] } {
   const values: unknown[] = [query.after]
   const conditions = ['c.seq > $1']
   if (query.kinds) conditions.push(`c.resource = ANY($${values.push(query.kinds)}::text[])`)
-  if (query.organizationId) conditions.push(`c.organization_id = $${values.push(query.organizationId)}::uuid`)
+  const organization = query.organizationId ? `$${values.push(query.organizationId)}::uuid` : undefined
   if (query.since) {
     const since = `$${values.push(query.since)}::timestamptz`
     conditions.push(
@@ -66,14 +69,30 @@ function publicSql(query: PublicFeedQuery, limit?: number): { text: string; valu
       `c.changed_at >= ${since}`,
     )
   }
-  const record = query.withRecords
-    ? `, d.body FROM public_changes c
-       LEFT JOIN detail_documents d ON c.change <> 'withdrawn' AND d.resource = c.resource AND d.id = c.id`
-    : ', NULL AS body FROM public_changes c'
   const limited = limit === undefined ? '' : ` LIMIT $${values.push(limit)}`
+  const where = conditions.join(' AND ')
+  const source =
+    organization === undefined
+      ? 'public_changes c'
+      : `((SELECT c.* FROM public_changes c WHERE c.organization_id = ${organization} AND ${where}
+            ORDER BY c.seq${limited})
+          UNION ALL
+          (SELECT c.* FROM public_changes c WHERE c.previous_organization_id = ${organization}
+            AND c.organization_id <> ${organization} AND ${where} ORDER BY c.seq${limited})) c`
+  const change =
+    organization === undefined
+      ? 'c.change'
+      : `CASE WHEN c.organization_id <> ${organization} THEN 'withdrawn'
+          WHEN c.previous_organization_id IS NOT NULL THEN 'created' ELSE c.change END`
+  const owner = organization === undefined ? 'c.organization_id' : `${organization}`
+  const record = query.withRecords
+    ? `, d.body FROM ${source}
+       LEFT JOIN detail_documents d ON ${change} <> 'withdrawn' AND d.resource = c.resource AND d.id = c.id`
+    : `, NULL AS body FROM ${source}`
   return {
-    text: `SELECT c.seq::text, c.resource, c.id, c.organization_id, c.change, ${CHANGED_AT} AS changed_at${record}
-      WHERE ${conditions.join(' AND ')} ORDER BY c.seq${limited}`,
+    text: `SELECT c.seq::text, c.resource, c.id, ${owner} AS organization_id, ${change} AS change,
+        ${CHANGED_AT} AS changed_at${record}
+      ${organization === undefined ? `WHERE ${where} ` : ''}ORDER BY c.seq${limited}`,
     values,
   }
 }

@@ -250,6 +250,59 @@ describe('withdrawn records', () => {
     await assertFresh(db.pool)
   })
 
+  for (const kind of ['public_call', 'direct_contract'] as const)
+    it(`withdraws a ${kind} while the same file relinks its contracts and ARPs, to null or to another`, async () => {
+      const bidding = first(
+        records,
+        kind,
+        (b) =>
+          mine(b) &&
+          records.some((r) => (r.type === 'contract' || r.type === 'arp') && r.bidding_uuid === b.id),
+      )
+      const another = first(records, 'public_call', (b) => mine(b) && b.id !== bidding.id)
+      const linked = records.filter(
+        (r) => (r.type === 'contract' || r.type === 'arp') && r.bidding_uuid === bidding.id,
+      )
+      const relinked = linked.map((r, i): DemoRecord => ({ ...r, bidding_uuid: i % 2 ? another.id : null }))
+      const result = await importLines([
+        ...relinked,
+        { type: 'withdraw', record: kind, organization_uuid: organization.uuid, id: bidding.id },
+      ])
+      assert.equal(result.ok, true, JSON.stringify(result.problems))
+      assert.equal((await get(`/v1/transparency/${BIDDING_PATHS[kind]}/${bidding.id}`)).statusCode, 404)
+      for (const record of relinked) {
+        const path = record.type === 'contract' ? 'contracts' : 'arps'
+        const detail = await data(`/v1/transparency/${path}/${record.id}`)
+        assert.equal(detail.bidding_uuid, record.bidding_uuid)
+      }
+      await assertFresh(db.pool)
+    })
+
+  it('answers what the database refuses past the checks as a problem of its line, never a raw error', async () => {
+    // A rule of the operator's own, that the import's checks know nothing of.
+    await db.pool.query('ALTER TABLE contracts ADD CONSTRAINT operator_limit CHECK (amount_total < 1e9)')
+    try {
+      const contract = first(records, 'contract', mine)
+      const other = first(records, 'contract', (c) => mine(c) && c.id !== contract.id)
+      const result = await importLines([
+        { ...other, object_details: `${other.object_details}.` },
+        { ...contract, amount_total: '5000000000.00' },
+      ])
+      assert.equal(result.ok, false)
+      assert.equal(result.problems.length, 1)
+      const [problem] = result.problems
+      assert.equal(problem?.line, 2)
+      assert.match(problem?.reason ?? '', /^the database refused it: .*operator_limit/)
+      // Nothing of the file was written.
+      assert.notEqual(
+        (await data(`/v1/transparency/contracts/${other.id}`)).object_details,
+        `${other.object_details}.`,
+      )
+    } finally {
+      await db.pool.query('ALTER TABLE contracts DROP CONSTRAINT operator_limit')
+    }
+  })
+
   it('refuses a file that withdraws a record and links a record of its own to it', async () => {
     const contract = first(records, 'contract', (c) => mine(c) && ordersOf(c).length > 0)
     const [order] = ordersOf(contract)

@@ -1,99 +1,29 @@
 import assert from 'node:assert/strict'
-import { readFileSync } from 'node:fs'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
-import AjvDraft04 from 'ajv-draft-04'
 import type { FastifyInstance } from 'fastify'
-import { isDateTime } from '../../src/checks.js'
 import { type DemoRecord, generateDemo, SCALES } from '../../src/demo/generator.js'
 import { importRecords } from '../../src/import/importer.js'
 import { DOCUMENT_VERSIONS, syncReadModel } from '../../src/readmodel/build.js'
 import { buildTestApp } from '../helpers/app.js'
 import { runCli } from '../helpers/cli.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
+import {
+  ajv,
+  checkRelease,
+  type Json,
+  validateRecordPackage,
+  validateReleasePackage,
+  validateVersioned,
+} from '../helpers/ocds.js'
 import { assertFresh } from '../helpers/readmodel.js'
 import { ndjson, source } from '../helpers/records.js'
 
 // Every package, record and bulk line the demo dataset yields, validated against the official OCDS 1.1
 // schemas shipped in test/ocds/standard (draft-04), every codelist-bound value checked against its
 // codelist, and no whole CPF anywhere.
-
-const OCDS = new URL('./standard/', import.meta.url)
-const readJson = (file: string) => JSON.parse(readFileSync(new URL(file, OCDS), 'utf8'))
-const releaseSchema = readJson('release-schema.json')
-// A CommonJS module whose class is its `default` export.
-const Ajv04 = AjvDraft04.default
-const ajv = new Ajv04({ strict: false, allErrors: true })
-ajv.addFormat('date-time', isDateTime)
-ajv.addFormat('uri', (value: string) => URL.canParse(value))
-ajv.addFormat('email', (value: string) => /^[^@\s]+@[^@\s]+$/.test(value))
-ajv.addSchema(releaseSchema)
-const versionedSchema = readJson('versioned-release-validation-schema.json')
-ajv.addSchema(versionedSchema)
-const validateRelease = ajv.compile({ $ref: releaseSchema.id })
-const validateReleasePackage = ajv.compile(readJson('release-package-schema.json'))
-const validateRecordPackage = ajv.compile(readJson('record-package-schema.json'))
-const validateVersioned = ajv.compile<Json>({ $ref: versionedSchema.id })
-const validateValue = ajv.compile({ $ref: `${releaseSchema.id}#/definitions/Value` })
-
-const codelists = new Map<string, Set<string>>()
-function codes(file: string): Set<string> {
-  let set = codelists.get(file)
-  if (!set) {
-    const lines = readFileSync(new URL(`codelists/${file}`, OCDS), 'utf8')
-      .trim()
-      .split('\n')
-      .slice(1)
-    set = new Set(lines.map((line) => line.split(',')[0] as string))
-    codelists.set(file, set)
-  }
-  return set
-}
-
-type Schema = Record<string, unknown>
-/** Walks a value with its schema; every field bound to a codelist must hold one of its codes. */
-function checkCodelists(schema: Schema, value: unknown, where: string, problems: string[]): void {
-  let s = schema
-  while (typeof s.$ref === 'string') {
-    s = releaseSchema.definitions[(s.$ref as string).replace('#/definitions/', '')] as Schema
-  }
-  if (value === null || value === undefined) return
-  if (typeof s.codelist === 'string') {
-    const list = codes(s.codelist)
-    for (const code of Array.isArray(value) ? value : [value]) {
-      if (!list.has(code as string)) problems.push(`${where}: ${String(code)} is not in ${s.codelist}`)
-    }
-    return
-  }
-  if (Array.isArray(value) && s.items) {
-    value.forEach((item, i) => {
-      checkCodelists(s.items as Schema, item, `${where}[${i}]`, problems)
-    })
-  } else if (typeof value === 'object' && s.properties) {
-    for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
-      const property = (s.properties as Record<string, Schema>)[key]
-      if (property) checkCodelists(property, v, `${where}.${key}`, problems)
-    }
-  }
-}
-
-// biome-ignore lint/suspicious/noExplicitAny: OCDS documents read freely, after schema validation
-type Json = Record<string, any>
-
-/** A release that validates, whose codelist values are all known, whose milestones' values are Values. */
-function checkRelease(release: Json, where: string): void {
-  assert.ok(validateRelease(release), `${where}: ${ajv.errorsText(validateRelease.errors)}`)
-  const problems: string[] = []
-  checkCodelists(releaseSchema, release, where, problems)
-  assert.deepEqual(problems, [])
-  for (const contract of release.contracts ?? []) {
-    for (const milestone of contract.implementation?.milestones ?? []) {
-      assert.ok(validateValue(milestone.value), `${where}: milestone ${milestone.id} value`)
-    }
-  }
-}
 
 const PREFIX = 'ocds-test01'
 
@@ -248,7 +178,17 @@ describe('OCDS publication', () => {
       assert.ok(validateRecordPackage(body), `${ocid}: ${ajv.errorsText(validateRecordPackage.errors)}`)
       const [record] = body.records
       assert.equal(record.ocid, ocid)
-      assert.deepEqual(record.releases, [release])
+      // Its releases linked by address: a package of the release alone, which it describes.
+      assert.deepEqual(record.releases, [
+        {
+          url: `https://compras.example.gov.br/v1/ocds/releases/${release.id}#${release.id}`,
+          date: release.date,
+          tag: release.tag,
+        },
+      ])
+      const linked: Json = (await get(`/v1/ocds/releases/${release.id}`)).json()
+      assert.ok(validateReleasePackage(linked), ajv.errorsText(validateReleasePackage.errors))
+      assert.deepEqual(linked.releases, [release])
       assert.equal(record.versionedRelease, undefined)
       checkRelease(record.compiledRelease, `${ocid} compiled`)
       assert.deepEqual(record.compiledRelease.tag, ['compiled'])
@@ -392,7 +332,11 @@ describe('OCDS publication', () => {
       if (record.releases.length > 1) break
       await new Promise((resolve) => setTimeout(resolve, 100))
     }
-    const [was, now] = record.releases as [Json, Json]
+    const [was, now] = (await Promise.all(
+      (record.releases as Json[]).map(
+        async (link) => (await get(new URL(link.url).pathname)).json().releases[0],
+      ),
+    )) as [Json, Json]
     assert.deepEqual(was, first) // the first release, as it was published
     assert.equal(now.id, `${ocid}-2`)
     assert.ok(now.date > first.date)

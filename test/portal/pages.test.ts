@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test'
 import type { FastifyInstance } from 'fastify'
 import { type DemoRecord, generateDemo, SCALES } from '../../src/demo/generator.js'
 import { importRecords } from '../../src/import/importer.js'
-import { choices, ownedDetail } from '../../src/portal/data.js'
+import { choices, recordWithHistory } from '../../src/portal/data.js'
 import { day, formatValue, instant, money, taxId } from '../../src/portal/format.js'
 import { DocumentStore } from '../../src/readmodel/store.js'
 import { contracts, PUBLIC_RESOURCES } from '../../src/resources/index.js'
@@ -188,11 +188,11 @@ describe('portal pages', () => {
       const stale = { ...kept, organizations: kept.organizations.filter((o) => o.id !== organ?.uuid) }
       store.keeper('portal\u0000choices')(JSON.stringify(stale))
       assert.equal((await choices(db.pool, store)).organizations.length, kept.organizations.length - 1)
-      const found = await ownedDetail(db.pool, store, contracts, contract.id as string)
+      const found = await recordWithHistory(db.pool, store, contracts, contract.id as string)
       assert.deepEqual(found?.owner, { organization_uuid: organ?.uuid, organization_name: organ?.name })
       assert.equal(found?.document.contract_number, contract.contract_number)
       assert.equal(
-        await ownedDetail(db.pool, store, contracts, 'aaaaaaaa-0000-4000-8000-00000000dead'),
+        await recordWithHistory(db.pool, store, contracts, 'aaaaaaaa-0000-4000-8000-00000000dead'),
         undefined,
       )
     } finally {

@@ -220,9 +220,9 @@ describe('migration 0006 trims the numbers already stored', () => {
         ])
       }
       // Today's importer records its runs (0008), builds OCDS releases (0009) and listing items (0011),
-      // logs changes (0015), orders releases (0016) and keeps history (0017), all idempotent: what it needs,
-      // ahead of their turn.
-      for (const version of [8, 9, 11, 15, 16, 17])
+      // logs changes (0015), orders releases (0016), keeps history (0017, 0019), numbers the feeds (0018) and
+      // keeps OCDS records (0020), all idempotent: what it needs, ahead of their turn.
+      for (const version of [8, 9, 11, 15, 16, 17, 18, 19, 20])
         await db.pool.query((migrations.find((m) => m.version === version) as { sql: string }).sql)
       const records = demoRecords(
         { organizations: 1, orders: 6, contracts: 3, arps: 1, directContracts: 1, publicCalls: 1 },
@@ -265,6 +265,9 @@ describe('migration 0006 trims the numbers already stored', () => {
         '0015_change_log',
         '0016_ocds_release_order',
         '0017_history',
+        '0018_cursor_identity',
+        '0019_bounded_history',
+        '0020_ocds_records',
       ])
       await syncReadModel(db.pool) // as `compras migrate` does after the migrations
       const numbers = await db.pool.query(

@@ -82,6 +82,23 @@ describe('the history of a record', () => {
     texts.push(text)
     return { status: response.status, text, json: () => JSON.parse(text) }
   }
+  /**
+   * A record package with its linked releases fetched where they link (each a package of one release, whose
+   * date, tags and id are the link's): the releases as their own addresses serve them.
+   */
+  const withReleases = async (pkg: Json): Promise<Json> => {
+    const record = (pkg.records as Json[])[0] as Json
+    const releases: Json[] = []
+    for (const link of record.releases as { url: string; date: string; tag: string[] }[]) {
+      const url = new URL(link.url)
+      const one = (await get(url.pathname)).json().releases[0] as Json
+      assert.equal(one.id, decodeURIComponent(url.hash.slice(1)))
+      assert.equal(one.date, link.date)
+      assert.deepEqual(one.tag, link.tag)
+      releases.push(one)
+    }
+    return { ...pkg, records: [{ ...record, releases }] }
+  }
   const importLines = async (lines: readonly unknown[]) => {
     const result = await importRecords(db.pool, [source(ndjson(lines))])
     assert.equal(result.ok, true, JSON.stringify(result.problems))
@@ -103,17 +120,19 @@ describe('the history of a record', () => {
     app = await buildTestApp(db, { env: { PUBLIC_RATE_LIMIT: '0', OCDS_PREFIX: PREFIX } })
     base = await listen(app)
     served.push((await get(detail)).text)
-    packages.push((await get(`/v1/ocds/records/${ocid}`)).json())
+    packages.push(await withReleases((await get(`/v1/ocds/records/${ocid}`)).json()))
     // A second apart, for releases dated apart.
     for (const change of [second, third]) {
       await new Promise((resolve) => setTimeout(resolve, 1100))
       await importLines([change])
       served.push(await waitFor(detail, (text) => text !== served.at(-1)))
       packages.push(
-        JSON.parse(
-          await waitFor(
-            `/v1/ocds/records/${ocid}`,
-            (text) => JSON.parse(text).records[0].releases.length === packages.length + 1,
+        await withReleases(
+          JSON.parse(
+            await waitFor(
+              `/v1/ocds/records/${ocid}`,
+              (text) => JSON.parse(text).records[0].releases.length === packages.length + 1,
+            ),
           ),
         ),
       )
