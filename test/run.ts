@@ -71,5 +71,11 @@ if (!existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium')) {
     '\n*** The portal browser tests did NOT run: install Chromium (apt install chromium) or set CHROMIUM_PATH. ***\n',
   )
 }
+// And the spreadsheet test, without LibreOffice.
+if (!hasCommand('soffice')) {
+  process.stdout.write(
+    '\n*** The LibreOffice spreadsheet test did NOT run: install it (apt install libreoffice-calc). ***\n',
+  )
+}
 if (dataDir) rmSync(dataDir, { recursive: true, force: true })
 process.exit(code)

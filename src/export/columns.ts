@@ -2,7 +2,7 @@ import { type AnyField, exportedSql } from '../resources/fields.js'
 import { PUBLIC_RESOURCES, type PublicResource } from '../resources/index.js'
 
 /** How a column's value is written: XLSX cell type and number format, CSV text form. */
-export type ColumnKind = 'text' | 'money' | 'integer' | 'date' | 'datetime' | 'boolean'
+export type ColumnKind = 'text' | 'money' | 'integer' | 'date' | 'datetime' | 'boolean' | 'taxId'
 
 export interface Column {
   title: string
@@ -15,15 +15,21 @@ const EXCEL_EPOCH = `DATE '1899-12-30'`
 
 /**
  * The column's SQL for one file type. XLSX gets what goes into a cell's <v>: numbers as text, dates as
- * Excel serial days (UTC); CSV gets the API's text forms, money with a decimal comma when `decimalComma`. Either way the row is already formatted when it
- * leaves PostgreSQL, so the writers only escape and concatenate.
+ * Excel serial days (UTC); CSV gets the API's text forms. `ptBr` is the CSV for spreadsheets in Portuguese
+ * (Brazil), the one with `;`: money with the decimal comma they read as a number, and a CNPJ written as people
+ * write it (`01.234.567/0001-89`), which they keep as text, where its digits alone would become a number that
+ * loses its leading zeros. Either way the row is already formatted when it leaves PostgreSQL, so the writers
+ * only escape and concatenate.
  */
-export function columnSql(column: Column, format: 'xlsx' | 'csv', decimalComma = false): string {
+export function columnSql(column: Column, format: 'xlsx' | 'csv', ptBr = false): string {
   const { sql } = column
   switch (column.kind) {
     case 'money':
-      // With `;` as the separator (Brazilian spreadsheets), money takes the decimal comma they read as a number.
-      return decimalComma ? `replace(round(${sql}, 2)::text, '.', ',')` : `round(${sql}, 2)::text`
+      return ptBr ? `replace(round(${sql}, 2)::text, '.', ',')` : `round(${sql}, 2)::text`
+    case 'taxId':
+      return ptBr
+        ? `regexp_replace(${sql}, '^([0-9]{2})([0-9]{3})([0-9]{3})([0-9]{4})([0-9]{2})$', '\\1.\\2.\\3/\\4-\\5')`
+        : sql
     case 'integer':
       return `${sql}::text`
     case 'boolean':
@@ -46,6 +52,7 @@ const KIND: Partial<Record<AnyField['kind'], ColumnKind>> = {
   boolean: 'boolean',
   date: 'date',
   instant: 'datetime',
+  taxId: 'taxId',
 }
 
 /** The unit a column title names, so that a reader knows it: R$ for money, UTC for a timestamp. */

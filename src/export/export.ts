@@ -45,8 +45,8 @@ export async function openExport(pool: Pool, request: ExportRequest, now = new D
   const { resource, format } = request
   const columns = exportColumns(resource)
   const { from, where, orderBy, values } = listingSql(resource, request)
-  const decimalComma = format === 'csv' && request.separator === ';'
-  const select = columns.map((column) => columnSql(column, format, decimalComma)).join(', ')
+  const ptBr = format === 'csv' && request.separator === ';'
+  const select = columns.map((column) => columnSql(column, format, ptBr)).join(', ')
   const cursor = await openCursor<(string | null)[]>(
     pool,
     `SELECT ${select} FROM ${from} WHERE ${where} ORDER BY ${orderBy}`,

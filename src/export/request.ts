@@ -31,7 +31,10 @@ export const EXPORT_PARAMETERS = parameters(
       Type.String({
         enum: [',', ';'],
         description:
-          'CSV field separator. Default `,`, with money as `1234.56`. `;` suits spreadsheets in Portuguese (Brazil): money then has the decimal comma, `1234,56`, which they read as a number.',
+          'CSV field separator. Default `,`, with money as `1234.56` and a CNPJ as its 14 digits. `;` suits ' +
+          'spreadsheets in Portuguese (Brazil): money then has the decimal comma, `1234,56`, which they read as ' +
+          'a number, and a CNPJ is written as people write it, `01.234.567/0001-89`, which they keep as text (its ' +
+          'digits alone would become a number without its leading zeros).',
       }),
       'vírgula (,) ou ponto e vírgula (;)',
     ],

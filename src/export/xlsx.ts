@@ -13,6 +13,7 @@ const PKG_REL = 'http://schemas.openxmlformats.org/package/2006/relationships'
 /** Cell style ids of styles.xml. */
 const STYLE: Record<ColumnKind | 'header', number> = {
   text: 0,
+  taxId: 0,
   boolean: 0,
   integer: 0,
   date: 1,
@@ -22,6 +23,7 @@ const STYLE: Record<ColumnKind | 'header', number> = {
 }
 const WIDTH: Record<ColumnKind, number> = {
   text: 30,
+  taxId: 20,
   boolean: 10,
   integer: 10,
   date: 12,
@@ -103,7 +105,8 @@ async function* sheet(
       if (value == null) continue
       const kind = (columns[i] as Column).kind
       const ref = `${letters[i]}${r}`
-      if (kind === 'text' || kind === 'boolean') xml += textCell(ref, value, 0)
+      // A tax id is text: its leading zeros are part of it.
+      if (kind === 'text' || kind === 'taxId' || kind === 'boolean') xml += textCell(ref, value, 0)
       else xml += `<c r="${ref}"${STYLE[kind] ? ` s="${STYLE[kind]}"` : ''}><v>${value}</v></c>`
     }
     chunk += `${xml}</row>`

@@ -134,13 +134,30 @@ const portal: FastifyPluginAsync<PortalOptions> = async (
     reply.code(status).type(HTML).header('Cache-Control', 'no-store').send(body)
   const notFound = (reply: FastifyReply, what = 'A página pedida não existe.') =>
     html(reply, 404, notFoundPage(what))
-  /** A page kept in the cache by its URL. */
+  /**
+   * A page kept in the cache: by its path and the parameters it takes (`taken`), which are all a request may
+   * carry, so that a URL made up of other parameters is neither answered nor a cache entry of its own.
+   */
   const cachedPage = async (
     request: FastifyRequest,
     reply: FastifyReply,
     build: () => Promise<string | undefined>,
+    taken: readonly string[] = [],
   ) => {
-    const answer = await store.answer(`p\u0000${request.url}`, build)
+    const query = (request.query ?? {}) as Record<string, unknown>
+    const unknown = Object.keys(query).find((name) => !taken.includes(name))
+    if (unknown !== undefined)
+      return html(
+        reply,
+        422,
+        errorPage(
+          `Parâmetro desconhecido: ${unknown}. ${taken.length > 0 ? `Esta página aceita: ${taken.join(', ')}.` : 'Esta página não aceita parâmetros.'}`,
+        ),
+      )
+    const path = request.url.split('?')[0] as string
+    // A repeated parameter is an array: written so that it never reads as one value.
+    const key = JSON.stringify(taken.map((name) => query[name] ?? null))
+    const answer = await store.answer(`p\u0000${path}\u0000${key}`, build)
     if (answer === undefined) return notFound(reply, 'Registro não encontrado.')
     return send(request, reply, answer)
   }
@@ -207,12 +224,16 @@ const portal: FastifyPluginAsync<PortalOptions> = async (
           422,
           errorPage('A busca aceita um texto de 1 a 200 caracteres, sem caracteres de controle.'),
         )
-      return cachedPage(request, reply, async () => searchPage(q, await summaries(pool, store, { q }, 5)))
+      return cachedPage(request, reply, async () => searchPage(q, await summaries(pool, store, { q }, 5)), [
+        'q',
+      ])
     })
 
     for (const resource of PUBLIC_RESOURCES) {
       const base = `/${resource.portal.path}`
       const checkListing = listingChecker(resource)
+      /** The names a listing page takes (checked by checkListing), in a fixed order for its cache key. */
+      const listed = Object.keys(listingParameters(resource).accepts).filter((name) => name !== 'cursor')
       app.get(base, async (request, reply) => {
         const { orgao, query, values, errors } = checkListing(request.query)
         const view = {
@@ -250,12 +271,16 @@ const portal: FastifyPluginAsync<PortalOptions> = async (
         }
         if (Object.keys(errors).length > 0) return form(422)
         try {
-          return await cachedPage(request, reply, async () =>
-            listingPage({
-              ...view,
-              choices: await choices(pool, store),
-              result: await listing(pool, store, resource, values),
-            }),
+          return await cachedPage(
+            request,
+            reply,
+            async () =>
+              listingPage({
+                ...view,
+                choices: await choices(pool, store),
+                result: await listing(pool, store, resource, values),
+              }),
+            listed,
           )
         } catch (error) {
           if (!(error instanceof NotFoundError)) throw error

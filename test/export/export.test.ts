@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict'
-import { readFileSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import http from 'node:http'
-import os from 'node:os'
+import os, { tmpdir } from 'node:os'
 import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { parse } from 'csv-parse/sync'
@@ -29,6 +30,13 @@ async function readXlsx(buffer: Buffer): Promise<unknown[][]> {
 }
 
 const utcDay = (value: string) => new Date(`${value}T00:00:00Z`)
+
+/** LibreOffice's command, when Debian's libreoffice-calc is installed (.ci/run installs it). */
+function soffice(): string | undefined {
+  for (const candidate of [process.env.SOFFICE_PATH, '/usr/bin/soffice', '/usr/bin/libreoffice'])
+    if (candidate && existsSync(candidate)) return candidate
+  return undefined
+}
 
 describe('export', () => {
   let db: TestDatabase
@@ -203,8 +211,55 @@ describe('export', () => {
         const readBack = Number((row[4] as string).replace(',', '.'))
         assert.equal(readBack, Number(byId.get(row[0] as string)?.amount_total))
       }
-      assert.equal(zeros[6], '00123456000195')
+      // With ; a CNPJ is written as people write it, which a pt-BR spreadsheet keeps as text.
+      assert.equal(zeros[6], separator === ';' ? '00.123.456/0001-95' : '00123456000195')
       assert.equal(zeros[12], leadingZeros.date_start)
+    }
+  })
+
+  it('keeps every CNPJ whole when LibreOffice in Portuguese (Brazil) opens the ; CSV', {
+    skip: soffice() ? false : 'no LibreOffice (apt install libreoffice-calc)',
+  }, async () => {
+    const response = await app.inject({
+      url: `/v1/transparency/export?resource=contracts&format=csv&separator=${encodeURIComponent(';')}`,
+    })
+    const dir = mkdtempSync(path.join(tmpdir(), 'compras-lo-'))
+    try {
+      writeFileSync(path.join(dir, 'contratos.csv'), response.rawPayload)
+      // Opened as a spreadsheet in pt-BR opens it (separator ;, UTF-8, language 1046), then written back as
+      // CSV with commas: what the spreadsheet holds, cell by cell.
+      execFileSync(
+        soffice() as string,
+        [
+          '--headless',
+          '--infilter=CSV:59,34,76,1,,1046,false,true',
+          '--convert-to',
+          'csv:Text - txt - csv (StarCalc):44,34,76,1,,1046,false,true,true',
+          '--outdir',
+          path.join(dir, 'out'),
+          path.join(dir, 'contratos.csv'),
+        ],
+        { env: { ...process.env, HOME: dir }, timeout: 120_000, stdio: 'ignore' },
+      )
+      const rows: string[][] = parse(readFileSync(path.join(dir, 'out', 'contratos.csv')), { bom: true })
+      const column = EXPORT_COLUMNS.contracts.findIndex((c) => c.kind === 'taxId')
+      const byId = new Map(rows.slice(1).map((row) => [row[0], row[column]]))
+      const cnpjs = demo.filter(
+        (r) => r.type === 'contract' && /^[0-9]{14}$/.test(r.provider_document as string),
+      )
+      assert.ok(cnpjs.length > 0)
+      for (const contract of [...cnpjs, leadingZeros]) {
+        const cell = byId.get(contract.id as string) as string
+        assert.equal(cell.replace(/[./-]/g, ''), contract.provider_document, `${contract.id}: ${cell}`)
+      }
+      // And money stays a number: 1234,5 in the file is 1234.5 in the sheet.
+      const money = EXPORT_COLUMNS.contracts.findIndex((c) => c.kind === 'money')
+      assert.equal(
+        Number(rows.find((r) => r[0] === leadingZeros.id)?.[money]),
+        Number(leadingZeros.amount_total),
+      )
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
     }
   })
 

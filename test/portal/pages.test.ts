@@ -248,6 +248,27 @@ describe('portal pages', () => {
     }
   })
 
+  it('refuses parameters a page does not take, naming them, instead of keeping a copy per URL', async () => {
+    const contract = records.find((r) => r.type === 'contract') as DemoRecord
+    const organ = records.find((r) => r.type === 'organization') as DemoRecord
+    for (const [url, name, takes] of [
+      ['/?x=1', 'x', /não aceita parâmetros/],
+      ['/busca?q=material&v=2', 'v', /aceita: q\./],
+      [`/contratos/${contract.id}?v=2`, 'v', /não aceita parâmetros/],
+      [`/contratos/${contract.id}/versoes/1?utm=1`, 'utm', /não aceita parâmetros/],
+      [`/orgaos/${organ.uuid}?ano=2025`, 'ano', /não aceita parâmetros/],
+    ] as const) {
+      const response = await get(url)
+      assert.equal(response.statusCode, 422, url)
+      assert.match(response.headers['content-type'] as string, /^text\/html/)
+      assert.ok(response.body.includes(`Parâmetro desconhecido: ${name}.`), url)
+      assert.match(response.body, takes)
+    }
+    // The same pages without them are served.
+    assert.equal((await get(`/contratos/${contract.id}`)).statusCode, 200)
+    assert.equal((await get('/busca?q=material')).statusCode, 200)
+  })
+
   it('shows a bad filter again in the form, with the problem next to its field', async () => {
     const response = await get('/contratos?modality_id=99&date_from=2025-02-30&q=ok')
     assert.equal(response.statusCode, 422)
