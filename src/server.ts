@@ -1,13 +1,9 @@
-import { Readable } from 'node:stream'
 import type { FastifyInstance } from 'fastify'
 import { buildApp } from './app.js'
 import type { Config } from './config.js'
 import { type Database, openDatabase } from './db/database.js'
 import { migrate } from './db/migrate.js'
-import { DemoChanges } from './demo/changes.js'
-import { demoStream } from './demo/ndjson.js'
-import { SCALES } from './demo/scales.js'
-import { importRecords } from './import/importer.js'
+import { loadDemo } from './demo/load.js'
 import { syncReadModel } from './readmodel/build.js'
 
 export interface RunningServer {
@@ -16,8 +12,6 @@ export interface RunningServer {
   url: string
   close(): Promise<void>
 }
-
-const DEMO_SEED = 2025
 
 async function isEmpty(db: Database): Promise<boolean> {
   const { rowCount } = await db.pool.query('SELECT 1 FROM organizations LIMIT 1')
@@ -66,15 +60,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     health = (message, error) => (error ? app.log.error({ err: error }, message) : app.log.warn(message))
     if (db.embedded && config.demoOnEmpty && (await isEmpty(db))) {
       app.log.info('empty database: loading the small demo dataset')
-      const later = new DemoChanges()
-      const loaded = await importRecords(db.pool, [
-        { name: 'demo', stream: demoStream(SCALES.small, DEMO_SEED, (_, record) => later.keep(record)) },
-      ])
-      // Then a later import changes a few records, so that the demo shows records with a history.
-      const lines = later.changes().map((record) => JSON.stringify(record))
-      const result = loaded.ok
-        ? await importRecords(db.pool, [{ name: 'demo-changes', stream: Readable.from([lines.join('\n')]) }])
-        : loaded
+      const result = await loadDemo(db.pool)
       if (!result.ok)
         throw new Error(`demo data failed to import: ${JSON.stringify(result.problems.slice(0, 3))}`)
     }
