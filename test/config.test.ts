@@ -20,6 +20,17 @@ describe('loadConfig', () => {
     assert.ok(Object.isFrozen(config))
   })
 
+  it('takes proxies as a hop count, or as addresses and ranges of either family', () => {
+    assert.equal(loadConfig({ TRUST_PROXY: 'true' }).trustProxy, 1)
+    assert.equal(loadConfig({ TRUST_PROXY: '2' }).trustProxy, 2)
+    assert.deepEqual(loadConfig({ TRUST_PROXY: '10.0.0.0/8, ::1/128,loopback' }).trustProxy, [
+      '10.0.0.0/8',
+      '::1/128',
+      'loopback',
+    ])
+    assert.equal(loadConfig({ TRUST_PROXY: 'false' }).trustProxy, false)
+  })
+
   it('reads every variable', () => {
     const config = loadConfig({
       PORT: '8080',
@@ -60,6 +71,18 @@ describe('loadConfig', () => {
     // One connection listens for imports: with one alone, no request would ever get one.
     [{ DATABASE_POOL_SIZE: '1' }, /^DATABASE_POOL_SIZE must be a whole number from 2 to 1000, got "1"/],
     [{ DATABASE_POOL_SIZE: 'many' }, /^DATABASE_POOL_SIZE must be a whole number from 2 to 1000/],
+    // A proxy range that names no range: trusting it could trust any address.
+    [
+      { TRUST_PROXY: '10.0.0.0/33' },
+      /^TRUST_PROXY must be false, a number of proxies, .*got "10\.0\.0\.0\/33"/,
+    ],
+    [{ TRUST_PROXY: '10.0.0.0/8/1' }, /^TRUST_PROXY must be false, a number of proxies/],
+    [{ TRUST_PROXY: '::1/129' }, /^TRUST_PROXY must be false, a number of proxies/],
+    [{ TRUST_PROXY: '10.0.0.0/x' }, /^TRUST_PROXY must be false, a number of proxies/],
+    [{ TRUST_PROXY: 'proxy.local' }, /^TRUST_PROXY must be false, a number of proxies/],
+    [{ TRUST_PROXY: '11' }, /^TRUST_PROXY must count at most 10 proxies/],
+    [{ IPV6_PREFIX: '8' }, /^IPV6_PREFIX must be a whole number from 16 to 128/],
+    [{ DOWNLOAD_MIN_RATE: 'fast' }, /^DOWNLOAD_MIN_RATE must be a whole number/],
   ]
   for (const [env, message] of bad) {
     it(`refuses ${JSON.stringify(env)} with a message naming the variable`, () => {

@@ -1,6 +1,7 @@
+import type { Socket } from 'node:net'
 import { Readable } from 'node:stream'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyReply } from 'fastify'
 import { Type } from 'typebox'
 import type { ImportSignal } from '../channel.js'
 import { openCursor } from '../db/cursor.js'
@@ -112,13 +113,12 @@ function feedQuery(query: Record<string, unknown>, cursors: Cursors): PublicFeed
  * may be as long as documented whatever IDLE_TIMEOUT is.
  */
 export async function longPoll(
-  request: FastifyRequest,
+  socket: Socket | undefined,
   imports: ImportSignal,
   waitMs: number,
   idleMs: number,
   read: () => Promise<FeedPage>,
 ): Promise<FeedPage> {
-  const socket = request.raw.socket
   const deadline = Date.now() + waitMs
   if (typeof socket?.setTimeout === 'function') socket.setTimeout(waitMs + idleMs)
   try {
@@ -201,7 +201,7 @@ export const changesRoute: FastifyPluginAsyncTypebox<TransparencyOptions> = asyn
           reply,
           (await store.answer(`f\u0000${request.url}`, async () => pageText(await read()))) as Answer,
         )
-      const page = await longPoll(request, imports, waitMs, idleTimeoutMs, read)
+      const page = await longPoll(request.raw.socket, imports, waitMs, idleTimeoutMs, read)
       // Sent as the text built here (a cached page goes out the same way, through sendAnswer).
       return (reply as FastifyReply)
         .header('cache-control', 'no-store')

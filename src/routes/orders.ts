@@ -313,7 +313,8 @@ const orders: FastifyPluginAsyncTypebox<OrdersOptions> = async (app, options) =>
           perPage: query.per_page ?? DEFAULT_FEED_PAGE,
         })
       const waitMs = (query.wait ?? 0) * 1000
-      const page = waitMs > 0 ? await longPoll(request, imports, waitMs, idleTimeoutMs, read) : await read()
+      const page =
+        waitMs > 0 ? await longPoll(request.raw.socket, imports, waitMs, idleTimeoutMs, read) : await read()
       return (reply as FastifyReply)
         .type('application/json; charset=utf-8')
         .send(

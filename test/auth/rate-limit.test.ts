@@ -171,11 +171,21 @@ describe('rate limiter in Redis', () => {
   before(async () => {
     redis = await testRedis()
   })
+  const prefix = `compras-test:${process.pid}:${Math.random()}:`
   after(async () => {
+    // Nothing of the tests' stays in a shared Redis: every key under their prefix goes.
+    if (redis) {
+      const client = new Redis(redis.url)
+      try {
+        const keys = await client.keys(`${prefix}*`)
+        if (keys.length > 0) await client.del(...keys)
+      } finally {
+        client.disconnect()
+      }
+    }
     await redis?.stop()
   })
 
-  const prefix = `compras-test:${process.pid}:${Math.random()}:`
   let opened = 0
   /** A limiter on the test's Redis, under a prefix of its own unless told, once its connection is ready. */
   const open = async (now: () => number, options: RedisLimiterOptions = {}) => {
@@ -258,7 +268,7 @@ describe('rate limiter in Redis', () => {
     try {
       // A key holding a string makes the script's ZREMRANGEBYSCORE fail with WRONGTYPE.
       const client = new Redis(redis.url)
-      await client.set(`${prefix}wrong`, 'x')
+      await client.set(`${prefix}wrong`, 'x', 'PX', 60_000)
       client.disconnect()
       assert.deepEqual(await limiter.take('wrong', 2, 1000), hit(true, 2, 1, 1000))
       assert.equal(faults.length, 1)

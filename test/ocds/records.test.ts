@@ -118,6 +118,12 @@ describe('OCDS records bounded by what they hold', () => {
     const releases = (await linked(record)) as Release[]
     assert.deepEqual(record.compiledRelease, compiledRelease(releases))
     assert.deepEqual(record.versionedRelease, versionedRelease(releases))
+    // What never changed has one value, whence the first release: not a value per release.
+    const documentTitle = record.versionedRelease.tender.documents[0].title
+    assert.deepEqual(
+      documentTitle.map((v: Json) => v.releaseID),
+      [`${ocid}-1`],
+    )
     assert.ok(validateVersioned(record.versionedRelease), ajv.errorsText(validateVersioned.errors))
     checkRelease(record.compiledRelease, 'compiled')
   })
@@ -171,6 +177,53 @@ describe('OCDS records bounded by what they hold', () => {
       ajv.errorsText(validateReleasePackage.errors),
     )
     assert.equal(meta.publishedDate, JSON.parse((await get(`/v1/ocds/records/${ocid}`)).text).publishedDate)
+  })
+
+  it('tags an edited additive term, not only an added one, a contractAmendment', async () => {
+    const term = {
+      number: '1º Termo Aditivo',
+      kind: 'Aditivo de prazo',
+      description: 'Prorrogação por 12 meses',
+      signature_date: '2026-01-10',
+      date_start: '2026-01-10',
+      date_end: '2027-01-10',
+      value: null,
+      documents: [],
+    }
+    const tags = async () => {
+      const links = JSON.parse((await get(`/v1/ocds/records/${ocid}`)).text).records[0].releases
+      return links.at(-1).tag as string[]
+    }
+    await importLines([{ ...contract, terms: [term] }])
+    assert.ok((await tags()).includes('contractAmendment'), 'added')
+    await importLines([{ ...contract, terms: [{ ...term, description: 'Prorrogação por 24 meses' }] }])
+    assert.deepEqual(await tags(), ['contractAmendment'])
+  })
+
+  it('takes a withdrawn process away with every release it had', async () => {
+    const alone: DemoRecord = {
+      ...contract,
+      id: 'e0000000-0000-4000-8000-000000000099',
+      contract_number: 'CT-SO 1/2026',
+      bidding_uuid: null,
+      arp_number: null,
+      terms: [],
+    }
+    const own = `${PREFIX}-${alone.id}`
+    await importLines([alone])
+    await importLines([{ ...alone, object_details: 'Segunda versão' }])
+    const links = JSON.parse((await get(`/v1/ocds/records/${own}`)).text).records[0].releases
+    assert.equal(links.length, 2)
+    await importLines([
+      { type: 'withdraw', record: 'contract', organization_uuid: organization.uuid, id: alone.id },
+    ])
+    assert.equal((await get(`/v1/ocds/records/${own}`)).status, 404)
+    for (const version of [1, 2]) assert.equal((await get(`/v1/ocds/releases/${own}-${version}`)).status, 404)
+    assert.ok(!(await get('/v1/ocds/releases.jsonl?history=true')).text.includes(alone.id as string))
+    const { rows } = await db.pool.query('SELECT 1 FROM ocds_release_versions WHERE process_id = $1', [
+      alone.id,
+    ])
+    assert.equal(rows.length, 0)
   })
 
   it('leaves valid releases when an ARP is withdrawn under the contracts it covered', async () => {

@@ -143,6 +143,36 @@ describe("an organ's feed of its orders", () => {
     assert.ok(Number(refused.headers['retry-after']) >= 1)
   })
 
+  it("keeps another organ's entries of an order of the same number when one organ withdraws its own", async () => {
+    // The same number in both organs: two orders, each its organ's.
+    const number = 'OF-COMUM/2026'
+    const mineA: DemoRecord = {
+      ...(ordersOf(orgA)[0] as DemoRecord),
+      number,
+      contract_number: null,
+      arp_number: null,
+    }
+    const mineB: DemoRecord = {
+      ...(ordersOf(orgB)[0] as DemoRecord),
+      number,
+      contract_number: null,
+      arp_number: null,
+    }
+    await importLines([mineA, mineB])
+    await importLines([{ type: 'withdraw', record: 'order', organization_uuid: orgA.uuid, number }])
+    const a = (await readAll(tokenA)).entries.filter((e) => e.number === number)
+    assert.deepEqual(
+      a.map((e) => e.change),
+      ['withdrawn'],
+    )
+    const b = (await readAll(tokenB)).entries.filter((e) => e.number === number)
+    assert.deepEqual(
+      b.map((e) => e.change),
+      ['created'],
+    )
+    assert.equal(b[0]?.order?.number, number)
+  })
+
   it("refuses a bad cursor and bad parameters with 422, another feed's cursor with 410, each named", async () => {
     for (const [query, status, message] of [
       ['after=xyz', 422, /^Cursor inválido: after\. Use o next_cursor/],

@@ -348,6 +348,12 @@ describe('portal pages', () => {
     const detail = (await get(`/contratos/${hostile.id}`)).body
     // Every < escaped, so no tag can open; the text reads as it was written.
     assert.ok(detail.includes('&lt;script>alert(1)&lt;/script> &quot;>&lt;img src=x onerror=alert(1)>'))
+    // The search page says what was searched, in its heading and title, as text.
+    const search = await get(`/busca?q=${encodeURIComponent(HOSTILE)}`)
+    assert.equal(search.statusCode, 200)
+    assert.ok(!search.body.includes('<script>alert'))
+    assert.ok(!search.body.includes('<img src=x'))
+    assert.match(search.body, /<h1>[^<]*&lt;script>alert\(1\)&lt;\/script>/)
   })
 
   it('searches every kind from the home page', async () => {

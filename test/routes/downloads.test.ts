@@ -150,6 +150,17 @@ describe('streamed downloads and their places', () => {
     const result = await importRecords(db.pool, [source(ndjson(records))])
     assert.equal(result.ok, true, JSON.stringify(result.problems))
     await multiplyContracts(db.pool, 120_000)
+    // Feeds and releases far larger than a socket's buffers too: the records' entries many times over, and
+    // each release kept again as hundreds of earlier versions.
+    await db.pool.query(
+      `INSERT INTO public_changes (resource, id, organization_id, change, changed_at)
+       SELECT resource, id, organization_id, 'updated', now() FROM detail_documents, generate_series(1, 300)`,
+    )
+    await db.pool.query(
+      `INSERT INTO ocds_release_versions (process_id, version, organization_id, seq, date, tail)
+       SELECT process_id, version + g, organization_id, nextval('ocds_release_seq'), date, tail
+       FROM ocds_releases, generate_series(1, 400) g`,
+    )
     app = await buildTestApp(db, {
       env: { TRUST_PROXY: 'true', EXPORT_CONCURRENCY: '2', IDLE_TIMEOUT: '2', PUBLIC_RATE_LIMIT: '0' },
     })
@@ -189,33 +200,33 @@ describe('streamed downloads and their places', () => {
     })
   }
 
-  it('resets a reader that stops reading, and frees its place', async () => {
-    const from = next()
-    let headAt = 0
-    const stalled = get(base, DOWNLOADS[0][1], from, {
-      stallMs: 8000,
-      onHead: () => {
-        headAt = Date.now()
-      },
+  for (const [name, path] of DOWNLOADS)
+    it(`resets a reader of ${name} that stops reading, and frees its place`, async () => {
+      const from = next()
+      let headAt = 0
+      const stalled = get(base, path, from, {
+        stallMs: 8000,
+        onHead: () => {
+          headAt = Date.now()
+        },
+      })
+      await until(() => headAt > 0, 20_000, 'the answer to start')
+      // Its place is held while it stalls, then given back when IDLE_TIMEOUT (2 s) resets it.
+      const second = await get(base, path, from, { headOnly: true })
+      assert.match(second.status ?? '', /^HTTP\/1\.1 429/)
+      await until(
+        async () => (await get(base, path, from, { headOnly: true })).status?.includes(' 200') === true,
+        20_000,
+        'the place to be given back',
+      )
+      assert.ok(Date.now() - headAt >= 2000, 'not before IDLE_TIMEOUT')
+      // Reset, not ended: the kernel keeps nothing for it (a FIN would leave megabytes queued for minutes), and
+      // the reader gets only what had reached it, a file cut short.
+      assert.equal(lingering(Number(new URL(base).port)), 0)
+      const ending = await stalled
+      assert.match(ending.status ?? '', /^HTTP\/1\.1 200/)
+      assert.ok(ending.bytes < 4 * 1024 * 1024, `${ending.bytes} bytes reached the reader`)
     })
-    await until(() => headAt > 0, 20_000, 'the answer to start')
-    // Its place is held while it stalls, then given back when IDLE_TIMEOUT (2 s) resets it.
-    const second = await get(base, DOWNLOADS[0][1], from, { headOnly: true })
-    assert.match(second.status ?? '', /^HTTP\/1\.1 429/)
-    await until(
-      async () =>
-        (await get(base, DOWNLOADS[0][1], from, { headOnly: true })).status?.includes(' 200') === true,
-      20_000,
-      'the place to be given back',
-    )
-    assert.ok(Date.now() - headAt >= 2000, 'not before IDLE_TIMEOUT')
-    // Reset, not ended: the kernel keeps nothing for it (a FIN would leave megabytes queued for minutes), and
-    // the reader gets only what had reached it, a file cut short.
-    assert.equal(lingering(Number(new URL(base).port)), 0)
-    const ending = await stalled
-    assert.match(ending.status ?? '', /^HTTP\/1\.1 200/)
-    assert.ok(ending.bytes < 4 * 1024 * 1024, `${ending.bytes} bytes reached the reader`)
-  })
 })
 
 describe('what the reader watchdog makes of a reader', () => {

@@ -75,6 +75,62 @@ describe('reading while imports run', () => {
     })
   }
 
+  // Sort keys that can be null (a bidding without an opening date, a secret budget): nulls come last, and the
+  // pages by cursor are the pages by number, none missed or repeated across the nulls.
+  for (const sort of ['opening_date', '-opening_date', 'sum_amount_total', '-sum_amount_total'])
+    it(`pages public calls by cursor over nulls, sorted ${sort}, as by page number`, async () => {
+      const call = first(records, 'public_call')
+      const nulls = [1, 2, 3].map((n) => ({
+        ...call,
+        id: `dddddddd-0000-4000-8000-00000000000${n}`,
+        number: `SEM DATA ${n}/2026`,
+        opening_date: null,
+        budget_secret: n !== 2,
+      }))
+      if (!records.some((r) => r.id === nulls[0]?.id)) {
+        await importLines(nulls)
+        records.push(...(nulls as DemoRecord[]))
+      }
+      const byNumber: string[] = []
+      for (let page = 1; ; page++) {
+        const got = await data(`/v1/transparency/public-calls?per_page=4&sort=${sort}&page=${page}`)
+        byNumber.push(...got.data.map((c: { id: string }) => c.id))
+        if (got.current_page >= got.last_page) break
+      }
+      const byCursor: string[] = []
+      let got = await data(`/v1/transparency/public-calls?per_page=4&sort=${sort}`)
+      byCursor.push(...got.data.map((c: { id: string }) => c.id))
+      while (got.next_cursor !== null) {
+        got = await data(`/v1/transparency/public-calls?per_page=4&sort=${sort}&cursor=${got.next_cursor}`)
+        byCursor.push(...got.data.map((c: { id: string }) => c.id))
+      }
+      assert.deepEqual(byCursor, byNumber)
+      for (const record of nulls) assert.ok(byCursor.includes(record.id), record.id)
+    })
+
+  for (const [kind, type] of [
+    ['arps', 'arp'],
+    ['direct-contracts', 'direct_contract'],
+    ['public-calls', 'public_call'],
+  ] as const)
+    it(`lists the ${kind} changed at or after an instant, to the microsecond`, async () => {
+      const record = first(records, type)
+      await importLines([{ ...record, object_details: `Mudado para updated_since (${kind})` }])
+      const { rows } = await db.pool.query<{ at: string }>(
+        `SELECT to_char(max(changed_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS at
+         FROM public_changes WHERE resource = $1 AND id = $2`,
+        [kind, record.id],
+      )
+      const at = rows[0]?.at as string
+      const later = `${at.slice(0, 20)}${String(Number(at.slice(20, 26)) + 1).padStart(6, '0')}Z`
+      const ids = async (since: string) =>
+        (await data(`/v1/transparency/${kind}?updated_since=${since}&per_page=100`)).data.map(
+          (r: { id: string }) => r.id,
+        )
+      assert.ok((await ids(at)).includes(record.id), `${kind} changed exactly at ${at}`)
+      assert.ok(!(await ids(later)).includes(record.id), `${kind} not after ${at}`)
+    })
+
   it('refuses a cursor of another sort, or one it did not give', async () => {
     const page = await data('/v1/transparency/contracts?per_page=3')
     for (const [query, message] of [

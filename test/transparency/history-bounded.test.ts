@@ -161,6 +161,29 @@ describe('history that costs what it changed', () => {
     assert.ok(seen.length > 0)
   })
 
+  it('starts over with one version a record withdrawn and imported again', async () => {
+    const again: DemoRecord = {
+      ...contract,
+      id: 'd0000000-0000-4000-8000-000000000002',
+      contract_number: 'HIST-DE-NOVO/2026',
+    }
+    await importLines([again])
+    await importLines([{ ...again, object_details: 'Mudado antes de retirado' }])
+    await importLines([{ type: 'withdraw', record: 'contract', organization_uuid: orgA.uuid, id: again.id }])
+    await importLines([again])
+    const versions = (await app.inject({ url: `/v1/transparency/contracts/${again.id}/history` })).json().data
+      .versions
+    assert.deepEqual(
+      versions.map((v: { version: number; change: string }) => [v.version, v.change]),
+      [[1, 'created']],
+    )
+    const entries = (await app.inject({ url: '/v1/transparency/changes?per_page=1000' })).json().data.data
+    assert.deepEqual(
+      entries.filter((e: Entry) => e.id === again.id).map((e: Entry) => e.change),
+      ['withdrawn', 'created'],
+    )
+  })
+
   it('moves a record out of an organization: a tombstone there, created in the other, one update for all', async () => {
     const feed = async (query: string): Promise<Entry[]> =>
       (await app.inject({ url: `/v1/transparency/changes?per_page=1000&with_records=true${query}` })).json()
