@@ -200,6 +200,28 @@ describe('streamed downloads and their places', () => {
     })
   }
 
+  it('gives the place back when the file fails before its first rows (a timeout)', async () => {
+    const strict = await buildTestApp(db, {
+      env: { TRUST_PROXY: 'true', EXPORT_TIMEOUT: '1', PUBLIC_RATE_LIMIT: '0' },
+    })
+    const strictBase = await listen(strict)
+    const from = next()
+    const locker = await db.pool.connect()
+    try {
+      await locker.query('BEGIN')
+      await locker.query('LOCK TABLE contracts IN ACCESS EXCLUSIVE MODE')
+      const failed = await get(strictBase, DOWNLOADS[0][1], from)
+      assert.match(failed.status ?? '', /^HTTP\/1\.1 503/)
+      await locker.query('ROLLBACK')
+      const again = await get(strictBase, DOWNLOADS[0][1], from, { headOnly: true })
+      assert.match(again.status ?? '', /^HTTP\/1\.1 200/, 'its place is free again')
+    } finally {
+      await locker.query('ROLLBACK').catch(() => {})
+      locker.release()
+      await strict.close()
+    }
+  })
+
   for (const [name, path] of DOWNLOADS)
     it(`resets a reader of ${name} that stops reading, and frees its place`, async () => {
       const from = next()

@@ -335,5 +335,14 @@ describe('the public change feed', () => {
     }
     const lines = await request(`${base}/v1/transparency/changes.jsonl?after=xyz`)
     assert.equal(lines.status, 422)
+    // The download refuses an unknown organization as the pages do, before any line.
+    const unknown = await request(
+      `${base}/v1/transparency/changes.jsonl?organization_uuid=00000000-0000-4000-8000-000000000000`,
+    )
+    assert.equal(unknown.status, 404)
+    assert.deepEqual(JSON.parse(Buffer.from(unknown.body, 'latin1').toString('utf8')), {
+      success: false,
+      message: 'Organização não encontrada.',
+    })
   })
 })

@@ -183,6 +183,33 @@ describe('cursors that say when to start over', () => {
     assert.match(both.body.message as string, /^Parâmetros em conflito: page e cursor/)
   })
 
+  it('dates an import no earlier than the entries before it, though the clock went back', async () => {
+    // The last entries as if dated a day ahead (a clock set back since): the next import follows them.
+    const ahead = new Date(Date.now() + 86_400_000).toISOString()
+    await db.pool.query('UPDATE change_log_identity SET last_change = $1', [ahead])
+    const order: DemoRecord = {
+      ...(ordersOf(orgA)[1] as DemoRecord),
+      object: 'Ordem mudada depois do relógio',
+    }
+    assert.equal((await importRecords(db.pool, [source(ndjson([order]))])).ok, true)
+    const { rows } = await db.pool.query<{ at: Date }>(
+      'SELECT changed_at AS at FROM order_changes WHERE organization_id = $1 AND number = $2 ORDER BY seq DESC LIMIT 1',
+      [orgA.uuid, order.number],
+    )
+    assert.ok(new Date(rows[0]?.at as unknown as string).getTime() >= Date.parse(ahead))
+    // And `since` finds it from that instant on.
+    const page = await get(app, `/external/orders/changes?since=${ahead}`, tokenA)
+    assert.ok(page.body.data.data.some((e) => e.number === order.number))
+  })
+
+  it('reads the OCDS releases in change order by default, linking onward by cursor', async () => {
+    const first = await app.inject({ url: '/v1/ocds/releases?per_page=2' })
+    assert.equal(first.statusCode, 200)
+    const next = new URL(first.json().links.next)
+    assert.ok(next.searchParams.get('after'), 'onward by after, not by page')
+    assert.equal(next.searchParams.get('page'), null)
+  })
+
   it('reads from an instant off an index, with or without kinds, and on the organ feed too', async () => {
     const { rows } = await db.pool.query<{ at: string }>(
       'SELECT max(changed_at)::text AS at FROM order_changes',

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { FastifyInstance } from 'fastify'
 import type { DemoRecord } from '../../src/demo/generator.js'
+import { cnpjFrom } from '../../src/demo/tax-ids.js'
 import { importRecords } from '../../src/import/importer.js'
 import { buildTestApp } from '../helpers/app.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
@@ -49,7 +50,16 @@ describe('a withdrawal leaves every face', () => {
     terms: [],
   })
   const kept = contractOf(1, call)
-  const withdrawnContract = contractOf(2, call)
+  /** A supplier that only the contract withdrawn names. */
+  const supplier = {
+    document: cnpjFrom([9, 8, 7, 6, 5, 4, 3, 2, 0, 0, 0, 1]),
+    name: 'Fornecedor Só do Retirado Ltda',
+  }
+  const withdrawnContract: DemoRecord = {
+    ...contractOf(2, call),
+    provider_document: supplier.document,
+    provider_company_name: supplier.name,
+  }
   const relinked = contractOf(3, call)
   const arp: DemoRecord = {
     ...first(demo, 'arp'),
@@ -159,7 +169,7 @@ describe('a withdrawal leaves every face', () => {
     assert.ok((await past('arps', arp.id as string)).texts.join('\n').includes(arpOrder.number as string))
     const releases = (await ocdsPast(call.id as string)).join('\n')
     // (An order of an ARP is no milestone: OCDS shows the orders of contracts.)
-    for (const mark of [withdrawnContract.id, relinked.id, arp.id, withdrawnOrder.number])
+    for (const mark of [withdrawnContract.id, relinked.id, arp.id, withdrawnOrder.number, supplier.document])
       assert.ok(releases.includes(mark as string), `${mark} in the call's releases`)
   })
 
@@ -188,6 +198,16 @@ describe('a withdrawal leaves every face', () => {
       for (const text of await ocdsPast(process))
         for (const mark of withdrawnMarks)
           assert.ok(!text.includes(mark), `the OCDS of ${process}: ${mark} is still shown`)
+    // An earlier release that, without them, says what the one before it said is gone (the relink of the
+    // contract since withdrawn); the current one stays. Their supplier, whom only they named, is gone too.
+    const links = JSON.parse((await get(`/v1/ocds/records/ocds-xxxxxx-${call.id}`)).text).records[0].releases
+    assert.deepEqual(
+      links.map((l: { url: string }) => Number(l.url.split('-').at(-1))),
+      [1, 2, 3, 5, 6],
+    )
+    const callReleases = (await ocdsPast(call.id as string)).join('\n')
+    assert.ok(!callReleases.includes(supplier.document), "the withdrawn contract's own supplier")
+    assert.ok(!callReleases.includes(supplier.name), "the withdrawn contract's own supplier's name")
     // The call keeps the rest of its history: created, its object corrected, its kept contract's new value.
     const call1 = (await past('public-calls', call.id as string)).versions
     assert.deepEqual(
