@@ -29,6 +29,7 @@ import {
   ocdsThroughService,
 } from './lib/exports.js'
 import { type FloorFigures, measureLoadFloor } from './lib/floor.js'
+import { measureLongHistory, prepareLongHistory } from './lib/history.js'
 import { type Importer, type IncrementalFigures, measureIncremental } from './lib/imports.js'
 import { counts, log, options } from './lib/options.js'
 import {
@@ -68,6 +69,9 @@ async function main() {
   const { adminUrl, description, release } = await database()
   try {
     const { url, load } = await prepareDataset(adminUrl)
+    // A record with a long history, kept with the dataset (lib/history.ts).
+    const fixing = createPool(url, { max: 2 })
+    await prepareLongHistory(fixing).finally(() => fixing.end())
     const previous = options.compare ? await buildRef(options.compare) : undefined
     if (previous) log(`--compare: built ${options.compare} (${previous.commit}) in a worktree of its own`)
     const wantsIncremental = !options.only || 'incremental import'.includes(options.only)
@@ -242,6 +246,12 @@ async function main() {
       await stop(feeding.child)
     }
     exports.set('exceljs', await exportWithExceljs(url))
+    const measuring = createPool(url, { max: 1 })
+    const history = await measureLongHistory(
+      url,
+      measuring,
+      path.join(options.out, `serve-${options.scale}-history.log`),
+    ).finally(() => measuring.end())
     const storage = await changeLogStorage(url)
 
     const report: Report = {
@@ -277,7 +287,8 @@ async function main() {
       storage,
       incremental,
       soak: soaked,
-      targets: targets(results, exports, incremental, soaked, rssAfterLoadMB),
+      history,
+      targets: targets(results, exports, incremental, soaked, rssAfterLoadMB, history),
     }
     const base = path.join(options.out, options.scale)
     writeFileSync(`${base}.json`, `${JSON.stringify(report, null, 2)}\n`)
@@ -345,6 +356,12 @@ async function copyDatabase(adminUrl: string, url: string) {
     await admin.query(`DROP DATABASE IF EXISTS ${name}`)
     const started = performance.now()
     await admin.query(`CREATE DATABASE ${name} TEMPLATE ${source}`)
+    // A build before the organs' feeds were numbered on their own writes no org_seq: on its copy the
+    // column may be empty (it never reads it).
+    const copied = createPool(withDatabase(url, name), { max: 1 })
+    await copied
+      .query('ALTER TABLE order_changes ALTER COLUMN org_seq DROP NOT NULL')
+      .finally(() => copied.end())
     log(
       `--compare: copied the database for the other build in ${Math.round((performance.now() - started) / 1000)} s`,
     )

@@ -108,7 +108,12 @@ export function serviceSettings(): string {
  * `compras serve` of a build (bin: its bin/compras.js; this checkout's by default) on DATABASE_URL url, its
  * output in logFile; resolves once /ready answers.
  */
-export async function startService(url: string, logFile: string, bin = BIN) {
+export async function startService(
+  url: string,
+  logFile: string,
+  bin = BIN,
+  env: Readonly<Record<string, string>> = {},
+) {
   const port = await freePort()
   // BENCH_SERVE_NODE_ARGS: options for the service's node, e.g. --cpu-prof to see where its time goes.
   const nodeArgs = process.env.BENCH_SERVE_NODE_ARGS?.split(' ').filter(Boolean) ?? []
@@ -118,6 +123,7 @@ export async function startService(url: string, logFile: string, bin = BIN) {
       DATABASE_URL: url,
       PORT: String(port),
       ...SERVICE_ENV,
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   })

@@ -2,6 +2,7 @@ import type { Scale } from '../../src/demo/generator.js'
 import { describeWarm, type LoadFigures, type WarmFigures } from './dataset.js'
 import type { ExportFigures } from './exports.js'
 import { describeFloor, type FloorFigures } from './floor.js'
+import type { HistoryFigures } from './history.js'
 import type { IncrementalFigures } from './imports.js'
 import { type counts, ITEMS_PER_ORDER } from './options.js'
 import { type ScenarioResult, type Server, type Target, times } from './scenarios.js'
@@ -46,6 +47,8 @@ export interface Report {
   rssAfterLoadMB: number
   previousRssMB?: number
   exports: ExportFigures[]
+  /** A contract of 2,000 orders with 100 versions, and the OCDS record of its process, uncached. */
+  history?: HistoryFigures
   /** What the change log (and the versions of issue 50) take on disk. */
   storage?: StorageFigures
   targets: Target[]
@@ -140,6 +143,17 @@ export function markdown(report: Report): string {
                 `${report.storage.patchBytesPerChange} bytes each on average; ` +
                 `${(report.storage.releaseVersions ?? 0).toLocaleString('en')} replaced OCDS releases kept whole, ` +
                 `${report.storage.releaseVersionBytes} bytes each with their index.`),
+          '',
+        ]
+      : []),
+    ...(report.history
+      ? [
+          `A contract of 2,000 supply orders with 100 versions, each asked uncached (CACHE_MB=0): its detail ` +
+            `${report.history.detail.cpuUsPerRequest} µs of CPU a request, its last version ${report.history.last.cpuUsPerRequest} µs, ` +
+            `its first ${report.history.first.cpuUsPerRequest} µs (${report.history.detail.stealPercent}% CPU stolen). The OCDS ` +
+            `record of its process (${report.history.record.releases} releases): ${report.history.record.bytes.toLocaleString('en')} bytes, ` +
+            `${report.history.record.medianMs} ms uncached (the median of 21 requests one after another); the largest ` +
+            `release of any process is ${report.history.largestReleaseBytes.toLocaleString('en')} bytes.`,
           '',
         ]
       : []),

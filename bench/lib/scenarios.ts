@@ -1,6 +1,7 @@
 import { type Entry, open, type Samples } from './dataset.js'
 import type { Measured, Mix } from './drivers.js'
 import type { ExportFigures } from './exports.js'
+import type { HistoryFigures } from './history.js'
 import type { IncrementalFigures } from './imports.js'
 import type { SoakFigures } from './soak.js'
 
@@ -63,6 +64,8 @@ export const BARE_GOAL = 2
 export const PREVIOUS_GOAL = 1.3
 /** With --compare: an incremental import at most this many times the previous build's. */
 export const IMPORT_GOAL = 1.25
+/** A version of a record with a long history, at most this many times its detail's CPU per request. */
+export const HISTORY_GOAL = 2
 
 export interface Target {
   scenario: string
@@ -80,8 +83,27 @@ export function targets(
   incremental?: IncrementalFigures,
   soak?: SoakFigures,
   rssAfterLoadMB?: number,
+  history?: HistoryFigures,
 ): Target[] {
   const list: Target[] = []
+  if (history) {
+    for (const [which, measured] of [
+      ['last', history.last],
+      ['first', history.first],
+    ] as const)
+      list.push({
+        scenario: `a contract of 2,000 orders and 100 versions, its ${which} version uncached: CPU per request`,
+        goal: `≤ ${HISTORY_GOAL}× its detail's`,
+        met: times(measured.cpuUsPerRequest, history.detail.cpuUsPerRequest) <= HISTORY_GOAL,
+        seen: `${measured.cpuUsPerRequest} µs against ${history.detail.cpuUsPerRequest} µs (${times(measured.cpuUsPerRequest, history.detail.cpuUsPerRequest).toFixed(2)}×)`,
+      })
+    list.push({
+      scenario: 'the OCDS record of that process after 100 changes, uncached',
+      goal: '< 1 MB and < 50 ms',
+      met: history.record.bytes < 1_000_000 && history.record.medianMs < 50,
+      seen: `${history.record.bytes.toLocaleString('en')} bytes, ${history.record.medianMs} ms`,
+    })
+  }
   for (const { name, servers } of results) {
     const { service, bare, previous } = servers
     if (!service) continue

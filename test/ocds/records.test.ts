@@ -179,6 +179,32 @@ describe('OCDS records bounded by what they hold', () => {
     assert.equal(meta.publishedDate, JSON.parse((await get(`/v1/ocds/records/${ocid}`)).text).publishedDate)
   })
 
+  it('keeps in the compiled release what left the process, as the merge of every release does', async () => {
+    const moving: DemoRecord = {
+      ...contract,
+      id: 'e0000000-0000-4000-8000-000000000004',
+      contract_number: 'CT-OCDS 2/2026',
+      arp_number: null,
+      terms: [],
+    }
+    await importLines([moving])
+    // Then it leaves the call: a process of its own.
+    await importLines([{ ...moving, bidding_uuid: null }])
+    const body: Json = JSON.parse((await get(`/v1/ocds/records/${ocid}?versioned=true`)).text)
+    const [record] = body.records
+    const releases = (await linked(record)) as Release[]
+    assert.ok(
+      !((releases.at(-1) as Json).contracts as Json[]).some((c) => c.id === moving.id),
+      'not in the latest release',
+    )
+    assert.ok(
+      record.compiledRelease.contracts.some((c: Json) => c.id === moving.id),
+      'in the compiled one',
+    )
+    assert.deepEqual(record.compiledRelease, compiledRelease(releases))
+    assert.deepEqual(record.versionedRelease, versionedRelease(releases))
+  })
+
   it('tags an edited additive term, not only an added one, a contractAmendment', async () => {
     const term = {
       number: '1º Termo Aditivo',

@@ -90,6 +90,15 @@ describe('prepared statements', () => {
       )
   }
 
+  it('names no text asked once: shapes nobody asks again take no place of the bounded names', async () => {
+    const before = namedStatements()
+    await ask(20_000, 20_050)
+    assert.equal(namedStatements(), before)
+    // Asked again, a text is named.
+    await ask(20_000, 20_001)
+    assert.equal(namedStatements(), before + 1)
+  })
+
   it('keeps each backend to a bounded number of plans, its memory flat, under 10,000 listing shapes', async () => {
     // The first shapes twice each: asked again, a text is named, until the bound.
     await ask(0, 400)
