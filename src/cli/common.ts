@@ -1,7 +1,7 @@
 import { type Config, ConfigError, loadConfig } from '../config.js'
 import { type Database, openDatabase } from '../db/database.js'
 import { EmbeddedError } from '../db/embedded.js'
-import { NotFoundError, ParameterError } from '../transparency/errors.js'
+import { NotFoundError, ParameterError } from '../errors.js'
 
 /** A mistake in the command line or its files. */
 export class UsageError extends Error {

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream'
 import type { Pool } from '../db/pool.js'
 import { type ImportResult, importRecords } from '../import/importer.js'
-import { DemoChanges } from './changes.js'
+import { DemoChanges } from './later-import.js'
 import { demoStream } from './ndjson.js'
 import { SCALES } from './scales.js'
 

@@ -1,7 +1,7 @@
 import { Type } from 'typebox'
 import type { Pool } from '../db/pool.js'
+import { NotFoundError, ParameterError } from '../errors.js'
 import { PUBLIC_RESOURCES, type PublicResource } from '../resources/index.js'
-import { NotFoundError, ParameterError } from '../transparency/errors.js'
 import { organizationExists } from '../transparency/listing.js'
 import {
   FILTERS,

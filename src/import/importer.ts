@@ -6,7 +6,6 @@ import type { RecordType } from '../domain.js'
 import { rebuildDocuments } from '../readmodel/build.js'
 import { RECORD_KINDS } from '../resources/index.js'
 import { checkReferences, deferReferenceChecks } from './bulk.js'
-import { SNAPSHOT, TOUCHED } from './changes.js'
 import { type CheckersOptions, checkLines } from './checkers.js'
 import { WITHDRAW_PROBLEMS } from './references.js'
 import {
@@ -18,6 +17,7 @@ import {
   INDEX_STAGE,
   LINK_PROBLEMS,
 } from './stage.js'
+import { SNAPSHOT, TOUCHED } from './touched.js'
 import { FIRST_LOAD_STEPS, SNAPSHOT_SUPPLIERS, WRITE_STEPS, WRITTEN_TABLES } from './write.js'
 
 export { IMPORT_LOCK }
@@ -116,7 +116,7 @@ export const largeShare = (staged: number, rows: number) =>
  * Reads NDJSON records from the sources and writes them in one transaction: all of them, or, when any
  * line is bad or links to nothing, none of them. Lines stream through a COPY into a temporary table,
  * so memory stays flat; links and writes are then set-based SQL, and only the documents the run changed
- * are rebuilt (src/import/changes.ts).
+ * are rebuilt (src/import/touched.ts).
  */
 export async function importRecords(
   pool: Pool,

@@ -131,7 +131,7 @@ export const RELEASES_VERSION: string = (() => {
 })()
 
 /**
- * The processes an import touched (src/import/changes.ts lists the records whose documents it rebuilt):
+ * The processes an import touched (src/import/touched.ts lists the records whose documents it rebuilt):
  * biddings, contracts and ARPs it touched, and the biddings of the contracts and ARPs it touched. A
  * relinked contract's old bidding or ARP is among the touched records already, since its document showed it.
  */

@@ -1,8 +1,8 @@
 import type { Pool } from '../db/pool.js'
+import { NotFoundError } from '../errors.js'
 import type { DocumentStore, VersionEntry } from '../readmodel/store.js'
 import type { ChoiceList } from '../resources/filters.js'
 import { contracts, PUBLIC_RESOURCES, type PublicResource } from '../resources/index.js'
-import { NotFoundError } from '../transparency/errors.js'
 import {
   type Json,
   type ListResult,

@@ -21,7 +21,7 @@ import { eraseWithdrawn } from './withdrawals.js'
 
 /**
  * Which documents to build: all of them, or those an import listed in the temporary tables
- * `touched_orders (organization_id, number)` and `touched_records (tbl, id)` (src/import/changes.ts), in
+ * `touched_orders (organization_id, number)` and `touched_records (tbl, id)` (src/import/touched.ts), in
  * the same transaction. A listed record that no longer exists (withdrawn) loses its document.
  */
 export type RebuildScope = 'all' | 'touched'

@@ -5,6 +5,8 @@ import type { FastifyReply } from 'fastify'
 import { Type } from 'typebox'
 import type { ImportSignal } from '../channel.js'
 import { openCursor } from '../db/cursor.js'
+import { NotFoundError } from '../errors.js'
+import { MESSAGES } from '../messages.js'
 import type { Answer } from '../readmodel/answer.js'
 import {
   DEFAULT_FEED_PAGE,
@@ -16,11 +18,9 @@ import {
   parseKinds,
   publicFeedLines,
   publicFeedPage,
-} from '../transparency/changes.js'
+} from '../transparency/change-feeds.js'
 import type { Cursors } from '../transparency/cursors.js'
-import { NotFoundError } from '../transparency/errors.js'
 import { organizationExists } from '../transparency/listing.js'
-import { MESSAGES } from '../transparency/messages.js'
 import { type Parameter, parameters } from '../transparency/parameters.js'
 import { sendAnswer } from './answer.js'
 import type { TransparencyOptions } from './options.js'

@@ -2,6 +2,7 @@ import { Readable } from 'node:stream'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply } from 'fastify'
 import { Type } from 'typebox'
+import { NotFoundError } from '../errors.js'
 import { EXTENSION_README, EXTENSION_RELEASE_SCHEMA, extensionMetadata } from '../ocds/extension.js'
 import {
   BULK_PARAMETERS,
@@ -13,8 +14,7 @@ import {
   releaseLines,
   releasePackage,
   releasePage,
-} from '../ocds/publish.js'
-import { NotFoundError } from '../transparency/errors.js'
+} from '../transparency/ocds-packages.js'
 import { CACHE_CONTROL, sendAnswer } from './answer.js'
 import type { TransparencyOptions } from './options.js'
 import { failure, TOO_MANY } from './schemas.js'

@@ -1,9 +1,9 @@
 import type { MemoryLimiter } from '../auth/rate-limit.js'
 import type { ImportSignal } from '../channel.js'
 import type { Pool } from '../db/pool.js'
-import type { Publication } from '../ocds/publish.js'
 import type { DocumentStore } from '../readmodel/store.js'
 import type { Cursors } from '../transparency/cursors.js'
+import type { Publication } from '../transparency/ocds-packages.js'
 import type { DownloadLimits } from './transfer.js'
 
 /** What the /v1 routes are built with. */

@@ -4,6 +4,8 @@ import type { MemoryLimiter } from '../auth/rate-limit.js'
 import { hasControlCharacter, isUuid } from '../checks.js'
 import type { Pool } from '../db/pool.js'
 import { isUnavailable } from '../db/pool.js'
+import { NotFoundError, ParameterError } from '../errors.js'
+import { MESSAGES } from '../messages.js'
 import { SECURITY_HEADERS } from '../plugins/security-headers.js'
 import {
   biddingResource,
@@ -23,8 +25,6 @@ import { STYLESHEET } from '../portal/style.js'
 import type { Answer } from '../readmodel/answer.js'
 import type { DocumentStore } from '../readmodel/store.js'
 import { PUBLIC_RESOURCES, type PublicResource } from '../resources/index.js'
-import { NotFoundError, ParameterError } from '../transparency/errors.js'
-import { MESSAGES } from '../transparency/messages.js'
 import {
   listingParameters,
   type ParameterProblem,

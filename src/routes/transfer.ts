@@ -2,8 +2,8 @@ import type { ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import type { Readable } from 'node:stream'
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import { ExportRefused } from '../errors.js'
 import type { ExportGate } from '../export/gate.js'
-import { ExportRefused } from '../transparency/errors.js'
 
 // How a streamed file goes out (an export, the OCDS bulk download, the change feed as lines): one place of
 // the export gate held from the request to the socket's close, a watchdog for readers that stop reading or

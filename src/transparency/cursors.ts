@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import type { Pool } from '../db/pool.js'
-import { CursorGone, ParameterError } from './errors.js'
+import { CursorGone, ParameterError } from '../errors.js'
 
 // The cursors clients resume from: opaque, base64url, accepted only in their canonical spelling. A feed's
 // cursor names its log (the change log's identity, made with the database: migrations/0018) and its feed, so

@@ -1,11 +1,11 @@
 import { type Pool, prepared } from '../db/pool.js'
+import { NotFoundError, ParameterError } from '../errors.js'
+import { MESSAGES } from '../messages.js'
 import { type AnyField, rawSql, sqlType } from '../resources/fields.js'
 import type { ChoiceList } from '../resources/filters.js'
 import { listingItemFields, type PublicResource } from '../resources/index.js'
 import { from, jsonObject } from '../resources/json.js'
 import type { Cursors, ListCursor } from './cursors.js'
-import { NotFoundError, ParameterError } from './errors.js'
-import { MESSAGES } from './messages.js'
 import { DEFAULT_PER_PAGE, filterValues, parseRelations, sortOf } from './parameters.js'
 
 // A page of a listing, as the API serves it: the page's rows built as JSON by PostgreSQL, the total of

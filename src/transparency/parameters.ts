@@ -1,8 +1,8 @@
 import { type TObject, type TSchema, Type } from 'typebox'
 import { MAX_NUMBER_LENGTH, NO_CONTROL_PATTERN, normalizeNumber } from '../checks.js'
 import { BIDDING_MODALITIES, BIDDING_STATUSES, MANAGEMENT_STATUSES } from '../domain.js'
+import { ParameterError } from '../errors.js'
 import type { PublicResource } from '../resources/index.js'
-import { ParameterError } from './errors.js'
 
 // The query parameters of the listings (and of the export, which takes the same filters): their
 // schemas, and in Portuguese what each accepts, for the 422 messages.

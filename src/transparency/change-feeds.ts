@@ -1,7 +1,7 @@
 import { type Pool, prepared } from '../db/pool.js'
+import { ParameterError } from '../errors.js'
 import { PUBLIC_RESOURCES } from '../resources/index.js'
 import type { Cursors } from './cursors.js'
-import { ParameterError } from './errors.js'
 
 // The change feeds (migrations/0015_change_log.sql, src/readmodel/log.ts), without HTTP: pages of the public
 // feed and of an organ's orders, and the public feed as lines, each entry as the JSON text it is served as.
