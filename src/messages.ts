@@ -13,3 +13,14 @@ export const MESSAGES = {
   exportTimeout: 'A exportação demorou demais. Tente com filtros mais restritos.',
   unavailable: 'Serviço temporariamente indisponível. Tente novamente em alguns instantes.',
 } as const
+
+/** What the order query answers (spec 7.1, 7.2), byte for byte, and our generic 500. */
+export const ORDER_MESSAGES = {
+  success: 'Ordem recuperada com sucesso',
+  changes: 'Alterações recuperadas com sucesso',
+  unauthorized: 'Unauthorized',
+  tooManyRequests: 'Too Many Requests',
+  orderNumberRequired: 'Número da ordem é obrigatório',
+  notFound: 'Ordem não encontrada',
+  internal: 'Erro interno do servidor',
+} as const

@@ -7,8 +7,7 @@ import path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { loadConfig } from '../../src/config.js'
 import type { Envelope } from '../../src/readmodel/answer.js'
-import { orderEnvelope } from '../../src/routes/orders.js'
-import { inEnvelope } from '../../src/routes/transparency.js'
+import { ORDER_SUCCESS, PUBLIC_SUCCESS } from '../../src/readmodel/envelopes.js'
 
 // The processes a run starts (the service, the baseline, the CLI), and the plumbing to talk to them.
 
@@ -154,8 +153,8 @@ export function startBareServer(url: string) {
     'bench/bare-server.mjs',
     url,
     String(cacheBytes),
-    envelope(orderEnvelope),
-    envelope(inEnvelope),
+    envelope(ORDER_SUCCESS),
+    envelope(PUBLIC_SUCCESS),
   ])
 }
 

@@ -10,6 +10,25 @@ export interface Cursor<Row> {
 }
 
 /**
+ * Rows as text a file streams, each row written as `line` gives it, gathered in chunks of about 64 kB: one
+ * write per chunk, not per row.
+ */
+export async function* textChunks<Row>(
+  rows: AsyncIterable<Row>,
+  line: (row: Row) => string,
+): AsyncGenerator<string> {
+  let chunk = ''
+  for await (const row of rows) {
+    chunk += line(row)
+    if (chunk.length >= 65_536) {
+      yield chunk
+      chunk = ''
+    }
+  }
+  if (chunk.length > 0) yield chunk
+}
+
+/**
  * A query read in batches as its consumer asks for rows, so memory stays flat and the first rows leave
  * before the last is read (the exports, the OCDS bulk download). `batchSize` rows are fetched at a time,
  * and up to twice as many kept ahead of the consumer: fewer for large rows. The first batch is read before this

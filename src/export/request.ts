@@ -1,8 +1,8 @@
 import { Type } from 'typebox'
 import type { Pool } from '../db/pool.js'
-import { NotFoundError, ParameterError } from '../errors.js'
+import { ParameterError } from '../errors.js'
 import { PUBLIC_RESOURCES, type PublicResource } from '../resources/index.js'
-import { organizationExists } from '../transparency/listing.js'
+import { checkOrganization } from '../transparency/listing.js'
 import {
   FILTERS,
   filterValues,
@@ -10,6 +10,7 @@ import {
   parameterError,
   parameters,
   sortOf,
+  type ValidQuery,
 } from '../transparency/parameters.js'
 import { compileQuery } from '../validation.js'
 import type { ExportFormat, ExportRequest } from './export.js'
@@ -50,7 +51,7 @@ export const EXPORT_PARAMETERS = parameters(
 /** Checks the parameters against the chosen resource and builds the request (ParameterError, NotFoundError). */
 export async function exportRequest(
   pool: Pool,
-  query: Record<string, unknown>,
+  query: ValidQuery,
 ): Promise<Omit<ExportRequest, 'onProgress'>> {
   const resource = PUBLIC_RESOURCES.find((r) => r.path === query.resource) as PublicResource | undefined
   if (!resource) throw parameterError(undefined, EXPORT_PARAMETERS.accepts)
@@ -68,9 +69,7 @@ export async function exportRequest(
   }
   const filters = filterValues(resource, query)
   const sort = sortOf(resource, query.sort)
-  if (filters.organization_uuid && !(await organizationExists(pool, filters.organization_uuid as string))) {
-    throw new NotFoundError('organization')
-  }
+  await checkOrganization(pool, filters.organization_uuid as string | undefined)
   return {
     resource,
     format: query.format as ExportFormat,

@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http'
 import type { Socket } from 'node:net'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { orderFailure, publicFailure } from '../readmodel/envelopes.js'
 
 // Errors raised before any route runs (a malformed request line or header, headers too large, a request
 // that does not arrive in time, a URL that does not decode) are answered in the envelope of the interface
@@ -16,8 +17,8 @@ const PUBLIC_MESSAGES: Readonly<Record<number, string>> = {
 /** The error body for status on path, as JSON text. */
 export function errorBody(path: string | undefined, status: number): string {
   if (path?.startsWith('/external/') || path === '/external')
-    return JSON.stringify({ message: STATUS_CODES[status] ?? 'Error', data: [] })
-  return JSON.stringify({ success: false, message: PUBLIC_MESSAGES[status] ?? 'Requisição inválida.' })
+    return JSON.stringify(orderFailure(STATUS_CODES[status] ?? 'Error'))
+  return JSON.stringify(publicFailure(PUBLIC_MESSAGES[status] ?? 'Requisição inválida.'))
 }
 
 /** The path of the request line in what the parser saw (`GET /external/orders?... HTTP/1.1`). */

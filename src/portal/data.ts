@@ -1,16 +1,17 @@
 import type { Pool } from '../db/pool.js'
 import { NotFoundError } from '../errors.js'
+import { CACHE_KEYS } from '../readmodel/cache-keys.js'
 import type { DocumentStore, VersionEntry } from '../readmodel/store.js'
 import type { ChoiceList } from '../resources/filters.js'
 import { contracts, PUBLIC_RESOURCES, type PublicResource } from '../resources/index.js'
 import {
+  checkOrganization,
   type Json,
   type ListResult,
   LOOKUPS,
   type LookupRow,
   list,
   lookup,
-  organizationExists,
 } from '../transparency/listing.js'
 import { DEFAULT_PER_PAGE, filterValues } from '../transparency/parameters.js'
 
@@ -33,7 +34,7 @@ async function cached<T>(
   key: string,
   build: () => Promise<T | undefined>,
 ): Promise<T | undefined> {
-  const text = await store.through(`portal\u0000${key}`, async () => {
+  const text = await store.through(key, async () => {
     const value = await build()
     return value === undefined ? undefined : JSON.stringify(value)
   })
@@ -49,7 +50,7 @@ let lastChoices: { text: string; value: Choices } | undefined
  * cached text, so that pages share it (and its rendered options, pages.tsx) until the next import.
  */
 export async function choices(pool: Pool, store: DocumentStore): Promise<Choices> {
-  const text = (await store.through('portal\u0000choices', async () =>
+  const text = (await store.through(CACHE_KEYS.choices(), async () =>
     JSON.stringify(await readChoices(pool)),
   )) as string
   if (lastChoices?.text !== text) lastChoices = { text, value: JSON.parse(text) as Choices }
@@ -110,8 +111,7 @@ export async function listing(
   )
   // As the API: an organization filter that finds nothing because the organization does not exist.
   const organization = query.organization_uuid as string | undefined
-  if (result.total === 0 && organization && !(await organizationExists(pool, organization.toLowerCase())))
-    throw new NotFoundError('organization')
+  await checkOrganization(pool, organization, result.total > 0)
   return result
 }
 
@@ -232,7 +232,7 @@ export function organ(
   now = new Date(),
 ): Promise<Organ | undefined> {
   const month = now.toISOString().slice(0, 7)
-  return cached<Organ>(store, `organ\u0000${id}\u0000${month}`, async () => {
+  return cached<Organ>(store, CACHE_KEYS.organ(id, month), async () => {
     const { rows } = await pool.query<{ id: string; name: string; document: string }>(
       'SELECT id, name, document FROM organizations WHERE id = $1',
       [id],

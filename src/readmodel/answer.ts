@@ -132,6 +132,11 @@ export class Envelope {
     readonly tail: string,
   ) {}
 
+  /** The document inside the envelope, as text. */
+  text(document: string): string {
+    return this.head + document + this.tail
+  }
+
   /** The answer of the document inside the envelope. */
   answer(document: string): Answer {
     return new Answer(this.head + document + this.tail)

@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache'
 import { DATA_CHANNEL, Notifications } from '../channel.js'
 import type { Pool } from '../db/pool.js'
-import { Answer, type Envelope } from './answer.js'
+import { Answer } from './answer.js'
 import type { Difference } from './differences.js'
 import { restoreAll } from './patch.js'
 
@@ -207,14 +207,6 @@ function documents(pool: Pool, table: string, key: readonly (readonly [string, s
     return found
   })
 }
-
-/** The cache keys of the answers kept whole: a detail's. */
-export const detailKey = (resource: string, id: string) => `d\u0000${resource}\u0000${id}`
-/** A listing page's, under its URL as sent (only a valid one is answered 200 and kept). */
-export const listingKey = (url: string) => `l\u0000${url}`
-/** The order query's answer for an order of an organization. */
-export const orderKey = (organizationId: string, number: string) => `o\u0000${organizationId}\u0000${number}`
-export const helperKey = (path: string) => `h\u0000${path}`
 
 export interface DocumentStoreOptions {
   /** Memory for cached documents and responses; 0 turns the cache off. */
@@ -429,20 +421,6 @@ export class DocumentStore {
   /** A detail's document and the organization it belongs to (which the document does not show). */
   ownedDetail(resource: string, id: string): Promise<Found | undefined> {
     return this.details.load([resource, id])
-  }
-
-  /** The order query's answer for an order: its document inside the route's envelope. */
-  orderAnswer(organizationId: string, number: string, envelope: Envelope): Promise<Answer | undefined> {
-    return this.through(orderKey(organizationId, number), () =>
-      this.orders.load([organizationId, number]).then((found) => found && envelope.answer(found.body)),
-    )
-  }
-
-  /** A detail route's answer for a record: its document inside its route's envelope. */
-  detailAnswer(resource: string, id: string, envelope: Envelope): Promise<Answer | undefined> {
-    return this.through(detailKey(resource, id), () =>
-      this.details.load([resource, id]).then((found) => found && envelope.answer(found.body)),
-    )
   }
 
   async close(): Promise<void> {

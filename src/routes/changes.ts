@@ -4,23 +4,20 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply } from 'fastify'
 import { Type } from 'typebox'
 import type { ImportSignal } from '../channel.js'
-import { openCursor } from '../db/cursor.js'
-import { NotFoundError } from '../errors.js'
-import { MESSAGES } from '../messages.js'
+import { openCursor, textChunks } from '../db/cursor.js'
 import type { Answer } from '../readmodel/answer.js'
+import { PUBLIC_CHANGES } from '../readmodel/envelopes.js'
+import { PublicReads } from '../reads/public-reads.js'
 import {
   DEFAULT_FEED_PAGE,
   FEED_KINDS,
   type FeedPage,
   MAX_FEED_PAGE,
-  type PublicFeedQuery,
   type PublicRow,
-  parseKinds,
   publicFeedLines,
-  publicFeedPage,
+  publicFeedQuery,
 } from '../transparency/change-feeds.js'
-import type { Cursors } from '../transparency/cursors.js'
-import { organizationExists } from '../transparency/listing.js'
+import { checkOrganization } from '../transparency/listing.js'
 import { type Parameter, parameters } from '../transparency/parameters.js'
 import { sendAnswer } from './answer.js'
 import type { TransparencyOptions } from './options.js'
@@ -90,23 +87,6 @@ const LINES = parameters(
   FEED_PARAMETERS,
 )
 
-const SUCCESS_PREFIX = `{"success":true,"message":${JSON.stringify(MESSAGES.success)},"data":`
-
-/** A page of the feed in the transparency envelope. */
-const pageText = (page: FeedPage) =>
-  `${SUCCESS_PREFIX}{"data":${page.entries},"next_cursor":"${page.nextCursor}","has_more":${page.hasMore}}}`
-
-/** The feed's query from a validated query string. */
-function feedQuery(query: Record<string, unknown>, cursors: Cursors): PublicFeedQuery {
-  return {
-    after: query.after === undefined ? 0 : cursors.read('changes', query.after as string, 'after'),
-    kinds: parseKinds(query.kinds as string | undefined),
-    organizationId: (query.organization_uuid as string | undefined)?.toLowerCase(),
-    since: query.since as string | undefined,
-    withRecords: query.with_records === 'true',
-  }
-}
-
 /**
  * Reads a feed's page, and when it has no entry waits for the next import (up to waitMs) and reads again:
  * the wait holds no database connection, and the server's idle timeout is put off for it, so that `wait`
@@ -145,7 +125,8 @@ export async function longPoll(
  * GET /v1/transparency/changes.jsonl (all of it, streamed). Registered in the /v1 plugin's scopes.
  */
 export const changesRoute: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app, options) => {
-  const { pool, store, imports, idleTimeoutMs, cursors } = options
+  const { imports, idleTimeoutMs, cursors } = options
+  const reads = new PublicReads(options)
 
   app.get(
     '/transparency/changes',
@@ -183,30 +164,22 @@ export const changesRoute: FastifyPluginAsyncTypebox<TransparencyOptions> = asyn
       },
     },
     async (request, reply) => {
-      const query = request.query as Record<string, unknown>
+      const { query } = request
       await cursors.ready()
-      const feed = feedQuery(query, cursors)
-      const perPage = (query.per_page as number | undefined) ?? DEFAULT_FEED_PAGE
-      const read = async () => {
-        const page = await publicFeedPage(pool, cursors, feed, perPage)
-        if (page.count === 0 && feed.organizationId && !(await organizationExists(pool, feed.organizationId)))
-          throw new NotFoundError('organization')
-        return page
-      }
+      const feed = reads.changes(
+        request.url,
+        publicFeedQuery(query, cursors),
+        (query.per_page as number | undefined) ?? DEFAULT_FEED_PAGE,
+      )
       const waitMs = ((query.wait as number | undefined) ?? 0) * 1000
       // Without waiting, a page is kept like a listing's, until the next import.
-      if (waitMs === 0)
-        return sendAnswer(
-          request,
-          reply,
-          (await store.answer(`f\u0000${request.url}`, async () => pageText(await read()))) as Answer,
-        )
-      const page = await longPoll(request.raw.socket, imports, waitMs, idleTimeoutMs, read)
+      if (waitMs === 0) return sendAnswer(request, reply, (await reads.answer(feed)) as Answer)
+      const page = await longPoll(request.raw.socket, imports, waitMs, idleTimeoutMs, feed.page)
       // Sent as the text built here (a cached page goes out the same way, through sendAnswer).
       return (reply as FastifyReply)
         .header('cache-control', 'no-store')
         .type('application/json; charset=utf-8')
-        .send(pageText(page))
+        .send(PUBLIC_CHANGES.page(page))
     },
   )
 }
@@ -243,24 +216,12 @@ export const changeLinesRoute: FastifyPluginAsyncTypebox<TransparencyOptions> = 
     },
     async (request, reply) => {
       await cursors.ready()
-      const feed = feedQuery(request.query as Record<string, unknown>, cursors)
-      if (feed.organizationId && !(await organizationExists(pool, feed.organizationId)))
-        throw new NotFoundError('organization')
+      const feed = publicFeedQuery(request.query, cursors)
+      await checkOrganization(pool, feed.organizationId)
       return sendDownload(request, reply, downloads, 'change feed download', async () => {
         const lines = publicFeedLines(feed, cursors)
         const cursor = await openCursor<PublicRow>(exportPool, lines.text, lines.values, { batchSize: 500 })
-        async function* chunks() {
-          let chunk = ''
-          for await (const row of cursor.rows) {
-            chunk += lines.line(row)
-            if (chunk.length >= 65_536) {
-              yield chunk
-              chunk = ''
-            }
-          }
-          if (chunk.length > 0) yield chunk
-        }
-        const stream = Readable.from(chunks(), { objectMode: false })
+        const stream = Readable.from(textChunks(cursor.rows, lines.line), { objectMode: false })
         cursor.releaseWith(stream)
         return { stream, headers: { 'Content-Type': 'application/x-ndjson; charset=utf-8' } }
       })

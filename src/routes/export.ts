@@ -51,7 +51,7 @@ const exportRoute: FastifyPluginAsyncTypebox<TransparencyOptions> = async (
       },
     },
     async (request, reply) => {
-      const what = await exportRequest(pool, request.query as Record<string, unknown>)
+      const what = await exportRequest(pool, request.query)
       return sendDownload(request, reply, downloads, 'export', async () => {
         let counted = 0
         const file = await openExport(exportPool, {

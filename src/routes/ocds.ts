@@ -4,16 +4,14 @@ import type { FastifyReply } from 'fastify'
 import { Type } from 'typebox'
 import { NotFoundError } from '../errors.js'
 import { EXTENSION_README, EXTENSION_RELEASE_SCHEMA, extensionMetadata } from '../ocds/extension.js'
+import { PublicReads } from '../reads/public-reads.js'
 import {
   BULK_PARAMETERS,
-  packageMetadata,
   RECORD_PARAMETERS,
   RELEASE_PARAMETERS,
-  type ReleaseFilters,
-  recordPackage,
+  releaseFilters,
   releaseLines,
-  releasePackage,
-  releasePage,
+  releaseQuery,
 } from '../transparency/ocds-packages.js'
 import { CACHE_CONTROL, sendAnswer } from './answer.js'
 import type { TransparencyOptions } from './options.js'
@@ -32,7 +30,8 @@ const SCHEMAS = 'https://standard.open-contracting.org/schema/1__1__5'
 
 /** Release and record packages, and the milestone-value extension. */
 export const ocdsRoutes: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app, options) => {
-  const { pool, store, publication, cursors } = options
+  const { publication } = options
+  const reads = new PublicReads(options)
   app.get(
     '/ocds/releases',
     {
@@ -63,10 +62,7 @@ export const ocdsRoutes: FastifyPluginAsyncTypebox<TransparencyOptions> = async 
       },
     },
     async (request, reply) => {
-      const query = request.query as ReleaseFilters & { page?: number; per_page?: number; after?: string }
-      const answer = await store.answer(`ocds\u0000${request.url}`, () =>
-        releasePage(pool, publication, cursors, query),
-      )
+      const answer = await reads.answer(reads.ocdsReleases(request.url, releaseQuery(request.query)))
       if (answer === undefined) throw new NotFoundError('record')
       return sendAnswer(request, reply, answer)
     },
@@ -104,11 +100,8 @@ export const ocdsRoutes: FastifyPluginAsyncTypebox<TransparencyOptions> = async 
     },
     async (request, reply) => {
       // One cache entry per process, whatever the letter case it is asked in.
-      const ocid = request.params.ocid.toLowerCase()
-      const versioned = (request.query as { versioned?: boolean }).versioned === true
-      const answer = await store.answer(`ocdsr\u0000${ocid}\u0000${versioned}`, () =>
-        recordPackage(pool, publication, ocid, versioned),
-      )
+      const versioned = request.query.versioned === true
+      const answer = await reads.answer(reads.ocdsRecord(request.params.ocid, versioned))
       if (answer === undefined) throw new NotFoundError('record')
       return sendAnswer(request, reply, answer)
     },
@@ -137,8 +130,7 @@ export const ocdsRoutes: FastifyPluginAsyncTypebox<TransparencyOptions> = async 
       },
     },
     async (request, reply) => {
-      const id = request.params.id.toLowerCase()
-      const answer = await store.answer(`ocdsv\u0000${id}`, () => releasePackage(pool, publication, id))
+      const answer = await reads.answer(reads.ocdsRelease(request.params.id))
       if (answer === undefined) throw new NotFoundError('record')
       return sendAnswer(request, reply, answer)
     },
@@ -160,7 +152,7 @@ export const ocdsRoutes: FastifyPluginAsyncTypebox<TransparencyOptions> = async 
       },
     },
     async (request, reply) => {
-      const answer = await store.answer('ocdsm', () => packageMetadata(pool, publication))
+      const answer = await reads.answer(reads.ocdsMetadata())
       return sendAnswer(request, reply, answer as NonNullable<typeof answer>)
     },
   )
@@ -250,7 +242,7 @@ export const ocdsBulkRoute: FastifyPluginAsyncTypebox<TransparencyOptions> = asy
       },
     },
     async (request, reply) => {
-      const filters = request.query as ReleaseFilters & { history?: boolean }
+      const filters = { ...releaseFilters(request.query), history: request.query.history === true }
       return sendDownload(request, reply, downloads, 'OCDS bulk download', async () => {
         const bulk = await releaseLines(exportPool, publication.config.prefix, filters)
         const stream = Readable.from(bulk.lines, { objectMode: false })

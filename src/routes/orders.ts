@@ -9,25 +9,17 @@ import type { ImportSignal } from '../channel.js'
 import { isPossibleNumber, normalizeNumber } from '../checks.js'
 import type { Pool } from '../db/pool.js'
 import { CursorGone, ParameterError } from '../errors.js'
-import { Envelope } from '../readmodel/answer.js'
+import { ORDER_MESSAGES } from '../messages.js'
+import { ORDER_CHANGES, orderFailure } from '../readmodel/envelopes.js'
 import type { DocumentStore } from '../readmodel/store.js'
+import { orderRead } from '../reads/order-reads.js'
+import { answerOf } from '../reads/read.js'
 import { DEFAULT_FEED_PAGE, MAX_FEED_PAGE, orderFeedPage } from '../transparency/change-feeds.js'
 import type { Cursors } from '../transparency/cursors.js'
 import { type ParameterProblem, parameterError } from '../transparency/parameters.js'
 import { rateHeaders, resetSeconds } from './answer.js'
 import { longPoll, MAX_WAIT_SECONDS } from './changes.js'
 import { feedPage, OrderChange, OrderSchema } from './schemas.js'
-
-/** What the order query answers (spec 7.1, 7.2), byte for byte, and our generic 500. */
-export const MESSAGES = {
-  success: 'Ordem recuperada com sucesso',
-  changes: 'Alterações recuperadas com sucesso',
-  unauthorized: 'Unauthorized',
-  tooManyRequests: 'Too Many Requests',
-  orderNumberRequired: 'Número da ordem é obrigatório',
-  notFound: 'Ordem não encontrada',
-  internal: 'Erro interno do servidor',
-} as const
 
 /** Spec 2.1: the fields of every order-query error. */
 const ORDER_ERROR = {
@@ -37,10 +29,6 @@ const ORDER_ERROR = {
 
 /** Spec section 8: requests per second per token on the order query. */
 export const ORDER_RATE_LIMIT = 60
-
-const SUCCESS_PREFIX = `{"message":${JSON.stringify(MESSAGES.success)},"data":`
-/** The order query's answer: the document, served as stored, inside the envelope. */
-export const orderEnvelope = new Envelope(SUCCESS_PREFIX, '}')
 
 export interface OrdersOptions {
   pool: Pool
@@ -66,8 +54,6 @@ declare module 'fastify' {
   }
 }
 
-const FEED_SUCCESS = `{"message":${JSON.stringify(MESSAGES.changes)},"data":`
-
 /** The feed's query parameters, and in Portuguese what each accepts. */
 const FEED_ACCEPTS: Readonly<Record<string, string>> = {
   after: 'um cursor de uma resposta anterior',
@@ -91,7 +77,13 @@ function setRateHeaders(reply: FastifyReply, hit: Hit) {
 }
 
 const fail = (reply: FastifyReply, status: number, message: string) =>
-  reply.code(status).send({ message, data: [] })
+  reply.code(status).send(orderFailure(message))
+
+/** The order number a query string asked for, as the access record keeps it; null when it has none. */
+function orderNumberOf(query: unknown): string | null {
+  if (typeof query !== 'object' || query === null || !('order_number' in query)) return null
+  return typeof query.order_number === 'string' ? query.order_number : null
+}
 
 /**
  * The Authorization header when it was sent exactly once. Node keeps only the first of repeated
@@ -134,28 +126,28 @@ const orders: FastifyPluginAsyncTypebox<OrdersOptions> = async (app, options) =>
     if (!identity) {
       const failures = await limiter.take(`auth-failures:${request.client}`, authFailureLimit, 60_000)
       const reset = setRateHeaders(reply, failures)
-      if (failures.allowed) return fail(reply, 401, MESSAGES.unauthorized)
+      if (failures.allowed) return fail(reply, 401, ORDER_MESSAGES.unauthorized)
       reply.header('Retry-After', reset)
-      return fail(reply, 429, MESSAGES.tooManyRequests)
+      return fail(reply, 429, ORDER_MESSAGES.tooManyRequests)
     }
     request.identity = identity
     const hit = await limiter.take(`order:${identity.tokenId}`, ORDER_RATE_LIMIT, 1000)
     const reset = setRateHeaders(reply, hit)
     if (!hit.allowed) {
       reply.header('Retry-After', reset)
-      return fail(reply, 429, MESSAGES.tooManyRequests)
+      return fail(reply, 429, ORDER_MESSAGES.tooManyRequests)
     }
   }
 
   /** Every order query and feed page leaves an access record, under the id the answer carried. */
   function recordAccess(request: FastifyRequest, reply: FastifyReply, done: () => void) {
-    const query = request.query as { order_number?: unknown }
+    const query: unknown = request.query
     accessLog.record({
       at: new Date(),
       tokenId: request.identity?.tokenId ?? null,
       organizationId: request.identity?.organizationId ?? null,
       // Stryker disable next-line OptionalChaining: Fastify always parses a query object, empty or not
-      orderNumber: typeof query?.order_number === 'string' ? query.order_number : null,
+      orderNumber: orderNumberOf(query),
       status: reply.statusCode,
       requestId: request.id,
     })
@@ -185,7 +177,7 @@ const orders: FastifyPluginAsyncTypebox<OrdersOptions> = async (app, options) =>
         }),
         response: {
           200: Type.Object(
-            { message: Type.String({ examples: [MESSAGES.success] }), data: OrderSchema },
+            { message: Type.String({ examples: [ORDER_MESSAGES.success] }), data: OrderSchema },
             { description: 'The order with its items', headers: RATE_HEADERS },
           ),
           401: errorResponse(
@@ -207,13 +199,13 @@ const orders: FastifyPluginAsyncTypebox<OrdersOptions> = async (app, options) =>
     },
     async (request, reply) => {
       const asked = request.query.order_number
-      if (asked.trim() === '') return fail(reply, 500, MESSAGES.orderNumberRequired)
+      if (asked.trim() === '') return fail(reply, 500, ORDER_MESSAGES.orderNumberRequired)
       // Numbers are stored trimmed; one that could not be stored is not looked up at all.
       const number = normalizeNumber(asked)
-      if (!isPossibleNumber(number)) return fail(reply, 500, MESSAGES.notFound)
+      if (!isPossibleNumber(number)) return fail(reply, 500, ORDER_MESSAGES.notFound)
       const identity = request.identity as TokenIdentity
-      const answer = await store.orderAnswer(identity.organizationId, number, orderEnvelope)
-      if (answer === undefined) return fail(reply, 500, MESSAGES.notFound)
+      const answer = await answerOf(store, orderRead(store, identity.organizationId, number))
+      if (answer === undefined) return fail(reply, 500, ORDER_MESSAGES.notFound)
       return (reply as FastifyReply).type('application/json; charset=utf-8').send(answer.body)
     },
   )
@@ -280,7 +272,7 @@ const orders: FastifyPluginAsyncTypebox<OrdersOptions> = async (app, options) =>
         response: {
           200: Type.Object(
             {
-              message: Type.String({ examples: [MESSAGES.changes] }),
+              message: Type.String({ examples: [ORDER_MESSAGES.changes] }),
               data: feedPage(OrderChange, 'OrderChangePage'),
             },
             { description: 'A page of the feed', headers: RATE_HEADERS },
@@ -301,7 +293,7 @@ const orders: FastifyPluginAsyncTypebox<OrdersOptions> = async (app, options) =>
       },
     },
     async (request, reply) => {
-      const query = request.query as { after?: string; per_page?: number; since?: string; wait?: number }
+      const { query } = request
       const identity = request.identity as TokenIdentity
       const organizationId = identity.organizationId
       await cursors.ready()
@@ -315,11 +307,7 @@ const orders: FastifyPluginAsyncTypebox<OrdersOptions> = async (app, options) =>
       const waitMs = (query.wait ?? 0) * 1000
       const page =
         waitMs > 0 ? await longPoll(request.raw.socket, imports, waitMs, idleTimeoutMs, read) : await read()
-      return (reply as FastifyReply)
-        .type('application/json; charset=utf-8')
-        .send(
-          `${FEED_SUCCESS}{"data":${page.entries},"next_cursor":"${page.nextCursor}","has_more":${page.hasMore}}}`,
-        )
+      return (reply as FastifyReply).type('application/json; charset=utf-8').send(ORDER_CHANGES.page(page))
     },
   )
 
@@ -344,12 +332,12 @@ const orders: FastifyPluginAsyncTypebox<OrdersOptions> = async (app, options) =>
       if (error instanceof ParameterError) return fail(reply, 422, error.message)
       if (error instanceof CursorGone) return fail(reply, 410, error.message)
       // A query string that fails its schema (order_number absent or given twice) has no usable order number.
-      if (error.validation) return fail(reply, 500, MESSAGES.orderNumberRequired)
+      if (error.validation) return fail(reply, 500, ORDER_MESSAGES.orderNumberRequired)
       const status = error.statusCode ?? 500
       // Stryker disable next-line LogicalOperator,StringLiteral: Fastify raises only statuses Node names
       if (status < 500) return fail(reply, status, STATUS_CODES[status] ?? 'Error')
       request.log.error({ err: error }, 'order query failed')
-      return fail(reply, 500, MESSAGES.internal)
+      return fail(reply, 500, ORDER_MESSAGES.internal)
     },
   )
 }

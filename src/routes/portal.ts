@@ -7,23 +7,17 @@ import { isUnavailable } from '../db/pool.js'
 import { NotFoundError, ParameterError } from '../errors.js'
 import { MESSAGES } from '../messages.js'
 import { SECURITY_HEADERS } from '../plugins/security-headers.js'
-import {
-  biddingResource,
-  choices,
-  listing,
-  organ,
-  organsNamed,
-  recordVersion,
-  recordWithHistory,
-  summaries,
-} from '../portal/data.js'
+import { biddingResource, organsNamed } from '../portal/data.js'
 import { FAVICON } from '../portal/favicon.js'
 import { recordPath } from '../portal/layout.js'
 import { type ListingView, listingPage, listingUrl, type Query } from '../portal/listing.js'
-import { detailPage, errorPage, homePage, notFoundPage, organPage, searchPage } from '../portal/pages.js'
+import { errorPage, notFoundPage } from '../portal/pages.js'
 import { STYLESHEET } from '../portal/style.js'
 import type { Answer } from '../readmodel/answer.js'
+import { orderFailure, publicFailure } from '../readmodel/envelopes.js'
 import type { DocumentStore } from '../readmodel/store.js'
+import { type PagePlace, PortalReads } from '../reads/portal-reads.js'
+import { answerOf, type Read } from '../reads/read.js'
 import { PUBLIC_RESOURCES, type PublicResource } from '../resources/index.js'
 import {
   listingParameters,
@@ -119,6 +113,7 @@ const portal: FastifyPluginAsync<PortalOptions> = async (
   app,
   { pool, store, publicLimiter, publicRateLimit },
 ) => {
+  const pages = new PortalReads(pool, store)
   // Pages for people, not operations of the API: the OpenAPI document leaves them out.
   app.addHook('onRoute', (route) => {
     route.schema = { ...route.schema, hide: true }
@@ -141,7 +136,7 @@ const portal: FastifyPluginAsync<PortalOptions> = async (
   const cachedPage = async (
     request: FastifyRequest,
     reply: FastifyReply,
-    build: () => Promise<string | undefined>,
+    read: (place: PagePlace) => Read,
     taken: readonly string[] = [],
   ) => {
     const query = (request.query ?? {}) as Record<string, unknown>
@@ -156,8 +151,8 @@ const portal: FastifyPluginAsync<PortalOptions> = async (
       )
     const path = request.url.split('?')[0] as string
     // A repeated parameter is an array: written so that it never reads as one value.
-    const key = JSON.stringify(taken.map((name) => query[name] ?? null))
-    const answer = await store.answer(`p\u0000${path}\u0000${key}`, build)
+    const parameters = JSON.stringify(taken.map((name) => query[name] ?? null))
+    const answer = await answerOf(store, read({ path, parameters }))
     if (answer === undefined) return notFound(reply, 'Registro não encontrado.')
     return send(request, reply, answer)
   }
@@ -205,15 +200,11 @@ const portal: FastifyPluginAsync<PortalOptions> = async (
       const face = faceOf(request.url)
       if (face === 'portal') return notFound(reply)
       const body =
-        face === 'orders'
-          ? { message: STATUS_CODES[404], data: [] }
-          : { success: false, message: MESSAGES.routeNotFound }
+        face === 'orders' ? orderFailure(STATUS_CODES[404] as string) : publicFailure(MESSAGES.routeNotFound)
       return reply.code(404).header('Cache-Control', 'no-store').send(body)
     })
 
-    app.get('/', async (request, reply) =>
-      cachedPage(request, reply, async () => homePage(await summaries(pool, store, {}, 5))),
-    )
+    app.get('/', async (request, reply) => cachedPage(request, reply, (place) => pages.home(place)))
 
     app.get('/busca', async (request, reply) => {
       const q = formQuery(request.query).query.q
@@ -224,9 +215,7 @@ const portal: FastifyPluginAsync<PortalOptions> = async (
           422,
           errorPage('A busca aceita um texto de 1 a 200 caracteres, sem caracteres de controle.'),
         )
-      return cachedPage(request, reply, async () => searchPage(q, await summaries(pool, store, { q }, 5)), [
-        'q',
-      ])
+      return cachedPage(request, reply, (place) => pages.search(place, q), ['q'])
     })
 
     for (const resource of PUBLIC_RESOURCES) {
@@ -249,14 +238,14 @@ const portal: FastifyPluginAsync<PortalOptions> = async (
           html(
             reply,
             status,
-            listingPage({ ...view, choices: await choices(pool, store), result: undefined, ...change }),
+            listingPage({ ...view, choices: await pages.choices(), result: undefined, ...change }),
           )
 
         if (orgao !== undefined) {
           // An organ by name (the portal's own parameter, not the API's): one match becomes the filter, in the
           // page's canonical URL; several are offered in the form; none is a problem with the field.
           if (!isSearchText(orgao)) return form(422, { errors: { ...errors, orgao: ORGAN_NAME_RULE } })
-          const matches = organsNamed((await choices(pool, store)).organizations, orgao)
+          const matches = organsNamed((await pages.choices()).organizations, orgao)
           const chosen =
             matches.find((o) => o.id === query.organization_uuid) ??
             (matches.length === 1 ? matches[0] : undefined)
@@ -271,17 +260,7 @@ const portal: FastifyPluginAsync<PortalOptions> = async (
         }
         if (Object.keys(errors).length > 0) return form(422)
         try {
-          return await cachedPage(
-            request,
-            reply,
-            async () =>
-              listingPage({
-                ...view,
-                choices: await choices(pool, store),
-                result: await listing(pool, store, resource, values),
-              }),
-            listed,
-          )
+          return await cachedPage(request, reply, (place) => pages.listing(place, view, values), listed)
         } catch (error) {
           if (!(error instanceof NotFoundError)) throw error
           // An organization that does not exist: a problem with that field, shown by it.
@@ -293,11 +272,7 @@ const portal: FastifyPluginAsync<PortalOptions> = async (
         const id = request.params.id.toLowerCase()
         if (!isUuid(id))
           return notFound(reply, 'Identificador inválido: o endereço deve terminar com um UUID.')
-        return cachedPage(request, reply, async () => {
-          const found = await recordWithHistory(pool, store, resource, id)
-          if (found === undefined) return undefined
-          return detailPage(resource, id, found.document, found.owner, { history: found.versions })
-        })
+        return cachedPage(request, reply, (place) => pages.record(place, resource, id))
       })
 
       /** An earlier version of a record: its page as it was, under a banner that says so. */
@@ -312,11 +287,7 @@ const portal: FastifyPluginAsync<PortalOptions> = async (
             : undefined
           if (number === undefined)
             return notFound(reply, 'Versão inválida: o endereço deve terminar com o número de uma versão.')
-          return cachedPage(request, reply, async () => {
-            const found = await recordVersion(pool, store, resource, id, number)
-            if (found === undefined) return undefined
-            return detailPage(resource, id, found.document, found.owner, found)
-          })
+          return cachedPage(request, reply, (place) => pages.version(place, resource, id, number))
         },
       )
     }
@@ -332,11 +303,7 @@ const portal: FastifyPluginAsync<PortalOptions> = async (
     app.get<{ Params: { id: string } }>('/orgaos/:id', async (request, reply) => {
       const id = request.params.id.toLowerCase()
       if (!isUuid(id)) return notFound(reply, 'Identificador inválido: o endereço deve terminar com um UUID.')
-      return cachedPage(request, reply, async () => {
-        const found = await organ(pool, store, id)
-        if (found === undefined) return undefined
-        return organPage(found, await summaries(pool, store, { organization_uuid: id }, 5))
-      })
+      return cachedPage(request, reply, (place) => pages.organ(place, id))
     })
   }
 }

@@ -7,11 +7,10 @@ import { Type } from 'typebox'
 import { isUnavailable } from '../db/pool.js'
 import { CursorGone, ExportRefused, NotFoundError, ParameterError } from '../errors.js'
 import { MESSAGES } from '../messages.js'
-import { type Answer, Envelope, entityTag } from '../readmodel/answer.js'
-import { helperKey, listingKey } from '../readmodel/store.js'
+import { type Answer, entityTag } from '../readmodel/answer.js'
+import { publicFailure } from '../readmodel/envelopes.js'
+import { PublicReads } from '../reads/public-reads.js'
 import { PUBLIC_RESOURCES } from '../resources/index.js'
-import { historyText, versionText } from '../transparency/history.js'
-import { LOOKUPS, listingPage, lookup } from '../transparency/listing.js'
 import { listingParameters, type ParameterProblem, parameterError } from '../transparency/parameters.js'
 import { CACHE_CONTROL, sendAnswer } from './answer.js'
 import { changeLinesRoute, changesRoute } from './changes.js'
@@ -36,10 +35,6 @@ declare module 'fastify' {
     accepts?: Readonly<Record<string, string>>
   }
 }
-
-const SUCCESS_PREFIX = `{"success":true,"message":${JSON.stringify(MESSAGES.success)},"data":`
-/** A detail's answer: the document, served as stored, inside the envelope. */
-export const inEnvelope = new Envelope(SUCCESS_PREFIX, '}')
 
 type ValidationError = FastifyError & {
   validation?: ParameterProblem[]
@@ -74,6 +69,7 @@ const operationId = (verb: string, path: string) =>
  */
 const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app, options) => {
   const { pool, store, publicRateLimit } = options
+  const reads = new PublicReads(options)
   // The children's options, without the parent's prefix (which they inherit anyway).
   const shared: TransparencyOptions = {
     pool,
@@ -90,7 +86,7 @@ const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app,
   // First: routes capture the handlers in force when they are built, and registering a child plugin
   // (the export, below) builds the routes declared before it.
   app.setNotFoundHandler(async (_request, reply) =>
-    reply.code(404).send({ success: false, message: MESSAGES.routeNotFound }),
+    reply.code(404).send(publicFailure(MESSAGES.routeNotFound)),
   )
 
   app.setErrorHandler(async (error: ValidationError, request, reply) => {
@@ -98,31 +94,28 @@ const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app,
     if (status !== undefined) {
       // Every 429 and 503 says when to come back: a place frees when an export ends.
       if (error instanceof ExportRefused && error.reason !== 'timeout') reply.header('Retry-After', 30)
-      return reply.code(status).send({ success: false, message: error.message })
+      return reply.code(status).send(publicFailure(error.message))
     }
     if (error.validation) {
-      if (error.validationContext === 'params')
-        return reply.code(400).send({ success: false, message: MESSAGES.invalidId })
+      if (error.validationContext === 'params') return reply.code(400).send(publicFailure(MESSAGES.invalidId))
       const accepts = request.routeOptions.config.accepts ?? {}
-      return reply
-        .code(422)
-        .send({ success: false, message: parameterError(error.validation[0], accepts).message })
+      return reply.code(422).send(publicFailure(parameterError(error.validation[0], accepts).message))
     }
     const code = error.statusCode ?? 500
-    if (code < 500) return reply.code(code).send({ success: false, message: error.message })
+    if (code < 500) return reply.code(code).send(publicFailure(error.message))
     if (isUnavailable(error)) {
       request.log.error({ err: error }, 'transparency query failed: the database is unreachable')
-      return reply.code(503).header('Retry-After', 5).send({ success: false, message: MESSAGES.unavailable })
+      return reply.code(503).header('Retry-After', 5).send(publicFailure(MESSAGES.unavailable))
     }
     request.log.error({ err: error }, 'transparency query failed')
-    return reply.code(500).send({ success: false, message: MESSAGES.internal })
+    return reply.code(500).send(publicFailure(MESSAGES.internal))
   })
 
   if (options.publicLimiter)
     app.addHook(
       'onRequest',
       publicLimit(options.publicLimiter, publicRateLimit, (reply) =>
-        reply.send({ success: false, message: MESSAGES.tooManyRequests }),
+        reply.send(publicFailure(MESSAGES.tooManyRequests)),
       ),
     )
   await app.register(cors, { origin: '*', methods: ['GET', 'HEAD'] })
@@ -168,7 +161,7 @@ const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app,
         },
       },
       async (request, reply) => {
-        const answer = await store.detailAnswer(resource.path, request.params.id.toLowerCase(), inEnvelope)
+        const answer = await reads.answer(reads.detail(resource, request.params.id.toLowerCase()))
         if (answer === undefined) throw new NotFoundError('record')
         return sendAnswer(request, reply, answer)
       },
@@ -218,23 +211,9 @@ const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app,
       },
       async (request, reply) => {
         const id = request.params.id.toLowerCase()
-        const asked = (request.query as { version?: number }).version
-        const answer = await store.answer(
-          `hist\u0000${resource.path}\u0000${id}\u0000${asked ?? ''}`,
-          async () => {
-            if (asked === undefined) {
-              const history = await store.history(resource.path, id)
-              if (history === undefined) throw new NotFoundError('record')
-              return `${SUCCESS_PREFIX}${historyText(resource, id, history.versions)}}`
-            }
-            const read = await store.version(resource.path, id, asked)
-            if (read === undefined) throw new NotFoundError('record')
-            const version = read.versions[asked - 1]
-            if (version === undefined || read.document === undefined) throw new NotFoundError('version')
-            return `${SUCCESS_PREFIX}${versionText(resource, id, version, read.document)}}`
-          },
-        )
-        return sendAnswer(request, reply, answer as Answer)
+        const answer = await reads.answer(reads.history(resource, id, request.query.version))
+        if (answer === undefined) throw new NotFoundError('record')
+        return sendAnswer(request, reply, answer)
       },
     )
 
@@ -263,10 +242,7 @@ const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app,
       async (request, reply) => {
         // Same URL, same page until the next import: pages are cached whole, keyed by the URL as sent, and
         // built once however many ask for one at the same time.
-        const query = request.query as Record<string, unknown>
-        const answer = await store.answer(listingKey(request.url), () =>
-          listingPage(pool, store, options.cursors, resource, query),
-        )
+        const answer = await reads.answer(reads.listing(resource, request.url, request.query))
         return sendAnswer(request, reply, answer as Answer)
       },
     )
@@ -286,13 +262,7 @@ const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app,
         },
       },
       async (request, reply) => {
-        const answer = await store.answer(helperKey(path), async () =>
-          JSON.stringify({
-            success: true,
-            message: MESSAGES.success,
-            data: await lookup(pool, LOOKUPS[path]),
-          }),
-        )
+        const answer = await reads.answer(reads.helper(path))
         return sendAnswer(request, reply, answer as Answer)
       },
     )

@@ -2,6 +2,7 @@ import { type Pool, prepared } from '../db/pool.js'
 import { ParameterError } from '../errors.js'
 import { PUBLIC_RESOURCES } from '../resources/index.js'
 import type { Cursors } from './cursors.js'
+import type { ValidQuery } from './parameters.js'
 
 // The change feeds (migrations/0015_change_log.sql, src/readmodel/log.ts), without HTTP: pages of the public
 // feed and of an organ's orders, and the public feed as lines, each entry as the JSON text it is served as.
@@ -36,6 +37,17 @@ export interface PublicFeedQuery {
   since?: string
   /** Each created or updated entry with its record as its detail is served now. */
   withRecords: boolean
+}
+
+/** The public feed's query from its validated parameters (the page's and the lines'). */
+export function publicFeedQuery(query: ValidQuery, cursors: Cursors): PublicFeedQuery {
+  return {
+    after: query.after === undefined ? 0 : cursors.read('changes', query.after as string, 'after'),
+    kinds: parseKinds(query.kinds as string | undefined),
+    organizationId: (query.organization_uuid as string | undefined)?.toLowerCase(),
+    since: query.since as string | undefined,
+    withRecords: query.with_records === 'true',
+  }
 }
 
 /** A page of a feed: its entries as a JSON array's text, where the next page starts, and whether it has entries. */

@@ -1,6 +1,6 @@
 import { type Pool, prepared } from '../db/pool.js'
 import { NotFoundError, ParameterError } from '../errors.js'
-import { MESSAGES } from '../messages.js'
+import { CACHE_KEYS } from '../readmodel/cache-keys.js'
 import { type AnyField, rawSql, sqlType } from '../resources/fields.js'
 import type { ChoiceList } from '../resources/filters.js'
 import { listingItemFields, type PublicResource } from '../resources/index.js'
@@ -78,8 +78,6 @@ interface ListingText {
   direction: 'ASC' | 'DESC'
   /** The filter's count statement. */
   count: string
-  /** What the count's cache key starts with (the values follow). */
-  countKey: string
   /** The page's statements by the relations asked (as parseRelations orders them), made when first asked. */
   pages: Map<string, PageStatements>
 }
@@ -124,7 +122,6 @@ function listingText(resource: PublicResource, names: readonly string[], sort: s
     sortNullable: sortField.nullable || sortField.secretIf !== undefined,
     direction,
     count,
-    countKey: `c\u0000${count}\u0000`,
     pages: new Map(),
   }
   if (listingTexts.size >= LISTING_TEXTS) listingTexts.clear()
@@ -227,7 +224,7 @@ export async function listText(
 ): Promise<ListText> {
   const text = listingSql(resource, query)
   const { values } = text
-  const countKey = text.countKey + JSON.stringify(values)
+  const countKey = CACHE_KEYS.count(text.count, JSON.stringify(values))
   const kept = counts.cached(countKey)
   const keep = kept === undefined ? counts.keeper(countKey) : undefined
   const { after } = query
@@ -264,7 +261,17 @@ export async function list(
   return { total: page.total, rows: JSON.parse(page.rows) as Json[] }
 }
 
-export async function organizationExists(pool: Pool, id: string): Promise<boolean> {
+/**
+ * The one check of an organization filter: NotFoundError('organization') (404, not an empty answer) when the
+ * organization it names does not exist. An answer that found rows of it (`found`) proves it exists, so only
+ * an empty one asks the database.
+ */
+export async function checkOrganization(pool: Pool, id: string | undefined, found = false): Promise<void> {
+  if (id === undefined || found) return
+  if (!(await organizationExists(pool, id.toLowerCase()))) throw new NotFoundError('organization')
+}
+
+async function organizationExists(pool: Pool, id: string): Promise<boolean> {
   const { rowCount } = await pool.query({
     // Stryker disable next-line StringLiteral: the name only spares planning; an unnamed statement answers the same
     name: 'organization-exists',
@@ -275,11 +282,11 @@ export async function organizationExists(pool: Pool, id: string): Promise<boolea
 }
 
 /**
- * A listing page in the transparency envelope, as JSON text, from a validated query: page or cursor (not both),
+ * A listing page's data (the items and where they stand), as JSON text, from a validated query: page or cursor (not both),
  * per_page, the resource's filters, sort and with_relations. An organization filter that names none is
  * NotFoundError; a cursor not made by `cursors` for this sort, a ParameterError.
  */
-export async function listingPage(
+export async function listingData(
   pool: Pool,
   counts: Through,
   cursors: Cursors,
@@ -306,20 +313,13 @@ export async function listingPage(
     throw error
   })
   // Rows of the organization prove it exists; only an empty answer needs the check (404, not an empty page).
-  if (
-    // Stryker disable next-line ConditionalExpression: checking on a page with rows finds the organization too
-    result.total === 0 &&
-    filters.organization_uuid &&
-    !(await organizationExists(pool, filters.organization_uuid as string))
-  ) {
-    // Stryker disable next-line StringLiteral: any other word than 'record' gives the organization's message
-    throw new NotFoundError('organization')
-  }
+  // Stryker disable next-line ConditionalExpression: checking on a page with rows finds the organization too
+  await checkOrganization(pool, filters.organization_uuid as string | undefined, result.total > 0)
   const offset = (page - 1) * perPage
   // A next page by cursor: after this page's last row, when rows follow it (by the count, or a full page).
   const more = after === undefined ? offset + result.count < result.total : result.count === perPage
   const next = more && result.last ? cursors.listing({ sort, ...result.last, page: page + 1 }) : null
-  // As JSON.stringify would write the envelope, around the items as PostgreSQL wrote them.
+  // As JSON.stringify would write it, around the items as PostgreSQL wrote them.
   const rest = JSON.stringify({
     current_page: page,
     per_page: perPage,
@@ -329,10 +329,8 @@ export async function listingPage(
     to: result.count > 0 ? offset + result.count : null,
     next_cursor: next,
   })
-  return `${PAGE_PREFIX}${result.rows},${rest.slice(1)}}`
+  return `{"data":${result.rows},${rest.slice(1)}`
 }
-
-const PAGE_PREFIX = `{"success":true,"message":${JSON.stringify(MESSAGES.success)},"data":{"data":`
 
 export interface LookupRow {
   id: number

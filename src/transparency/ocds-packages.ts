@@ -1,14 +1,21 @@
 import { Type } from 'typebox'
 import type { OcdsConfig } from '../config.js'
-import { openCursor } from '../db/cursor.js'
+import { openCursor, textChunks } from '../db/cursor.js'
 import type { Pool } from '../db/pool.js'
-import { NotFoundError, ParameterError } from '../errors.js'
+import { ParameterError } from '../errors.js'
 import { release, releaseId } from '../ocds/mapping.js'
 import { type Release, versionedRelease } from '../ocds/merge.js'
 import { STORED_PREFIX } from '../ocds/releases.js'
 import type { Cursors } from './cursors.js'
-import { organizationExists } from './listing.js'
-import { DEFAULT_PER_PAGE, FILTERS, PAGING, type Parameter, parameters } from './parameters.js'
+import { checkOrganization } from './listing.js'
+import {
+  DEFAULT_PER_PAGE,
+  FILTERS,
+  PAGING,
+  type Parameter,
+  parameters,
+  type ValidQuery,
+} from './parameters.js'
 
 // Reading the stored releases and wrapping them in OCDS packages, without HTTP: the routes, the CLI and
 // the benchmark call these. A release is its ocid joined to its stored tail (releases.ts).
@@ -77,6 +84,28 @@ export interface ReleaseFilters {
   date_to?: string
 }
 
+/** What a page of releases is asked. */
+export type ReleaseQuery = ReleaseFilters & { page?: number; per_page?: number; after?: string }
+
+/** The filters of a validated query (of the pages, or of the bulk download). */
+export function releaseFilters(query: ValidQuery): ReleaseFilters {
+  return {
+    organization_uuid: query.organization_uuid as string | undefined,
+    date_from: query.date_from as string | undefined,
+    date_to: query.date_to as string | undefined,
+  }
+}
+
+/** A page's query from its validated parameters. */
+export function releaseQuery(query: ValidQuery): ReleaseQuery {
+  return {
+    ...releaseFilters(query),
+    page: query.page as number | undefined,
+    per_page: query.per_page as number | undefined,
+    after: query.after as string | undefined,
+  }
+}
+
 /** The filters' SQL over ocds_releases r, newest change first. */
 function filtered(filters: ReleaseFilters): { where: string; values: unknown[] } {
   const conditions: string[] = []
@@ -136,7 +165,7 @@ export async function releasePage(
   pool: Pool,
   publication: Publication,
   cursors: Cursors,
-  query: ReleaseFilters & { page?: number; per_page?: number; after?: string },
+  query: ReleaseQuery,
   now = new Date(),
 ): Promise<string | undefined> {
   await cursors.ready()
@@ -162,8 +191,7 @@ export async function releasePage(
     [...values, perPage + 1, byChange ? 0 : (page - 1) * perPage, ...(byChange ? [after] : [])],
   )
   if (rows.length === 0) {
-    if (query.organization_uuid && !(await organizationExists(pool, query.organization_uuid.toLowerCase())))
-      throw new NotFoundError('organization')
+    await checkOrganization(pool, query.organization_uuid)
     if (!byChange) return undefined
   }
   const more = rows.length > perPage
@@ -339,8 +367,7 @@ export async function releaseLines(
   onProgress?: (releases: number) => void,
 ) {
   const organization = filters.organization_uuid?.toLowerCase()
-  if (organization !== undefined && !(await organizationExists(pool, organization)))
-    throw new NotFoundError('organization')
+  await checkOrganization(pool, organization)
   const { where, values } = filtered(filters)
   const text = filters.history
     ? `SELECT r.process_id, r.version, r.tail FROM (
@@ -355,18 +382,8 @@ export async function releaseLines(
     // A release is 4 kB on average: 200 at a time keeps the read ahead near a megabyte.
     { rowMode: 'array', batchSize: 200, onProgress },
   )
-  async function* lines() {
-    let chunk = ''
-    for await (const [id, version, tail] of cursor.rows) {
-      chunk += `${release(prefix, id, version, tail)}\n`
-      if (chunk.length >= 65_536) {
-        yield chunk
-        chunk = ''
-      }
-    }
-    if (chunk.length > 0) yield chunk
-  }
-  return { lines: lines(), releaseWith: cursor.releaseWith }
+  const lines = textChunks(cursor.rows, ([id, version, tail]) => `${release(prefix, id, version, tail)}\n`)
+  return { lines, releaseWith: cursor.releaseWith }
 }
 
 /**

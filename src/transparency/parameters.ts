@@ -10,6 +10,9 @@ import type { PublicResource } from '../resources/index.js'
 export const MAX_PER_PAGE = 100
 export const DEFAULT_PER_PAGE = 20
 
+/** A query string as its route's schema validated it: each value of the type its parameter declares. */
+export type ValidQuery = Readonly<Record<string, unknown>>
+
 /** A parameter's schema and, in Portuguese, what it accepts. */
 export type Parameter = readonly [schema: TSchema, accepts: string]
 

@@ -4,9 +4,9 @@ import { MemoryLimiter } from '../../src/auth/rate-limit.js'
 import { issueToken, revokeToken } from '../../src/auth/tokens.js'
 import type { DemoRecord } from '../../src/demo/generator.js'
 import { importRecords } from '../../src/import/importer.js'
+import { ORDER_MESSAGES as MESSAGES } from '../../src/messages.js'
 import { metricsPortOf } from '../../src/metrics.js'
 import { DocumentStore } from '../../src/readmodel/store.js'
-import { MESSAGES } from '../../src/routes/orders.js'
 import { buildTestApp, listen, type TestAppOptions } from '../helpers/app.js'
 import { manualClock } from '../helpers/clock.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
@@ -198,9 +198,9 @@ describe('cached order answers', () => {
       assert.equal(JSON.parse(Buffer.from(missing.body, 'latin1').toString()).message, MESSAGES.notFound)
       assert.equal(store.misses, misses + 1)
 
-      const lookUp = store.orderAnswer.bind(store)
+      const lookUp = store.order.bind(store)
       let calls = 0
-      store.orderAnswer = (...args: Parameters<typeof lookUp>) =>
+      store.order = (...args: Parameters<typeof lookUp>) =>
         calls++ === 0 ? Promise.reject(new Error('a fault in the lookup')) : lookUp(...args)
       const failed = await request(`${base}${path((ordersOfA[1] as DemoRecord).number as string)}`, {
         authorization: tokenA,

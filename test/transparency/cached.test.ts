@@ -118,9 +118,9 @@ describe('cached transparency answers', () => {
       assert.equal(notFound.headers['access-control-allow-origin'], '*')
 
       const failing = `${base}/v1/transparency/contracts/${records.filter((r) => r.type === 'contract')[5]?.id}`
-      const lookUp = store.detailAnswer.bind(store)
+      const lookUp = store.detail.bind(store)
       let calls = 0
-      store.detailAnswer = (...args: Parameters<typeof lookUp>) =>
+      store.detail = (...args: Parameters<typeof lookUp>) =>
         calls++ === 0 ? Promise.reject(new Error('a fault in the lookup')) : lookUp(...args)
       const failed = await request(failing)
       assert.equal(failed.status, 500)

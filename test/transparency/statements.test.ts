@@ -4,7 +4,7 @@ import { createPool, NAMED_STATEMENTS, namedStatements, type Pool } from '../../
 import { importRecords } from '../../src/import/importer.js'
 import { contracts } from '../../src/resources/index.js'
 import { Cursors } from '../../src/transparency/cursors.js'
-import { listingPage, type Through } from '../../src/transparency/listing.js'
+import { listingData, type Through } from '../../src/transparency/listing.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
 import { demoRecords, ndjson, source } from '../helpers/records.js'
 
@@ -86,7 +86,7 @@ describe('prepared statements', () => {
       await Promise.all(
         [i, i + 1, i + 2]
           .filter((k) => k < to)
-          .map((k) => listingPage(pool, NO_CACHE, CURSORS, contracts, shape(k)).catch(() => '')),
+          .map((k) => listingData(pool, NO_CACHE, CURSORS, contracts, shape(k)).catch(() => '')),
       )
   }
 

@@ -1,0 +1,95 @@
+import type { Pool } from '../db/pool.js'
+import {
+  type Choices,
+  choices,
+  listing,
+  organ,
+  recordVersion,
+  recordWithHistory,
+  summaries,
+} from '../portal/data.js'
+import { type ListingView, listingPage } from '../portal/listing.js'
+import { detailPage, homePage, organPage, searchPage } from '../portal/pages.js'
+import { CACHE_KEYS } from '../readmodel/cache-keys.js'
+import type { DocumentStore } from '../readmodel/store.js'
+import type { PublicResource } from '../resources/index.js'
+import type { ValidQuery } from '../transparency/parameters.js'
+import type { Read } from './read.js'
+
+// The portal's pages, each a read as the API's answers are: kept whole until the next import, under the
+// page's path and the values of the parameters it takes (its `place`, which the route reads off the URL).
+
+/** Where a page is kept: its path as asked, and the values of the parameters it takes, as JSON. */
+export interface PagePlace {
+  path: string
+  parameters: string
+}
+
+/** Summaries a page shows of each kind: the newest five. */
+const SUMMARIES = 5
+
+export class PortalReads {
+  constructor(
+    private readonly pool: Pool,
+    private readonly store: DocumentStore,
+  ) {}
+
+  private read(place: PagePlace, build: () => Promise<string | undefined>): Read {
+    return { key: CACHE_KEYS.page(place.path, place.parameters), build }
+  }
+
+  /** The options of the filter form: organs by name and the closed lists. */
+  choices(): Promise<Choices> {
+    return choices(this.pool, this.store)
+  }
+
+  /** The home page: the newest records of each kind. */
+  home(place: PagePlace): Read {
+    return this.read(place, async () => homePage(await summaries(this.pool, this.store, {}, SUMMARIES)))
+  }
+
+  /** The search page for a text. */
+  search(place: PagePlace, q: string): Read {
+    return this.read(place, async () =>
+      searchPage(q, await summaries(this.pool, this.store, { q }, SUMMARIES)),
+    )
+  }
+
+  /** A listing page with its results, from the values its form checked. */
+  listing(place: PagePlace, view: Omit<ListingView, 'choices' | 'result'>, values: ValidQuery): Read {
+    return this.read(place, async () =>
+      listingPage({
+        ...view,
+        choices: await this.choices(),
+        result: await listing(this.pool, this.store, view.resource, values),
+      }),
+    )
+  }
+
+  /** A record's page with its history; undefined when there is no record. */
+  record(place: PagePlace, resource: PublicResource, id: string): Read {
+    return this.read(place, async () => {
+      const found = await recordWithHistory(this.pool, this.store, resource, id)
+      return found && detailPage(resource, id, found.document, found.owner, { history: found.versions })
+    })
+  }
+
+  /** An earlier version of a record, under a banner that says so. */
+  version(place: PagePlace, resource: PublicResource, id: string, version: number): Read {
+    return this.read(place, async () => {
+      const found = await recordVersion(this.pool, this.store, resource, id, version)
+      return found && detailPage(resource, id, found.document, found.owner, found)
+    })
+  }
+
+  /** An organ's page: what it bought this month and its newest records. */
+  organ(place: PagePlace, id: string): Read {
+    return this.read(place, async () => {
+      const found = await organ(this.pool, this.store, id)
+      return (
+        found &&
+        organPage(found, await summaries(this.pool, this.store, { organization_uuid: id }, SUMMARIES))
+      )
+    })
+  }
+}

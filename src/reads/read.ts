@@ -1,0 +1,19 @@
+import type { Answer } from '../readmodel/answer.js'
+import type { DocumentStore } from '../readmodel/store.js'
+
+// A read: one public answer, without HTTP. It knows where the answer is kept (its cache key, from
+// CACHE_KEYS) and how to build its bytes (in its envelope, from src/readmodel/envelopes.ts); `answerOf` is
+// the one way a read becomes an Answer, served from the cache until the next import. Routes, the portal
+// and the benchmark's bare server declare a read and send what answerOf gives.
+
+export interface Read {
+  /** Where the answer is kept until the next import. */
+  readonly key: string
+  /** The answer's text; undefined when there is nothing to answer (a 404 of the route's own). */
+  readonly build: () => Promise<string | undefined>
+}
+
+/** The answer of a read: from the cache, or built once however many ask for it at the same time. */
+export function answerOf(store: DocumentStore, read: Read): Promise<Answer | undefined> {
+  return store.answer(read.key, read.build)
+}
