@@ -1,5 +1,5 @@
 // `npm run bench`: loads a demo dataset, starts the real service (`compras serve`) and the bare server of
-// the same design (bench/bare-server.mjs) as separate processes, and, with --compare REF, the service of
+// the same design (bench/bare-server.ts) as separate processes, and, with --compare REF, the service of
 // another build beside them. Each read scenario drives each server in turn with wrk (or autocannon): what a
 // request costs each one in CPU (from /proc), its rate at saturation, and its latency at a fixed offered rate
 // (half the service's maximum). Then memory, a soak, the exports and small imports. Writes

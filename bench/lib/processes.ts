@@ -6,8 +6,6 @@ import os from 'node:os'
 import path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { loadConfig } from '../../src/config.js'
-import type { Envelope } from '../../src/readmodel/answer.js'
-import { ORDER_SUCCESS, PUBLIC_SUCCESS } from '../../src/readmodel/envelopes.js'
 
 // The processes a run starts (the service, the baseline, the CLI), and the plumbing to talk to them.
 
@@ -143,19 +141,12 @@ export async function startService(
 }
 
 /**
- * The bare server (bench/bare-server.mjs): the service's library calls behind node:http, with the service's
- * cache memory and the routes' envelopes, on the dataset at url.
+ * The bare server (bench/bare-server.ts): the service's library calls behind node:http, with the service's
+ * cache memory, on the dataset at url: the service's own reads (src/reads), compiled by build:bench.
  */
 export function startBareServer(url: string) {
-  const envelope = ({ head, tail }: Envelope) => JSON.stringify([head, tail])
   const cacheBytes = serviceConfig().cacheMb * 1024 * 1024
-  return startBare([
-    'bench/bare-server.mjs',
-    url,
-    String(cacheBytes),
-    envelope(ORDER_SUCCESS),
-    envelope(PUBLIC_SUCCESS),
-  ])
+  return startBare(['dist-bench/bench/bare-server.js', url, String(cacheBytes)])
 }
 
 /**

@@ -106,7 +106,7 @@ export function markdown(report: Report): string {
     `Each read scenario drives each server in turn (${report.rounds} round${report.rounds === 1 ? '' : 's'}, the median round by CPU per request shown): ` +
       'its CPU time per request answered at saturation (every thread, from /proc; then split into user and system time: ' +
       "with the load generator on the same cores, a write's system time includes waking it), its rate then, and its latency at a fixed " +
-      "offered rate, half the service's maximum. The bare server is bench/bare-server.mjs: the service's library calls " +
+      "offered rate, half the service's maximum. The bare server is bench/bare-server.ts: the service's library calls " +
       'behind node:http, with nothing around them' +
       (report.compared ? `; previous is the service built from ${report.compared}.` : '.'),
     '',

@@ -16,7 +16,7 @@ export interface Scenario {
 
 const portal = (entry: Entry, from: string, to: string) => open(entry.path.replace(from, to))
 
-/** Every scenario runs on the service, on the bare server (bench/bare-server.mjs), and with --compare, on the previous build. */
+/** Every scenario runs on the service, on the bare server (bench/bare-server.ts), and with --compare, on the previous build. */
 export const SCENARIOS: readonly Scenario[] = [
   { name: 'order query, random', entries: (s) => s.orders },
   { name: 'order query, skewed', entries: (s) => s.orders, mix: { hotShare: 0.9, hotFraction: 0.01 } },
