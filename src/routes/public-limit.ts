@@ -1,6 +1,6 @@
 import type { FastifyReply, onRequestHookHandler } from 'fastify'
 import type { MemoryLimiter } from '../auth/rate-limit.js'
-import { rateHeaders, resetSeconds } from './answer.js'
+import { rateHeaders, resetSeconds } from './send-answer.js'
 
 /**
  * The public routes' per-address limit (PUBLIC_RATE_LIMIT a minute, a sliding window, per instance), for the

@@ -1,8 +1,9 @@
+import { Type } from 'typebox'
 import { type Pool, prepared } from '../db/pool.js'
 import { ParameterError } from '../errors.js'
 import { PUBLIC_RESOURCES } from '../resources/index.js'
 import type { Cursors } from './cursors.js'
-import type { ValidQuery } from './parameters.js'
+import { type Parameter, parameters, type ValidQuery } from './parameters.js'
 
 // The change feeds (migrations/0015_change_log.sql, src/readmodel/log.ts), without HTTP: pages of the public
 // feed and of an organ's orders, and the public feed as lines, each entry as the JSON text it is served as.
@@ -38,6 +39,70 @@ export interface PublicFeedQuery {
   /** Each created or updated entry with its record as its detail is served now. */
   withRecords: boolean
 }
+
+/** The longest a request may wait for the next import. */
+export const MAX_WAIT_SECONDS = 30
+
+export /** What the public feed's parameters take (its page, and its lines, which take neither per_page nor wait). */
+const FEED_PARAMETERS: Readonly<Record<string, Parameter>> = {
+  after: [
+    Type.String({
+      minLength: 1,
+      maxLength: 80,
+      description:
+        "A cursor given by an earlier answer (an entry's, or next_cursor): the entries after it. None: from the start",
+    }),
+    'um cursor de uma resposta anterior',
+  ],
+  per_page: [
+    Type.Integer({
+      minimum: 1,
+      maximum: MAX_FEED_PAGE,
+      default: DEFAULT_FEED_PAGE,
+      description: `Entries a page, 1 to ${MAX_FEED_PAGE}`,
+    }),
+    `um número inteiro de 1 a ${MAX_FEED_PAGE}`,
+  ],
+  kinds: [
+    Type.String({ description: `Comma-separated kinds: ${FEED_KINDS.join(', ')}. None: all` }),
+    `uma lista separada por vírgulas de: ${FEED_KINDS.join(', ')}`,
+  ],
+  organization_uuid: [
+    Type.String({ format: 'uuid', description: 'Only records of this organization' }),
+    'um UUID',
+  ],
+  since: [
+    Type.String({
+      format: 'date-time',
+      description:
+        'Only entries changed at this instant or later (ISO 8601): a first sync that needs no history',
+    }),
+    'um instante ISO 8601, como 2026-01-31T12:00:00Z',
+  ],
+  with_records: [
+    Type.Union([Type.Literal('true'), Type.Literal('false')], {
+      description: 'true: each created or updated entry carries its record as its detail serves it now',
+    }),
+    'true ou false',
+  ],
+  wait: [
+    Type.Integer({
+      minimum: 0,
+      maximum: MAX_WAIT_SECONDS,
+      default: 0,
+      description:
+        'Seconds to wait, when no entry follows the cursor, for the next import: the answer comes as soon as ' +
+        `it commits, or empty when the time is up (at most ${MAX_WAIT_SECONDS})`,
+    }),
+    `um número inteiro de 0 a ${MAX_WAIT_SECONDS}`,
+  ],
+}
+
+export const FEED_PAGE_PARAMETERS = parameters(Object.keys(FEED_PARAMETERS), FEED_PARAMETERS)
+export const FEED_LINE_PARAMETERS = parameters(
+  Object.keys(FEED_PARAMETERS).filter((name) => name !== 'per_page' && name !== 'wait'),
+  FEED_PARAMETERS,
+)
 
 /** The public feed's query from its validated parameters (the page's and the lines'). */
 export function publicFeedQuery(query: ValidQuery, cursors: Cursors): PublicFeedQuery {

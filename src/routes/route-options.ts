@@ -4,7 +4,7 @@ import type { Pool } from '../db/pool.js'
 import type { DocumentStore } from '../readmodel/store.js'
 import type { Cursors } from '../transparency/cursors.js'
 import type { Publication } from '../transparency/ocds-packages.js'
-import type { DownloadLimits } from './transfer.js'
+import type { DownloadLimits } from './send-download.js'
 
 /** What the /v1 routes are built with. */
 export interface TransparencyOptions {

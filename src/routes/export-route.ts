@@ -2,9 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { CONTENT_TYPES, openExport } from '../export/export.js'
 import { EXPORT_PARAMETERS, exportRequest } from '../export/request.js'
-import type { TransparencyOptions } from './options.js'
-import { failure } from './schemas.js'
-import { sendDownload } from './transfer.js'
+import { failure } from '../reads/answer-schemas.js'
+import type { TransparencyOptions } from './route-options.js'
+import { sendDownload } from './send-download.js'
 
 /** Every record of a listing's filter as a file: GET /v1/transparency/export. */
 const exportRoute: FastifyPluginAsyncTypebox<TransparencyOptions> = async (

@@ -1,124 +1,25 @@
-import type { Socket } from 'node:net'
 import { Readable } from 'node:stream'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply } from 'fastify'
 import { Type } from 'typebox'
-import type { ImportSignal } from '../channel.js'
 import { openCursor, textChunks } from '../db/cursor.js'
 import type { Answer } from '../readmodel/answer.js'
 import { PUBLIC_CHANGES } from '../readmodel/envelopes.js'
+import { failure, feedPage, PublicChange, Success, TOO_MANY } from '../reads/answer-schemas.js'
 import { PublicReads } from '../reads/public-reads.js'
 import {
   DEFAULT_FEED_PAGE,
-  FEED_KINDS,
-  type FeedPage,
-  MAX_FEED_PAGE,
+  FEED_LINE_PARAMETERS,
+  FEED_PAGE_PARAMETERS,
   type PublicRow,
   publicFeedLines,
   publicFeedQuery,
 } from '../transparency/change-feeds.js'
 import { checkOrganization } from '../transparency/listing.js'
-import { type Parameter, parameters } from '../transparency/parameters.js'
-import { sendAnswer } from './answer.js'
-import type { TransparencyOptions } from './options.js'
-import { failure, feedPage, PublicChange, Success, TOO_MANY } from './schemas.js'
-import { sendDownload } from './transfer.js'
-
-/** The longest a request may wait for the next import. */
-export const MAX_WAIT_SECONDS = 30
-
-const FEED_PARAMETERS: Readonly<Record<string, Parameter>> = {
-  after: [
-    Type.String({
-      minLength: 1,
-      maxLength: 80,
-      description:
-        "A cursor given by an earlier answer (an entry's, or next_cursor): the entries after it. None: from the start",
-    }),
-    'um cursor de uma resposta anterior',
-  ],
-  per_page: [
-    Type.Integer({
-      minimum: 1,
-      maximum: MAX_FEED_PAGE,
-      default: DEFAULT_FEED_PAGE,
-      description: `Entries a page, 1 to ${MAX_FEED_PAGE}`,
-    }),
-    `um número inteiro de 1 a ${MAX_FEED_PAGE}`,
-  ],
-  kinds: [
-    Type.String({ description: `Comma-separated kinds: ${FEED_KINDS.join(', ')}. None: all` }),
-    `uma lista separada por vírgulas de: ${FEED_KINDS.join(', ')}`,
-  ],
-  organization_uuid: [
-    Type.String({ format: 'uuid', description: 'Only records of this organization' }),
-    'um UUID',
-  ],
-  since: [
-    Type.String({
-      format: 'date-time',
-      description:
-        'Only entries changed at this instant or later (ISO 8601): a first sync that needs no history',
-    }),
-    'um instante ISO 8601, como 2026-01-31T12:00:00Z',
-  ],
-  with_records: [
-    Type.Union([Type.Literal('true'), Type.Literal('false')], {
-      description: 'true: each created or updated entry carries its record as its detail serves it now',
-    }),
-    'true ou false',
-  ],
-  wait: [
-    Type.Integer({
-      minimum: 0,
-      maximum: MAX_WAIT_SECONDS,
-      default: 0,
-      description:
-        'Seconds to wait, when no entry follows the cursor, for the next import: the answer comes as soon as ' +
-        `it commits, or empty when the time is up (at most ${MAX_WAIT_SECONDS})`,
-    }),
-    `um número inteiro de 0 a ${MAX_WAIT_SECONDS}`,
-  ],
-}
-
-const PAGE = parameters(Object.keys(FEED_PARAMETERS), FEED_PARAMETERS)
-const LINES = parameters(
-  Object.keys(FEED_PARAMETERS).filter((name) => name !== 'per_page' && name !== 'wait'),
-  FEED_PARAMETERS,
-)
-
-/**
- * Reads a feed's page, and when it has no entry waits for the next import (up to waitMs) and reads again:
- * the wait holds no database connection, and the server's idle timeout is put off for it, so that `wait`
- * may be as long as documented whatever IDLE_TIMEOUT is.
- */
-export async function longPoll(
-  socket: Socket | undefined,
-  imports: ImportSignal,
-  waitMs: number,
-  idleMs: number,
-  read: () => Promise<FeedPage>,
-): Promise<FeedPage> {
-  const deadline = Date.now() + waitMs
-  if (typeof socket?.setTimeout === 'function') socket.setTimeout(waitMs + idleMs)
-  try {
-    for (;;) {
-      // Listened for before the read, so that an import committing in between is not missed.
-      const next = imports.next(deadline - Date.now())
-      const page = await read().catch((error: unknown) => {
-        next.cancel()
-        throw error
-      })
-      if (page.count > 0 || Date.now() >= deadline || imports.closed) {
-        next.cancel()
-        return page
-      }
-      await next.heard
-    }
-  } finally {
-    if (typeof socket?.setTimeout === 'function') socket.setTimeout(idleMs)
-  }
-}
+import { longPoll } from './long-poll.js'
+import type { TransparencyOptions } from './route-options.js'
+import { sendAnswer } from './send-answer.js'
+import { sendDownload } from './send-download.js'
 
 /**
  * The public change feed: GET /v1/transparency/changes (pages, with long polling) and
@@ -131,7 +32,7 @@ export const changesRoute: FastifyPluginAsyncTypebox<TransparencyOptions> = asyn
   app.get(
     '/transparency/changes',
     {
-      config: { accepts: PAGE.accepts },
+      config: { accepts: FEED_PAGE_PARAMETERS.accepts },
       // Pages are sent as the text built for them; the schema describes them (a record is one of three kinds).
       serializerCompiler: () => (data) => JSON.stringify(data),
       schema: {
@@ -148,7 +49,7 @@ export const changesRoute: FastifyPluginAsyncTypebox<TransparencyOptions> = asyn
           'nothing. With `wait`, an answer with no entry waits for the next import. Supply orders never appear ' +
           'here (GET /external/orders/changes, with a token).',
         security: [],
-        querystring: PAGE.schema,
+        querystring: FEED_PAGE_PARAMETERS.schema,
         response: {
           200: Success(feedPage(PublicChange, 'PublicChangePage'), 'A page of the feed'),
           404: failure('`Organização não encontrada.`: organization_uuid'),
@@ -190,7 +91,7 @@ export const changeLinesRoute: FastifyPluginAsyncTypebox<TransparencyOptions> = 
   app.get(
     '/transparency/changes.jsonl',
     {
-      config: { accepts: LINES.accepts },
+      config: { accepts: FEED_LINE_PARAMETERS.accepts },
       schema: {
         operationId: 'listChangesAsLines',
         tags: ['transparency'],
@@ -200,7 +101,7 @@ export const changeLinesRoute: FastifyPluginAsyncTypebox<TransparencyOptions> = 
           "copy catches up in one request, then follows the feed from the last line's cursor. It counts as an " +
           'export: EXPORT_CONCURRENCY at once per instance, one per address, EXPORT_TIMEOUT; gzip or br on request.',
         security: [],
-        querystring: LINES.schema,
+        querystring: FEED_LINE_PARAMETERS.schema,
         response: {
           200: {
             description: 'The entries, one a line, in the order of the feed',

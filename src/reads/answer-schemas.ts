@@ -281,3 +281,12 @@ export const RecordVersion = (resource: PublicResource) =>
       { $id: `${resource.record.name}Version`, additionalProperties: false },
     ),
   )
+
+/** The media type of OCDS packages. */
+export const OCDS_JSON = 'application/json; charset=utf-8'
+
+/** An OCDS package's answer: the OCDS schemas describe it (docs/ocds-mapping.md), not this document. */
+export const ocdsPackage = (description: string) => ({
+  description,
+  content: { [OCDS_JSON]: { schema: Type.Object({}, { additionalProperties: true }) } },
+})

@@ -1,0 +1,137 @@
+import { STATUS_CODES } from 'node:http'
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify'
+import type { MemoryLimiter } from '../auth/rate-limit.js'
+import { isUuid } from '../checks.js'
+import type { Pool } from '../db/pool.js'
+import { isUnavailable } from '../db/pool.js'
+import { NotFoundError, ParameterError } from '../errors.js'
+import { MESSAGES } from '../messages.js'
+import { SECURITY_HEADERS } from '../plugins/security-headers.js'
+import { biddingResource } from '../portal/data.js'
+import { FAVICON } from '../portal/favicon.js'
+import { formQuery, isSearchText } from '../portal/form.js'
+import { recordPath } from '../portal/layout.js'
+import { errorPage } from '../portal/pages.js'
+import { STYLESHEET } from '../portal/style.js'
+import { orderFailure, publicFailure } from '../readmodel/envelopes.js'
+import type { DocumentStore } from '../readmodel/store.js'
+import { PortalReads } from '../reads/portal-reads.js'
+import { recordPages } from './portal-record-routes.js'
+import { HTML, html, notFound, pageSender } from './portal-replies.js'
+import { publicLimit } from './public-limit.js'
+
+// The citizens' portal: server-rendered pages in Portuguese over the same read path as the API. Pages are
+// kept whole in the cache like the API's answers, until the next import.
+
+export interface PortalOptions {
+  pool: Pool
+  store: DocumentStore
+  /** The public per-address limit, shared with the API; none when it is off. */
+  publicLimiter?: MemoryLimiter
+  publicRateLimit: number
+}
+
+/** Where a path belongs, for an answer that no route gives: the order query, the API, or the portal. */
+function faceOf(url: string): 'orders' | 'api' | 'portal' {
+  const path = url.replace(/\/{2,}/g, '/').toLowerCase()
+  if (path === '/external' || path.startsWith('/external/') || path.startsWith('/external?')) return 'orders'
+  if (path === '/v1' || path.startsWith('/v1/') || path.startsWith('/v1?')) return 'api'
+  return 'portal'
+}
+
+const portal: FastifyPluginAsync<PortalOptions> = async (
+  app,
+  { pool, store, publicLimiter, publicRateLimit },
+) => {
+  const pages = new PortalReads(pool, store)
+  // Pages for people, not operations of the API: the OpenAPI document leaves them out.
+  app.addHook('onRoute', (route) => {
+    route.schema = { ...route.schema, hide: true }
+  })
+  app.addHook('onSend', async (_request, reply, payload) => {
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) reply.header(name, value)
+    return payload
+  })
+
+  const cachedPage = pageSender(store)
+
+  app.setErrorHandler(async (error, request, reply) => {
+    if (error instanceof NotFoundError) return notFound(reply, error.message)
+    if (error instanceof ParameterError) return html(reply, 422, errorPage(error.message))
+    const unavailable = isUnavailable(error)
+    request.log.error({ err: error }, 'portal page failed')
+    return html(
+      reply,
+      unavailable ? 503 : 500,
+      errorPage(
+        unavailable
+          ? 'O banco de dados está indisponível no momento. Tente de novo em alguns segundos.'
+          : 'Erro interno do servidor.',
+      ),
+    )
+  })
+
+  // Files every page asks for, outside the per-address limit: cheap to answer, and a page's own.
+  app.get('/static/portal.css', async (_request, reply) =>
+    reply.type('text/css; charset=utf-8').header('Cache-Control', 'public, max-age=3600').send(STYLESHEET),
+  )
+
+  app.get('/favicon.ico', async (_request, reply) =>
+    reply.type('image/x-icon').header('Cache-Control', 'public, max-age=86400').send(FAVICON),
+  )
+
+  await app.register(pageRoutes)
+
+  /** The pages: each counts toward the public limit, as the API's answers do. */
+  async function pageRoutes(app: FastifyInstance) {
+    if (publicLimiter)
+      app.addHook(
+        'onRequest',
+        publicLimit(publicLimiter, publicRateLimit, (reply) =>
+          reply.type(HTML).header('Cache-Control', 'no-store').send(errorPage(MESSAGES.tooManyRequests)),
+        ),
+      )
+
+    // Any path no route takes: the portal's 404 page, or under /v1 and /external the envelope of the path,
+    // never echoing the path.
+    app.setNotFoundHandler(async (request, reply) => {
+      const face = faceOf(request.url)
+      if (face === 'portal') return notFound(reply)
+      const body =
+        face === 'orders' ? orderFailure(STATUS_CODES[404] as string) : publicFailure(MESSAGES.routeNotFound)
+      return reply.code(404).header('Cache-Control', 'no-store').send(body)
+    })
+
+    app.get('/', async (request, reply) => cachedPage(request, reply, (place) => pages.home(place)))
+
+    app.get('/busca', async (request, reply) => {
+      const q = formQuery(request.query).query.q
+      if (q === undefined) return reply.redirect('/')
+      if (!isSearchText(q))
+        return html(
+          reply,
+          422,
+          errorPage('A busca aceita um texto de 1 a 200 caracteres, sem caracteres de controle.'),
+        )
+      return cachedPage(request, reply, (place) => pages.search(place, q), ['q'])
+    })
+
+    await app.register(recordPages, { pool, store })
+
+    /** A bidding by id, whatever its kind (a contract's or ARP's bidding_uuid): the page of its kind. */
+    app.get<{ Params: { id: string } }>('/licitacoes/:id', async (request, reply) => {
+      const id = request.params.id.toLowerCase()
+      const resource = isUuid(id) ? await biddingResource(store, id) : undefined
+      if (resource === undefined) return notFound(reply, 'Registro não encontrado.')
+      return reply.redirect(recordPath(resource, id))
+    })
+
+    app.get<{ Params: { id: string } }>('/orgaos/:id', async (request, reply) => {
+      const id = request.params.id.toLowerCase()
+      if (!isUuid(id)) return notFound(reply, 'Identificador inválido: o endereço deve terminar com um UUID.')
+      return cachedPage(request, reply, (place) => pages.organ(place, id))
+    })
+  }
+}
+
+export default portal
