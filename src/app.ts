@@ -6,13 +6,13 @@ import type { Config } from './config.js'
 import { clientErrorHandler, frameworkErrors } from './plugins/client-errors.js'
 import openapi from './plugins/openapi.js'
 import requests from './plugins/requests.js'
+import { requestValidator } from './query-validation.js'
 import { requestId } from './request-id.js'
 import health from './routes/health.js'
 import orders from './routes/order-routes.js'
 import portal from './routes/portal-routes.js'
 import transparency from './routes/public-api.js'
 import { type ServiceDeps, startServices } from './services.js'
-import { requestValidator } from './validation.js'
 
 export type AppDeps = ServiceDeps
 
@@ -109,7 +109,7 @@ export async function buildApp(
   })
   app.addHook('onClose', () => services.close())
   if (services.metricsServer) app.decorate('metricsServer', services.metricsServer)
-  // Query strings are validated without Ajv's coercion (src/validation.ts).
+  // Query strings are validated without Ajv's coercion (src/query-validation.ts).
   app.setValidatorCompiler(requestValidator)
 
   await app.register(requests, {

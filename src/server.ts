@@ -18,19 +18,19 @@ async function isEmpty(db: Database): Promise<boolean> {
   return rowCount === 0
 }
 
-/** What a new user can type next, for the routes this build serves. */
-async function hints(app: FastifyInstance, db: Database, url: string): Promise<string[]> {
+/** What a new user can type next. */
+async function hints(db: Database, url: string): Promise<string[]> {
   const lines = [`compras is listening on ${url} (data: ${db.description})`]
-  if (app.hasRoute({ method: 'GET', url: '/' })) lines.push(`  Portal:         ${url}/`)
+  lines.push(`  Portal:         ${url}/`)
   lines.push(`  API reference:  ${url}/docs`)
-  if (app.hasRoute({ method: 'GET', url: '/v1/transparency/contracts/:id' })) {
-    const { rows } = await db.pool.query<{ id: string }>('SELECT id FROM contracts ORDER BY id LIMIT 1')
-    if (rows[0]) lines.push(`  A contract:     curl ${url}/v1/transparency/contracts/${rows[0].id}`)
-  }
-  if (app.hasRoute({ method: 'GET', url: '/external/orders' })) {
-    const { rows } = await db.pool.query<{ id: string }>('SELECT id FROM organizations ORDER BY name LIMIT 1')
-    if (rows[0]) lines.push(`  A token:        npx compras token issue --organization ${rows[0].id}`)
-  }
+  const { rows: contracts } = await db.pool.query<{ id: string }>(
+    'SELECT id FROM contracts ORDER BY id LIMIT 1',
+  )
+  if (contracts[0]) lines.push(`  A contract:     curl ${url}/v1/transparency/contracts/${contracts[0].id}`)
+  const { rows: organs } = await db.pool.query<{ id: string }>(
+    'SELECT id FROM organizations ORDER BY name LIMIT 1',
+  )
+  if (organs[0]) lines.push(`  A token:        npx compras token issue --organization ${organs[0].id}`)
   return lines
 }
 
@@ -67,7 +67,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     const address = await app.listen({ port: config.port, host: config.host })
     const port = new URL(address).port
     const url = `${config.tls ? 'https' : 'http'}://localhost:${port}`
-    for (const line of await hints(app, db, url)) process.stdout.write(`${line}\n`)
+    for (const line of await hints(db, url)) process.stdout.write(`${line}\n`)
     let closing: Promise<void> | undefined
     return {
       app,

@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises'
 import { MIGRATE_LOCK } from './locks.js'
-import type { Pool } from './pool.js'
+import { inTransaction, type Pool } from './pool.js'
 
 // Both src/db/migrate.ts and dist/db/migrate.js sit two levels below the package root.
 const MIGRATIONS_DIR = new URL('../../migrations/', import.meta.url)
@@ -50,18 +50,15 @@ export async function migrate(pool: Pool): Promise<string[]> {
     const done = new Set(rows.map((row) => row.version))
     for (const migration of migrations) {
       if (done.has(migration.version)) continue
-      await client.query('BEGIN')
-      try {
+      await inTransaction(client, async () => {
         await client.query(migration.sql)
         await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [
           migration.version,
           migration.name,
         ])
-        await client.query('COMMIT')
-      } catch (error) {
-        await client.query('ROLLBACK')
-        throw new Error(`Migration ${migration.name} failed: ${(error as Error).message}`)
-      }
+      }).catch((error: Error) => {
+        throw new Error(`Migration ${migration.name} failed: ${error.message}`)
+      })
       applied.push(migration.name)
     }
   } finally {

@@ -136,21 +136,15 @@ export function derivePool(
   return derived
 }
 
-/** Runs fn inside a transaction on one client; rolls back on any error. */
-export async function withTransaction<T>(
-  pool: pg.Pool,
-  fn: (client: pg.PoolClient) => Promise<T>,
-): Promise<T> {
-  const client = await pool.connect()
+/** Runs fn inside a transaction on a client the caller holds; rolls back on any error and rethrows it. */
+export async function inTransaction<T>(client: pg.ClientBase, fn: () => Promise<T>): Promise<T> {
+  await client.query('BEGIN')
   try {
-    await client.query('BEGIN')
-    const result = await fn(client)
+    const result = await fn()
     await client.query('COMMIT')
     return result
   } catch (error) {
     await client.query('ROLLBACK').catch(() => {})
     throw error
-  } finally {
-    client.release()
   }
 }

@@ -1,10 +1,9 @@
+import type { JsonObject } from '../json.js'
 import type { ImportLine } from '../resources/index.js'
 
 // A later import for the demo data, so that a first run shows records with a history: a few contracts get
 // an additive term that raises their value and extends their term, and a few ARPs are extended. Made from
 // records the demo generated, without Faker: the same records give the same changes.
-
-type Json = Record<string, unknown>
 
 /** How many contracts, and how many ARPs, the demo changes. */
 const CHANGED = 3
@@ -15,11 +14,11 @@ const after = (day: string, days: number) =>
 
 /** Collects, as the demo streams, the records it will change: call `keep` on each, then `changes()`. */
 export class DemoChanges {
-  private readonly contracts: Json[] = []
-  private readonly arps: Json[] = []
+  private readonly contracts: JsonObject[] = []
+  private readonly arps: JsonObject[] = []
 
   keep(record: ImportLine): void {
-    const json = record as unknown as Json
+    const json = record as unknown as JsonObject
     if (json.type === 'contract' && json.bidding_uuid && this.contracts.length < CHANGED)
       this.contracts.push(json)
     if (json.type === 'arp' && this.arps.length < CHANGED) this.arps.push(json)
@@ -28,7 +27,7 @@ export class DemoChanges {
   /** The changed records, as lines of a later import. */
   changes(): ImportLine[] {
     const contracts = this.contracts.map((contract) => {
-      const terms = (contract.terms as Json[]) ?? []
+      const terms = (contract.terms as JsonObject[]) ?? []
       const end = contract.date_end as string
       const raise = (Math.round(Number(contract.amount_total) * 25) / 100).toFixed(2)
       const signature = after(contract.date_start as string, 180)

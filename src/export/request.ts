@@ -1,6 +1,7 @@
 import { Type } from 'typebox'
 import type { Pool } from '../db/pool.js'
 import { ParameterError } from '../errors.js'
+import { compileQuery } from '../query-validation.js'
 import { PUBLIC_RESOURCES, type PublicResource } from '../resources/index.js'
 import { checkOrganization } from '../transparency/listing.js'
 import {
@@ -12,7 +13,6 @@ import {
   sortOf,
   type ValidQuery,
 } from '../transparency/parameters.js'
-import { compileQuery } from '../validation.js'
 import type { ExportFormat, ExportRequest } from './export.js'
 
 // GET /v1/transparency/export and `compras export` take the same parameters: the resource, the format,

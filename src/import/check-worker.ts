@@ -1,7 +1,7 @@
 import { parentPort } from 'node:worker_threads'
-import { checkBatch, type LineBatch } from './check.js'
+import { checkBatch, type LineBatch } from './line-check.js'
 
-// A worker thread of an import (src/import/checkers.ts): checks the batches of lines it is sent, in order.
+// A worker thread of an import (src/import/check-pool.ts): checks the batches of lines it is sent, in order.
 
 const port = parentPort
 if (!port) throw new Error('check-worker.ts runs as a worker thread')

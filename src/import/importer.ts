@@ -6,7 +6,7 @@ import type { RecordType } from '../domain.js'
 import { rebuildDocuments } from '../readmodel/build.js'
 import { RECORD_KINDS } from '../resources/index.js'
 import { checkReferences, deferReferenceChecks } from './bulk.js'
-import { type CheckersOptions, checkLines } from './checkers.js'
+import { type CheckersOptions, checkLines } from './check-pool.js'
 import { WITHDRAW_PROBLEMS } from './references.js'
 import {
   COPY_ITEMS,

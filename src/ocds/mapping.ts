@@ -1,12 +1,11 @@
 import { createHash } from 'node:crypto'
 import type { BiddingModality, BiddingStatus, ManagementStatus, OrderStatus } from '../domain.js'
+import type { JsonObject } from '../json.js'
 import type { ArpSource, BiddingSource, ContractSource, ProcessKind, ProcessSource } from './source.js'
 
 // Our records as OCDS 1.1 (docs/ocds-mapping.md says field by field what goes where, and why). Plain
 // functions with no database and no HTTP: the read model stores what they return, the routes and the bulk
 // download only join it to the ocid.
-
-type Json = Record<string, unknown>
 
 /** OCDS tenderStatus for each of our bidding statuses. */
 export const TENDER_STATUS: Readonly<Record<BiddingStatus, string>> = {
@@ -91,7 +90,7 @@ const documents = (list: readonly { uuid: string; name: string; url: string }[])
 
 const amendments = (terms: ArpSource['terms']) =>
   terms.map((t) => {
-    const amendment: Json = {
+    const amendment: JsonObject = {
       id: t.number,
       date: dayStart(t.signature_date),
       rationale: t.kind,
@@ -102,7 +101,7 @@ const amendments = (terms: ArpSource['terms']) =>
 
 /** The parties of a release, each once, with every role it plays. */
 class Parties {
-  private readonly byId = new Map<string, Json & { roles: string[] }>()
+  private readonly byId = new Map<string, JsonObject & { roles: string[] }>()
   private people = 0
   private readonly personIds = new Map<string, string>()
 
@@ -139,7 +138,7 @@ class Parties {
     return this.add(`BR-CNPJ-${cnpj}`, name, 'procuringEntity')
   }
 
-  private add(id: string, name: string, role: string, identifier?: Json): { id: string; name: string } {
+  private add(id: string, name: string, role: string, identifier?: JsonObject): { id: string; name: string } {
     let party = this.byId.get(id)
     if (party === undefined) {
       party = { id, name, roles: [] }
@@ -150,12 +149,12 @@ class Parties {
     return { id, name: party.name as string }
   }
 
-  list(): Json[] {
+  list(): JsonObject[] {
     return [...this.byId.values()]
   }
 }
 
-function tender(bidding: BiddingSource, parties: Parties, buyer: { id: string; name: string }): Json {
+function tender(bidding: BiddingSource, parties: Parties, buyer: { id: string; name: string }): JsonObject {
   // A supplier that took part twice (two representatives) is one tenderer.
   const tenderers = [
     ...new Map(
@@ -165,7 +164,7 @@ function tender(bidding: BiddingSource, parties: Parties, buyer: { id: string; n
       }),
     ).values(),
   ]
-  const result: Json = {
+  const result: JsonObject = {
     id: bidding.id,
     title: `${bidding.modality} ${bidding.number}`,
     description: bidding.object_details,
@@ -184,8 +183,8 @@ function tender(bidding: BiddingSource, parties: Parties, buyer: { id: string; n
   return result
 }
 
-function arpAward(arp: ArpSource, parties: Parties): Json {
-  const award: Json = {
+function arpAward(arp: ArpSource, parties: Parties): JsonObject {
+  const award: JsonObject = {
     id: arp.id,
     title: `Ata de registro de preços ${arp.number}`,
     description: arp.object_details,
@@ -201,7 +200,7 @@ function arpAward(arp: ArpSource, parties: Parties): Json {
 }
 
 /** The award a contract comes from when no ARP of the process covers it: the award of that contract. */
-function contractAward(contract: ContractSource, parties: Parties): Json {
+function contractAward(contract: ContractSource, parties: Parties): JsonObject {
   const status = CONTRACT_STATUS[contract.management_status as ManagementStatus]
   return {
     id: `${contract.id}-award`,
@@ -213,8 +212,8 @@ function contractAward(contract: ContractSource, parties: Parties): Json {
   }
 }
 
-function contract(source: ContractSource, awardID: string): Json {
-  const result: Json = {
+function contract(source: ContractSource, awardID: string): JsonObject {
+  const result: JsonObject = {
     id: source.id,
     awardID,
     title: `Contrato ${source.contract_number}`,
@@ -243,7 +242,7 @@ function contract(source: ContractSource, awardID: string): Json {
 }
 
 /** A release's content without its ocid, id, date and tag, in the schema's order. */
-export function releaseContent(source: ProcessSource): Json {
+export function releaseContent(source: ProcessSource): JsonObject {
   const parties = new Parties()
   const buyer = parties.organ(source.organization.name, source.organization.document)
   const tenderSection = source.bidding ? tender(source.bidding, parties, buyer) : undefined
@@ -256,7 +255,7 @@ export function releaseContent(source: ProcessSource): Json {
     awards.push(award)
     return contract(c, award.id as string)
   })
-  const content: Json = { initiationType: 'tender', parties: parties.list(), buyer }
+  const content: JsonObject = { initiationType: 'tender', parties: parties.list(), buyer }
   if (tenderSection) content.tender = tenderSection
   if (awards.length > 0) content.awards = awards
   if (contracts.length > 0) content.contracts = contracts
@@ -285,19 +284,20 @@ type Tag = (typeof TAGS)[number]
 const inOrder = (tags: Set<Tag>) => TAGS.filter((tag) => tags.has(tag))
 
 /** The tags of a process's first release: the stages its content shows. */
-export function firstTags(content: Json): Tag[] {
+export function firstTags(content: JsonObject): Tag[] {
   const tags = new Set<Tag>()
   if (content.tender) tags.add('tender')
   if (content.awards) tags.add('award')
-  const contracts = (content.contracts ?? []) as Json[]
+  const contracts = (content.contracts ?? []) as JsonObject[]
   if (contracts.length > 0) tags.add('contract')
   if (contracts.some((c) => c.implementation !== undefined)) tags.add('implementation')
   return inOrder(tags)
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
-const byId = (list: unknown) => new Map(((list ?? []) as Json[]).map((item) => [item.id as string, item]))
-const without = (item: Json, ...names: string[]) =>
+const byId = (list: unknown) =>
+  new Map(((list ?? []) as JsonObject[]).map((item) => [item.id as string, item]))
+const without = (item: JsonObject, ...names: string[]) =>
   Object.fromEntries(Object.entries(item).filter(([name]) => !names.includes(name)))
 
 /**
@@ -306,9 +306,12 @@ const without = (item: Json, ...names: string[]) =>
  * new additive term a `contractAmendment`, a contract that ends a `contractTermination`. A change only to the
  * parties (a supplier renamed) updates the latest stage the process shows.
  */
-export function changeTags(before: Json, after: Json): Tag[] {
+export function changeTags(before: JsonObject, after: JsonObject): Tag[] {
   const tags = new Set<Tag>()
-  const tender = { before: before.tender as Json | undefined, after: after.tender as Json | undefined }
+  const tender = {
+    before: before.tender as JsonObject | undefined,
+    after: after.tender as JsonObject | undefined,
+  }
   if (tender.after && !tender.before) tags.add('tender')
   else if (tender.after && !same(tender.before, tender.after))
     tags.add(
@@ -317,7 +320,7 @@ export function changeTags(before: Json, after: Json): Tag[] {
         : 'tenderUpdate',
     )
   const awards = byId(before.awards)
-  for (const award of (after.awards ?? []) as Json[]) {
+  for (const award of (after.awards ?? []) as JsonObject[]) {
     const was = awards.get(award.id as string)
     if (!was) tags.add('award')
     else if (!same(was, award))
@@ -326,7 +329,7 @@ export function changeTags(before: Json, after: Json): Tag[] {
       )
   }
   const contracts = byId(before.contracts)
-  for (const contract of (after.contracts ?? []) as Json[]) {
+  for (const contract of (after.contracts ?? []) as JsonObject[]) {
     const was = contracts.get(contract.id as string)
     if (!was) {
       tags.add('contract')
@@ -366,8 +369,8 @@ export function releaseBody(source: ProcessSource): { hash: string; content: str
 }
 
 /** A stored tail's content: what follows its date and tags, as the object releaseContent made. */
-export function contentOf(tail: string): Json {
-  const release = JSON.parse(`{${tail}`) as Json
+export function contentOf(tail: string): JsonObject {
+  const release = JSON.parse(`{${tail}`) as JsonObject
   delete release.date
   delete release.tag
   return release
@@ -397,14 +400,16 @@ export interface Withdrawn {
  * own that the mapping gives a contract with no ARP (without suppliers, which the ARP's award named). The
  * content is changed in place.
  */
-export function withoutWithdrawn(content: Json, gone: Withdrawn): Json {
-  const awards = (content.awards ?? []) as Json[]
+export function withoutWithdrawn(content: JsonObject, gone: Withdrawn): JsonObject {
+  const awards = (content.awards ?? []) as JsonObject[]
   const removedAwards = new Set<string>(gone.arps)
   for (const id of gone.contracts) removedAwards.add(`${id}-award`)
-  let contracts = ((content.contracts ?? []) as Json[]).filter((c) => !gone.contracts.has(c.id as string))
+  let contracts = ((content.contracts ?? []) as JsonObject[]).filter(
+    (c) => !gone.contracts.has(c.id as string),
+  )
   const kept = awards.filter((a) => !removedAwards.has(a.id as string))
   contracts = contracts.map((contract) => {
-    const implementation = contract.implementation as { milestones: Json[] } | undefined
+    const implementation = contract.implementation as { milestones: JsonObject[] } | undefined
     if (implementation) {
       const milestones = implementation.milestones.filter((m) => !gone.orders.has(m.id as string))
       if (milestones.length === 0) delete contract.implementation
@@ -412,7 +417,7 @@ export function withoutWithdrawn(content: Json, gone: Withdrawn): Json {
     }
     if (!removedAwards.has(contract.awardID as string) || !gone.arps.has(contract.awardID as string))
       return contract
-    const own: Json = {
+    const own: JsonObject = {
       id: `${contract.id}-award`,
       title: `Adjudicação do ${(contract.title as string).replace(/^Contrato/, 'contrato')}`,
     }
@@ -433,15 +438,15 @@ export function withoutWithdrawn(content: Json, gone: Withdrawn): Json {
     roles.add(role)
     named.set(id as string, roles)
   }
-  const buyer = content.buyer as Json | undefined
+  const buyer = content.buyer as JsonObject | undefined
   if (buyer) name(buyer.id, 'buyer')
-  const tender = content.tender as Json | undefined
-  if (tender?.procuringEntity) name((tender.procuringEntity as Json).id, 'procuringEntity')
+  const tender = content.tender as JsonObject | undefined
+  if (tender?.procuringEntity) name((tender.procuringEntity as JsonObject).id, 'procuringEntity')
   else if (buyer) name(buyer.id, 'procuringEntity')
-  for (const tenderer of (tender?.tenderers ?? []) as Json[]) name(tenderer.id, 'tenderer')
+  for (const tenderer of (tender?.tenderers ?? []) as JsonObject[]) name(tenderer.id, 'tenderer')
   for (const award of kept)
-    for (const supplier of (award.suppliers ?? []) as Json[]) name(supplier.id, 'supplier')
-  content.parties = ((content.parties ?? []) as (Json & { roles: string[] })[])
+    for (const supplier of (award.suppliers ?? []) as JsonObject[]) name(supplier.id, 'supplier')
+  content.parties = ((content.parties ?? []) as (JsonObject & { roles: string[] })[])
     .map((party) => ({
       ...party,
       roles: party.roles.filter((role) => named.get(party.id as string)?.has(role)),

@@ -1,3 +1,4 @@
+import type { JsonObject } from '../json.js'
 // The OCDS merge routine (https://standard.open-contracting.org/1.1/en/schema/merging/), for the record of a
 // process: its releases, oldest first, make the compiled release (the state now) and the versioned release
 // (every value each field had, and the release that gave it). Plain functions over parsed releases.
@@ -7,10 +8,8 @@
 // (an object of a later release updates the object with its id), and any other array is replaced whole. The
 // schema's exceptions to that (additionalIdentifiers, additionalClassifications) are fields we do not publish.
 
-type Json = Record<string, unknown>
-
 /** A release as the merge reads it: the fields it merges, and the metadata it leaves out of them. */
-export type Release = Json & { ocid: string; id: string; date: string; tag: string[] }
+export type Release = JsonObject & { ocid: string; id: string; date: string; tag: string[] }
 
 /** One value a field of the versioned release had, and the release that gave it. */
 interface Version {
@@ -23,22 +22,22 @@ interface Version {
 /** The release metadata that is not merged: each release has its own. */
 const METADATA = new Set(['ocid', 'id', 'date', 'tag'])
 
-const isObject = (value: unknown): value is Json =>
+const isObject = (value: unknown): value is JsonObject =>
   typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /** Whether an array is merged by identifier: it holds objects, and each has an id. */
-const byIdentifier = (value: unknown): value is Json[] =>
+const byIdentifier = (value: unknown): value is JsonObject[] =>
   Array.isArray(value) && value.length > 0 && value.every((item) => isObject(item) && item.id !== undefined)
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 
 /** Merges `source` into `target` (compiled): a later value replaces, a null removes, an omitted field stays. */
-function compile(target: Json, source: Json, skip: ReadonlySet<string>): Json {
+function compile(target: JsonObject, source: JsonObject, skip: ReadonlySet<string>): JsonObject {
   for (const [name, value] of Object.entries(source)) {
     if (skip.has(name)) continue
     if (value === null) delete target[name]
     else if (byIdentifier(value)) {
-      const list = byIdentifier(target[name]) ? (target[name] as Json[]) : []
+      const list = byIdentifier(target[name]) ? (target[name] as JsonObject[]) : []
       for (const item of value) {
         const found = list.find((existing) => same(existing.id, item.id))
         if (found) compile(found, item, NONE)
@@ -59,8 +58,8 @@ const NONE: ReadonlySet<string> = new Set()
  * that changed it. In an array merged by identifier, each object's `id` names it and is not versioned.
  */
 function addVersion(
-  target: Json,
-  source: Json,
+  target: JsonObject,
+  source: JsonObject,
   from: Omit<Version, 'value'>,
   skip: ReadonlySet<string>,
   listed: boolean,
@@ -69,7 +68,7 @@ function addVersion(
     if (skip.has(name)) continue
     if (listed && name === 'id') target.id = value
     else if (byIdentifier(value)) {
-      const list = Array.isArray(target[name]) ? (target[name] as Json[]) : []
+      const list = Array.isArray(target[name]) ? (target[name] as JsonObject[]) : []
       for (const item of value) {
         let found = list.find((existing) => same(existing.id, item.id))
         if (!found) {
@@ -98,27 +97,27 @@ function addVersion(
  * `compiled`, its id and date the latest release's. `compiled` is the one before (undefined for the first
  * release), and is changed in place.
  */
-export function compileNext(compiled: Json | undefined, release: Release): Json {
-  const target: Json = compiled ?? { ocid: release.ocid, id: '', date: '', tag: ['compiled'] }
+export function compileNext(compiled: JsonObject | undefined, release: Release): JsonObject {
+  const target: JsonObject = compiled ?? { ocid: release.ocid, id: '', date: '', tag: ['compiled'] }
   target.id = `${release.ocid}-${release.date}`
   target.date = release.date
   return compile(target, release, METADATA)
 }
 
 /** The compiled release of a process's releases, oldest first: the state they add up to, tagged `compiled`. */
-export function compiledRelease(releases: readonly Release[]): Json {
+export function compiledRelease(releases: readonly Release[]): JsonObject {
   if (releases.length === 0) throw new RangeError('a record has at least one release')
-  let compiled: Json | undefined
+  let compiled: JsonObject | undefined
   for (const release of releases) compiled = compileNext(compiled, release)
-  return compiled as Json
+  return compiled as JsonObject
 }
 
 /**
  * The versioned release after one more release: every value of every field, and the release that gave it.
  * `versioned` is the one before (undefined for the first release), and is changed in place.
  */
-export function versionNext(versioned: Json | undefined, release: Release): Json {
-  const target: Json = versioned ?? { ocid: release.ocid }
+export function versionNext(versioned: JsonObject | undefined, release: Release): JsonObject {
+  const target: JsonObject = versioned ?? { ocid: release.ocid }
   addVersion(
     target,
     release,
@@ -130,9 +129,9 @@ export function versionNext(versioned: Json | undefined, release: Release): Json
 }
 
 /** The versioned release of a process's releases, oldest first: every value of every field, and whence. */
-export function versionedRelease(releases: readonly Release[]): Json {
+export function versionedRelease(releases: readonly Release[]): JsonObject {
   if (releases.length === 0) throw new RangeError('a record has at least one release')
-  let versioned: Json | undefined
+  let versioned: JsonObject | undefined
   for (const release of releases) versioned = versionNext(versioned, release)
-  return versioned as Json
+  return versioned as JsonObject
 }

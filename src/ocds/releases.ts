@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import { copyIn, copyRow } from '../db/copy.js'
 import type { PoolClient } from '../db/pool.js'
 import { BIDDING_MODALITIES, BIDDING_STATUSES, MANAGEMENT_STATUSES, ORDER_STATUSES } from '../domain.js'
+import type { JsonObject } from '../json.js'
 import {
   AWARD_STATUS,
   CONTRACT_STATUS,
@@ -21,8 +22,6 @@ import { type BiddingSource, type ProcessKind, type ProcessSource, sourceQuery }
 
 // The stored releases (migrations/0009_ocds.sql): built in the transaction that wrote the data, like the
 // other documents of the read model, for the processes an import touched or for all of them.
-
-type Json = Record<string, unknown>
 
 const KINDS: readonly ProcessKind[] = ['bidding', 'contract', 'arp']
 
@@ -377,9 +376,9 @@ export async function eraseWithdrawnReleases(client: PoolClient): Promise<number
        UNION ALL SELECT version, tail, true FROM ocds_releases WHERE process_id = $1 ORDER BY version`,
       [processId],
     )
-    let before: Json | undefined
+    let before: JsonObject | undefined
     for (const row of rows) {
-      const release = JSON.parse(`{${row.tail}`) as Json
+      const release = JSON.parse(`{${row.tail}`) as JsonObject
       const content = withoutWithdrawn(contentOf(row.tail), gone)
       const text = JSON.stringify(content)
       if (!row.current && before !== undefined && JSON.stringify(before) === text) {

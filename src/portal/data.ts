@@ -1,12 +1,12 @@
 import type { Pool } from '../db/pool.js'
 import { NotFoundError } from '../errors.js'
+import type { JsonObject } from '../json.js'
 import { CACHE_KEYS } from '../readmodel/cache-keys.js'
 import type { DocumentStore, VersionEntry } from '../readmodel/store.js'
 import type { ChoiceList } from '../resources/filters.js'
 import { contracts, PUBLIC_RESOURCES, type PublicResource } from '../resources/index.js'
 import {
   checkOrganization,
-  type Json,
   type ListResult,
   LOOKUPS,
   type LookupRow,
@@ -157,12 +157,12 @@ export async function recordWithHistory(
   store: DocumentStore,
   resource: PublicResource,
   id: string,
-): Promise<{ document: Json; owner: Owner; versions: VersionEntry[] } | undefined> {
+): Promise<{ document: JsonObject; owner: Owner; versions: VersionEntry[] } | undefined> {
   const found = await store.history(resource.path, id)
   if (found === undefined) return undefined
   const owner = await ownerOf(pool, store, found.organizationId)
   if (owner === undefined) return undefined
-  return { document: JSON.parse(found.body) as Json, owner, versions: found.versions }
+  return { document: JSON.parse(found.body) as JsonObject, owner, versions: found.versions }
 }
 
 /**
@@ -176,7 +176,7 @@ export async function recordVersion(
   id: string,
   version: number,
 ): Promise<
-  { document: Json; owner: Owner; shown: Omit<VersionEntry, 'changes'>; latest: number } | undefined
+  { document: JsonObject; owner: Owner; shown: Omit<VersionEntry, 'changes'>; latest: number } | undefined
 > {
   const read = await store.version(resource.path, id, version)
   if (read === undefined) return undefined
@@ -184,7 +184,7 @@ export async function recordVersion(
   if (shown === undefined || read.document === undefined) throw new NotFoundError('version')
   const owner = await ownerOf(pool, store, read.organizationId)
   if (owner === undefined) return undefined
-  return { document: JSON.parse(read.document) as Json, owner, shown, latest: read.versions.length }
+  return { document: JSON.parse(read.document) as JsonObject, owner, shown, latest: read.versions.length }
 }
 
 /** The public resource whose record has this id: a bidding is a direct contract or a public call. */

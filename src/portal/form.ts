@@ -1,4 +1,5 @@
 import { hasControlCharacter } from '../checks.js'
+import { compileQuery } from '../query-validation.js'
 import type { PublicResource } from '../resources/index.js'
 import {
   listingParameters,
@@ -7,7 +8,6 @@ import {
   sortOf,
   unknownParameter,
 } from '../transparency/parameters.js'
-import { compileQuery } from '../validation.js'
 
 // What the portal's forms send, read and checked as the API checks its parameters, so that a page can show
 // each problem by its field.

@@ -1,8 +1,8 @@
 import type { ComponentChildren } from 'preact'
 import { renderToString } from 'preact-render-to-string'
+import type { JsonObject } from '../json.js'
 import { type AnyField, isRelation, type Relation } from '../resources/fields.js'
 import { PUBLIC_RESOURCES, type PublicResource } from '../resources/index.js'
-import type { Json } from '../transparency/listing.js'
 import { formatValue, MISSING } from './format.js'
 
 // What every page of the portal shares: the frame (header, menu, breadcrumbs, footer), and how a field's
@@ -106,7 +106,7 @@ export function RecordRows({
   shown,
 }: {
   resource: PublicResource
-  rows: readonly Json[]
+  rows: readonly JsonObject[]
   shown: readonly string[]
 }) {
   const fields = resource.record.fields
@@ -131,7 +131,7 @@ export function RecordRows({
 
 export function Cell({ field, value, href }: { field: AnyField | Relation; value: unknown; href?: string }) {
   if (isRelation(field)) {
-    const items = (value as Json[] | undefined) ?? []
+    const items = (value as JsonObject[] | undefined) ?? []
     if (items.length === 0) return <>{MISSING}</>
     // Nested lists (a term's documents): the files as links.
     return (

@@ -1,7 +1,7 @@
+import type { JsonObject } from '../json.js'
 import type { VersionEntry } from '../readmodel/store.js'
 import { type AnyField, isRelation, type Relation } from '../resources/fields.js'
 import { PUBLIC_RESOURCES, type PublicResource } from '../resources/index.js'
-import type { Json } from '../transparency/listing.js'
 import type { KindSummary, Organ, Owner } from './data.js'
 import { counted, day, money, taxId } from './format.js'
 import { HistorySection, VersionBanner } from './history.js'
@@ -17,7 +17,7 @@ const linkedResource = (relation: Relation) =>
   PUBLIC_RESOURCES.find((r) => r.record.table === relation.shape.table && r.record.table !== 'biddings')
 
 /** A relation as a table: one row per element, a column per field of its shape. */
-function RelationTable({ relation, rows }: { relation: Relation; rows: Json[] }) {
+function RelationTable({ relation, rows }: { relation: Relation; rows: JsonObject[] }) {
   const fields = Object.entries(relation.shape.fields).filter(([name]) => name !== 'id')
   const target = linkedResource(relation)
   if (rows.length === 0) return <p>Nenhum registro.</p>
@@ -65,7 +65,7 @@ export type HistoryView =
 export function detailPage(
   resource: PublicResource,
   id: string,
-  document: Json,
+  document: JsonObject,
   owner: Owner,
   view: HistoryView,
 ): string {
@@ -111,7 +111,7 @@ export function detailPage(
         return (
           <section key={name} aria-labelledby={`rel-${name}`}>
             <h2 id={`rel-${name}`}>{relation.label}</h2>
-            <RelationTable relation={relation} rows={(document[name] as Json[] | undefined) ?? []} />
+            <RelationTable relation={relation} rows={(document[name] as JsonObject[] | undefined) ?? []} />
           </section>
         )
       })}

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { DATA_CHANNEL } from '../channel.js'
 import { IMPORT_LOCK, SYNC_LOCK } from '../db/locks.js'
-import type { Pool, PoolClient } from '../db/pool.js'
+import { inTransaction, type Pool, type PoolClient } from '../db/pool.js'
 import {
   completeRecords,
   eraseWithdrawnReleases,
@@ -169,22 +169,17 @@ export async function syncReadModel(
         const { rows: check } = await client.query<{ missing: boolean }>(kind.missing)
         if (!check[0]?.missing) continue
       }
-      await client.query('BEGIN')
-      try {
+      await inTransaction(client, async () => {
         await client.query('SELECT pg_advisory_xact_lock($1)', [IMPORT_LOCK])
         await client.query(remove(kind, 'all'))
         await client.query(kind.insert('all'))
         await client.query(
           `INSERT INTO read_model_versions (kind, version) VALUES ($1, $2)
-           ON CONFLICT (kind) DO UPDATE SET version = excluded.version`,
+             ON CONFLICT (kind) DO UPDATE SET version = excluded.version`,
           [kind.kind, version],
         )
         await markChanged(client)
-        await client.query('COMMIT')
-      } catch (error) {
-        await client.query('ROLLBACK')
-        throw error
-      }
+      })
       rebuilt.push(kind.kind)
     }
     // Histories written before their differences were kept get them, and their checkpoints, once.
@@ -196,38 +191,28 @@ export async function syncReadModel(
       'SELECT EXISTS (SELECT 1 FROM ocds_releases WHERE version > 1 AND compiled IS NULL) AS found',
     )
     if (incomplete[0]?.found || records[0]?.found) {
-      await client.query('BEGIN')
-      try {
+      await inTransaction(client, async () => {
         await client.query('SELECT pg_advisory_xact_lock($1)', [IMPORT_LOCK])
         await completeHistories(client)
         await completeRecords(client)
         await markChanged(client)
-        await client.query('COMMIT')
-      } catch (error) {
-        await client.query('ROLLBACK')
-        throw error
-      }
+      })
       rebuilt.push('history')
     }
     // The OCDS releases (src/ocds): read from the tables and mapped in JavaScript, versioned alike.
     const { rows: check } = await client.query<{ missing: boolean }>(RELEASES_MISSING)
     const releasesVersion = versions.ocds as string
     if (stored.get('ocds') !== releasesVersion || check[0]?.missing) {
-      await client.query('BEGIN')
-      try {
+      await inTransaction(client, async () => {
         await client.query('SELECT pg_advisory_xact_lock($1)', [IMPORT_LOCK])
         await rebuildReleases(client, 'all')
         await client.query(
           `INSERT INTO read_model_versions (kind, version) VALUES ('ocds', $1)
-           ON CONFLICT (kind) DO UPDATE SET version = excluded.version`,
+             ON CONFLICT (kind) DO UPDATE SET version = excluded.version`,
           [releasesVersion],
         )
         await markChanged(client)
-        await client.query('COMMIT')
-      } catch (error) {
-        await client.query('ROLLBACK')
-        throw error
-      }
+      })
       rebuilt.push('ocds')
     }
   } finally {

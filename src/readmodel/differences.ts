@@ -1,5 +1,6 @@
+import type { JsonValue } from '../json.js'
 import { type AnyField, isRelation, type Relation, type Shape } from '../resources/fields.js'
-import { elementKey, type Json } from './patch.js'
+import { elementKey } from './patch.js'
 
 // What changed from one version of a record to the next, named so that a person can read it: computed once,
 // when the import makes the version (src/readmodel/log.ts), and kept beside the entry, so that a history costs
@@ -12,9 +13,9 @@ export interface Difference {
   /** The same, in Portuguese, from the resource's labels: `Termos aditivos › 3 › Valor`. */
   label: string
   /** null for what the later version added. */
-  before: Json
+  before: JsonValue
   /** null for what it removed. */
-  after: Json
+  after: JsonValue
   /**
    * The declared fields it lies under, from the record's shape: `['terms', 'value']`; for a whole element of a
    * relation added or removed, the relation's name alone.
@@ -22,13 +23,13 @@ export interface Difference {
   path: string[]
 }
 
-const isObject = (value: Json): value is { [key: string]: Json } =>
+const isObject = (value: JsonValue): value is { [key: string]: JsonValue } =>
   typeof value === 'object' && value !== null && !Array.isArray(value)
 
-const same = (a: Json, b: Json) => JSON.stringify(a) === JSON.stringify(b)
+const same = (a: JsonValue, b: JsonValue) => JSON.stringify(a) === JSON.stringify(b)
 
 /** How an element is named in a path: its number, then its name, then its id, else its place (from 1). */
-function elementName(element: Json, position: number): string {
+function elementName(element: JsonValue, position: number): string {
   if (isObject(element)) {
     for (const name of ['number', 'name', 'id', 'uuid']) {
       const value = element[name]
@@ -41,8 +42,8 @@ function elementName(element: Json, position: number): string {
 /** The differences between two versions of a record (or of two elements of a relation), in field order. */
 export function differences(
   shape: Shape,
-  before: Json,
-  after: Json,
+  before: JsonValue,
+  after: JsonValue,
   path = '',
   label = '',
   declared: readonly string[] = [],
@@ -50,8 +51,8 @@ export function differences(
   const found: Difference[] = []
   if (!isObject(before) || !isObject(after)) return found
   for (const name of Object.keys(after)) {
-    const was = before[name] as Json
-    const is = after[name] as Json
+    const was = before[name] as JsonValue
+    const is = after[name] as JsonValue
     if (same(was, is)) continue
     const field = shape.fields[name] as AnyField | Relation | undefined
     const at = path ? `${path}.${name}` : name
@@ -68,14 +69,14 @@ export function differences(
 /** The differences between two versions of a relation's rows: added, removed, and changed elements. */
 function elements(
   shape: Shape,
-  before: Json[],
-  after: Json[],
+  before: JsonValue[],
+  after: JsonValue[],
   path: string,
   label: string,
   declared: readonly string[],
 ): Difference[] {
   const keyed = [...before, ...after].every((element) => elementKey(element) !== undefined)
-  const key = (element: Json, i: number) => (keyed ? (elementKey(element) as string) : `#${i}`)
+  const key = (element: JsonValue, i: number) => (keyed ? (elementKey(element) as string) : `#${i}`)
   const previous = new Map(before.map((element, i) => [key(element, i), element]))
   const found: Difference[] = []
   after.forEach((element, i) => {
@@ -124,5 +125,7 @@ export function declaredAt(record: Shape, path: readonly string[]): { declared?:
 
 /** The differences between two documents' texts, as kept beside the entry of the later one (JSON text). */
 export function storedDifferences(record: Shape, beforeText: string, afterText: string): string {
-  return JSON.stringify(differences(record, JSON.parse(beforeText) as Json, JSON.parse(afterText) as Json))
+  return JSON.stringify(
+    differences(record, JSON.parse(beforeText) as JsonValue, JSON.parse(afterText) as JsonValue),
+  )
 }

@@ -1,3 +1,5 @@
+import type { JsonValue } from '../json.js'
+
 // How a document's earlier version is kept compactly: as the patch that turns the version after it back into
 // it (a reverse delta, as RCS keeps files). The latest version is the document the read model serves, so a
 // record that never changed costs nothing, and an earlier version is the latest with the patches of the
@@ -8,12 +10,10 @@
 // Documents are JSON as PostgreSQL writes it and JSON.stringify writes it back byte for byte (compact, in the
 // served field order), so a version rebuilt from patches is the text the detail endpoint served.
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
-
 /** A patch of an object's fields: each changed field's old value, or the patch of its value. */
 interface ObjectPatch {
   /** Fields whose old value is given whole. */
-  s?: Record<string, Json>
+  s?: Record<string, JsonValue>
   /** Fields whose old value is the new one patched. */
   p?: Record<string, Patch>
 }
@@ -24,20 +24,20 @@ interface ArrayPatch {
 }
 
 /** `c`: `n` elements of the new array from index `i`; `e`: element `i` patched; `v`: an element given whole. */
-type Segment = { c: [number, number] } | { e: [number, Patch] } | { v: Json }
+type Segment = { c: [number, number] } | { e: [number, Patch] } | { v: JsonValue }
 
 export type Patch = ObjectPatch | ArrayPatch
 
-const isObject = (value: Json): value is { [key: string]: Json } =>
+const isObject = (value: JsonValue): value is { [key: string]: JsonValue } =>
   typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /** Whether two values are the same JSON text: the same values, and objects' fields in the same order. */
-function same(a: Json, b: Json): boolean {
+function same(a: JsonValue, b: JsonValue): boolean {
   if (a === b) return true
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false
   if (Array.isArray(a) || Array.isArray(b)) {
     if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false
-    for (let i = 0; i < a.length; i++) if (!same(a[i] as Json, b[i] as Json)) return false
+    for (let i = 0; i < a.length; i++) if (!same(a[i] as JsonValue, b[i] as JsonValue)) return false
     return true
   }
   const keys = Object.keys(a)
@@ -45,13 +45,13 @@ function same(a: Json, b: Json): boolean {
   if (keys.length !== others.length) return false
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i] as string
-    if (key !== others[i] || !same(a[key] as Json, b[key] as Json)) return false
+    if (key !== others[i] || !same(a[key] as JsonValue, b[key] as JsonValue)) return false
   }
   return true
 }
 
 /** An element's identity in its array: its id, uuid or number, when it has one. */
-export function elementKey(element: Json): string | undefined {
+export function elementKey(element: JsonValue): string | undefined {
   if (!isObject(element)) return undefined
   for (const name of ['id', 'uuid', 'number']) {
     const value = element[name]
@@ -61,14 +61,14 @@ export function elementKey(element: Json): string | undefined {
 }
 
 /** The keys of an array's elements, when every element has one and none repeats. */
-function keysOf(array: Json[]): string[] | undefined {
+function keysOf(array: JsonValue[]): string[] | undefined {
   const keys = array.map(elementKey)
   if (keys.some((key) => key === undefined) || new Set(keys).size !== keys.length) return undefined
   return keys as string[]
 }
 
 /** The patch that turns `after` back into `before`; undefined when they are the same. */
-export function reversePatch(after: Json, before: Json): Patch | undefined {
+export function reversePatch(after: JsonValue, before: JsonValue): Patch | undefined {
   if (same(after, before)) return undefined
   if (isObject(after) && isObject(before)) {
     const afterKeys = Object.keys(after)
@@ -79,8 +79,8 @@ export function reversePatch(after: Json, before: Json): Patch | undefined {
       return undefined
     const patch: ObjectPatch = {}
     for (const key of afterKeys) {
-      const from = after[key] as Json
-      const to = before[key] as Json
+      const from = after[key] as JsonValue
+      const to = before[key] as JsonValue
       if (same(from, to)) continue
       // An object or array is patched rather than given whole: its patch names only what changed, and
       // storedPatch keeps the whole version where the patch comes out larger.
@@ -109,7 +109,7 @@ export function reversePatch(after: Json, before: Json): Patch | undefined {
         segments.push({ v: element })
         return
       }
-      const was = after[at] as Json
+      const was = after[at] as JsonValue
       if (same(was, element)) {
         const last = segments.at(-1)
         if (last && 'c' in last && last.c[0] + last.c[1] === at) last.c[1]++
@@ -125,22 +125,22 @@ export function reversePatch(after: Json, before: Json): Patch | undefined {
 }
 
 /** `after` with a patch made by reversePatch applied: the version before it. Nothing of `after` is changed. */
-export function applyPatch(after: Json, patch: Patch): Json {
+export function applyPatch(after: JsonValue, patch: Patch): JsonValue {
   if ('a' in patch) {
-    const array = after as Json[]
-    const result: Json[] = []
+    const array = after as JsonValue[]
+    const result: JsonValue[] = []
     for (const segment of patch.a) {
       if ('c' in segment) result.push(...array.slice(segment.c[0], segment.c[0] + segment.c[1]))
-      else if ('e' in segment) result.push(applyPatch(array[segment.e[0]] as Json, segment.e[1]))
+      else if ('e' in segment) result.push(applyPatch(array[segment.e[0]] as JsonValue, segment.e[1]))
       else result.push(segment.v)
     }
     return result
   }
-  const object = after as { [key: string]: Json }
-  const result: { [key: string]: Json } = {}
+  const object = after as { [key: string]: JsonValue }
+  const result: { [key: string]: JsonValue } = {}
   for (const [key, value] of Object.entries(object)) {
     const inner = patch.p?.[key]
-    if (patch.s && key in patch.s) result[key] = patch.s[key] as Json
+    if (patch.s && key in patch.s) result[key] = patch.s[key] as JsonValue
     else result[key] = inner ? applyPatch(value, inner) : value
   }
   return result
@@ -154,7 +154,7 @@ export const isWhole = (stored: string) => stored.startsWith('{"w":')
 
 /** The text of a reverse patch between two documents' texts, or of `before` whole where that is shorter. */
 export function storedPatch(afterText: string, beforeText: string): string {
-  const patch = reversePatch(JSON.parse(afterText) as Json, JSON.parse(beforeText) as Json)
+  const patch = reversePatch(JSON.parse(afterText) as JsonValue, JSON.parse(beforeText) as JsonValue)
   const text = patch === undefined ? undefined : JSON.stringify(patch)
   // A document so changed that its patch is as large as it: the version itself, marked as such.
   return text !== undefined && text.length < beforeText.length ? text : wholeVersion(beforeText)
@@ -171,20 +171,20 @@ export function restore(afterText: string, stored: string): string {
  * version whole takes the place of what came before it, so `afterText` is not read when the first one is.
  */
 export function restoreAll(afterText: string | undefined, stored: readonly (string | null)[]): string {
-  let document: Json | undefined
+  let document: JsonValue | undefined
   let text = afterText
   for (const one of stored) {
     if (one === null) continue
-    const parsed = JSON.parse(one) as Patch | { w: Json }
+    const parsed = JSON.parse(one) as Patch | { w: JsonValue }
     if ('w' in parsed) {
       document = parsed.w
       text = undefined
       continue
     }
-    document ??= JSON.parse(text as string) as Json
+    document ??= JSON.parse(text as string) as JsonValue
     document = applyPatch(document, parsed)
   }
   return document === undefined ? (text as string) : JSON.stringify(document)
 }
 
-export type { Json }
+export type { JsonValue }

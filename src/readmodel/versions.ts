@@ -1,8 +1,9 @@
 import type { PoolClient } from '../db/pool.js'
+import type { JsonValue } from '../json.js'
 import { PUBLIC_RESOURCES, type PublicResource } from '../resources/index.js'
 import { storedDifferences } from './differences.js'
 import { reverse } from './log.js'
-import { type Json, restore } from './patch.js'
+import { restore } from './patch.js'
 
 // Rewriting a record's stored history (its entries' reverse patches and differences), inside an import's or a
 // rebuild's transaction: to erase a withdrawn record from every version of the records that showed it
@@ -18,7 +19,7 @@ interface Entry {
 
 export interface Rewrite {
   /** What to take out of each version (a withdrawn record); none: the versions stay as they are. */
-  scrub?: (document: Json) => Json
+  scrub?: (document: JsonValue) => JsonValue
   /**
    * Drop the entries that, once scrubbed, change nothing: an earlier one is deleted; the record's newest
    * entry stays in the feeds (a mirror must hear that the document changed) and makes no version.
@@ -64,7 +65,7 @@ export async function rewriteHistory(
   }
   const scrub = rewrite.scrub
   const versions = scrub
-    ? texts.map((text) => JSON.stringify(scrub(JSON.parse(text) as Json)))
+    ? texts.map((text) => JSON.stringify(scrub(JSON.parse(text) as JsonValue)))
     : (texts as string[])
   const newest = (entries.at(-1) as Entry).seq
   const record = resource.record

@@ -1,7 +1,7 @@
 import type { PoolClient } from '../db/pool.js'
+import type { JsonValue } from '../json.js'
 import { isRelation, type Relation } from '../resources/fields.js'
 import { Order, PUBLIC_RESOURCES, type PublicResource } from '../resources/index.js'
-import type { Json } from './patch.js'
 import { rewriteHistory } from './versions.js'
 
 // A withdrawn record was published by mistake: it leaves every face, the history of the records that showed it
@@ -97,14 +97,18 @@ export async function eraseWithdrawn(client: PoolClient): Promise<number> {
 }
 
 /** A version of a record without the elements of its relations that are withdrawn records. */
-function withoutWithdrawn(document: Json, showing: readonly Showing[], gone: readonly Withdrawn[]): Json {
-  const object = document as Record<string, Json>
+function withoutWithdrawn(
+  document: JsonValue,
+  showing: readonly Showing[],
+  gone: readonly Withdrawn[],
+): JsonValue {
+  const object = document as Record<string, JsonValue>
   for (const { field, table, key } of showing) {
     const keys = new Set(gone.filter((w) => w.table === table).map((w) => w.key))
     const list = object[field]
     if (keys.size === 0 || !Array.isArray(list)) continue
     object[field] = list.filter((element) => {
-      const value = (element as Record<string, Json>)[key]
+      const value = (element as Record<string, JsonValue>)[key]
       return !(typeof value === 'string' && keys.has(value))
     })
   }

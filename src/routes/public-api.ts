@@ -100,8 +100,7 @@ const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app,
   // built for one request (errors) get their tag, compression and Cache-Control from the plugins, in a
   // scope of their own so that the answers' path does not run their hooks.
   await app.register(async (scope) => {
-    // Before compress: the tag is of the uncompressed body. FNV-1a: a validator, not a secret, at a
-    // fraction of SHA-1's cost.
+    // Before compress: the tag is of the uncompressed body, hashed natively (entityTag).
     await scope.register(etag, { hashFn: entityTag })
     await scope.register(compress, { encodings: ['br', 'gzip'], threshold: 1024 })
     scope.addHook('onSend', async (_request, reply, payload) => {

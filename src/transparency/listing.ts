@@ -1,5 +1,6 @@
 import { type Pool, prepared } from '../db/pool.js'
 import { NotFoundError, ParameterError } from '../errors.js'
+import type { JsonObject } from '../json.js'
 import { CACHE_KEYS } from '../readmodel/cache-keys.js'
 import { type AnyField, rawSql, sqlType } from '../resources/fields.js'
 import type { ChoiceList } from '../resources/filters.js'
@@ -32,9 +33,6 @@ export interface ListQuery {
   relations: readonly string[]
 }
 
-/** A listing item as built by SQL, already in its served shape. */
-export type Json = Record<string, unknown>
-
 /** A page as PostgreSQL wrote it: the items as one compact JSON array, served as they are. */
 export interface ListText {
   total: number
@@ -48,7 +46,7 @@ export interface ListText {
 
 export interface ListResult {
   total: number
-  rows: Json[]
+  rows: JsonObject[]
 }
 
 /** What a sort orders by: the stored value, or null where the value is secret (a secret budget). */
@@ -258,7 +256,7 @@ export async function list(
   counts: Through,
 ): Promise<ListResult> {
   const page = await listText(pool, resource, query, counts)
-  return { total: page.total, rows: JSON.parse(page.rows) as Json[] }
+  return { total: page.total, rows: JSON.parse(page.rows) as JsonObject[] }
 }
 
 /**

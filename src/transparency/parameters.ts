@@ -166,7 +166,7 @@ function sortParameter(resource: PublicResource): Parameter {
 /** A page of a listing: `page` and `per_page`. */
 export const PAGING: Readonly<Record<'page' | 'per_page', Parameter>> = {
   page: [
-    // At most 15 digits (src/plugins/validation.ts): any page that far is past the data, and empty.
+    // At most 15 digits (src/query-validation.ts): any page that far is past the data, and empty.
     // No default in the schema: a page asked for is told apart from none (page and cursor do not go together).
     Type.Integer({ minimum: 1, description: 'Page number, from 1 (at most 15 digits); 1 when not given' }),
     'um número inteiro a partir de 1',

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test'
 import { type DemoRecord, generateDemo, SCALES } from '../../src/demo/generator.js'
 import { isValidCnpj, isValidCpf } from '../../src/demo/tax-ids.js'
 import { BIDDING_MODALITIES, ORDER_STATUSES } from '../../src/domain.js'
-import { checkRecord } from '../../src/import/validate.js'
+import { checkRecord } from '../../src/import/record-validation.js'
 
 const records: DemoRecord[] = [...generateDemo(SCALES.small, 11)]
 const ofType = (type: string) => records.filter((r) => r.type === type)

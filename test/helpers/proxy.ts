@@ -15,30 +15,7 @@ export interface TcpProxy {
   close(): Promise<void>
 }
 
-/**
- * What the server says goes on to the client in pieces of these sizes, in turn, one piece a turn of the event
- * loop, so that the client reads it cut anywhere (test/db/bytes-query.test.ts); whole by default.
- */
-function sliced(upstream: net.Socket, client: net.Socket, sizes: readonly number[]) {
-  let next = 0
-  let queue = Promise.resolve()
-  upstream.on('data', (chunk: Buffer) => {
-    queue = queue.then(async () => {
-      for (let at = 0; at < chunk.length; ) {
-        const size = sizes[next++ % sizes.length] as number
-        client.write(chunk.subarray(at, at + size))
-        at += size
-        await new Promise((resolve) => setImmediate(resolve))
-      }
-    })
-  })
-}
-
-export async function startProxy(
-  targetHost: string,
-  targetPort: number,
-  options: { pieces?: readonly number[] } = {},
-): Promise<TcpProxy> {
+export async function startProxy(targetHost: string, targetPort: number): Promise<TcpProxy> {
   const pairs = new Set<[net.Socket, net.Socket]>()
   let cut = false
   const server = net.createServer((client) => {
@@ -57,12 +34,7 @@ export async function startProxy(
     client.on('error', end).on('close', end)
     upstream.on('error', end).on('close', end)
     client.pipe(upstream)
-    if (options.pieces) {
-      client.setNoDelay(true)
-      sliced(upstream, client, options.pieces)
-    } else {
-      upstream.pipe(client)
-    }
+    upstream.pipe(client)
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const { port } = server.address() as net.AddressInfo

@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict'
 import { Readable } from 'node:stream'
 import { after, before, beforeEach, describe, it } from 'node:test'
-import { workersRunning } from '../../src/import/checkers.js'
+import { workersRunning } from '../../src/import/check-pool.js'
 import { dumpRecords } from '../../src/import/dump.js'
 import { type ImportResult, importRecords } from '../../src/import/importer.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
 import { eventually } from '../helpers/http.js'
 import { byKey, demoRecords, first, ndjson, source } from '../helpers/records.js'
 
-// A large import checks its lines in worker threads (src/import/checkers.ts). Here they start at once
+// A large import checks its lines in worker threads (src/import/check-pool.ts). Here they start at once
 // (parallelAfter 0) on a file of several batches, and the outcome must be the importing thread's.
 
 const MANY = {

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import fc from 'fast-check'
-import { applyPatch, type Json, restore, reversePatch, storedPatch } from '../../src/readmodel/patch.js'
+import type { JsonValue as Json } from '../../src/json.js'
+import { applyPatch, restore, reversePatch, storedPatch } from '../../src/readmodel/patch.js'
 
 // The reverse patches of a record's history (src/readmodel/patch.ts): for any two documents, the stored
 // patch turns the later back into the earlier, byte for byte, and it is never larger than the earlier whole.

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os'
 import type { Readable } from 'node:stream'
 import { Worker } from 'node:worker_threads'
-import { type CheckedBatch, checkBatch, type LineBatch } from './check.js'
+import { type CheckedBatch, checkBatch, type LineBatch } from './line-check.js'
 import { type Line, readLines } from './lines.js'
 
 // Where an import's lines are checked, a batch at a time: on the importing thread while the import is

@@ -1,10 +1,10 @@
 import type { Line } from './lines.js'
+import { checkRecord } from './record-validation.js'
 import { stageRows } from './stage.js'
-import { checkRecord } from './validate.js'
 
 // Checking lines is most of an import's work in Node: parsing each line, validating it against its
 // record type's schema and writing its staging rows. It is done a batch of lines at a time, by the same
-// function on the importing thread or in worker threads (src/import/checkers.ts), so a large file is
+// function on the importing thread or in worker threads (src/import/check-pool.ts), so a large file is
 // checked on every core while the importing thread reads it and feeds PostgreSQL.
 
 /** Consecutive lines of one source; the first is the import's record number `firstSeq`. */
