@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto'
 import { copyIn, copyRow } from '../db/copy.js'
 import type { PoolClient } from '../db/pool.js'
-import { BIDDING_MODALITIES, BIDDING_STATUSES, MANAGEMENT_STATUSES, ORDER_STATUSES } from '../domain.js'
 import type { JsonObject } from '../json.js'
 import {
   AWARD_STATUS,
@@ -17,8 +16,9 @@ import {
   type Withdrawn,
   withoutWithdrawn,
 } from './mapping.js'
+import { MAPPING_SOURCES } from './mapping-version.js'
 import { compiledRelease, compileNext, type Release, versionedRelease, versionNext } from './merge.js'
-import { type BiddingSource, type ProcessKind, type ProcessSource, sourceQuery } from './source.js'
+import { type ProcessKind, type ProcessSource, sourceQuery } from './source.js'
 
 // The stored releases (migrations/0009_ocds.sql): built in the transaction that wrote the data, like the
 // other documents of the read model, for the processes an import touched or for all of them.
@@ -26,94 +26,8 @@ import { type BiddingSource, type ProcessKind, type ProcessSource, sourceQuery }
 const KINDS: readonly ProcessKind[] = ['bidding', 'contract', 'arp']
 
 /**
- * A process that goes through every branch of the mapping: a bidding with tenderers (a company twice, a
- * person), ARPs with terms and documents, a contract under an ARP and one with an award of its own, with
- * orders in every status.
- */
-const SAMPLE: ProcessSource = (() => {
-  const document = {
-    uuid: '00000000-0000-4000-8000-000000000001',
-    name: 'a.pdf',
-    url: 'https://example.org/a.pdf',
-  }
-  const term = {
-    number: '1',
-    kind: 'Aditivo de prazo',
-    description: 'd',
-    signature_date: '2025-01-02',
-    date_start: '2025-01-02',
-    date_end: null,
-    value: '1.50',
-    documents: [document],
-  }
-  const supplier = { provider_company_name: 'Empresa', provider_document: '12345678000190' }
-  const orders = ORDER_STATUSES.map((status, i) => ({
-    number: `${i}/2025`,
-    object: 'o',
-    status_title: status,
-    amount_total: '10.05',
-    deadline_delivery: '2025-01-02T03:04:05.000006Z',
-    provider_name: 'Empresa',
-    provider_document: '12345678000190',
-  }))
-  const contract = (id: string, arp: string | null, status: (typeof MANAGEMENT_STATUSES)[number]) => ({
-    id,
-    contract_number: id.slice(-1),
-    arp_number: arp,
-    object_details: 'c',
-    amount_total: '100.10',
-    ...supplier,
-    bidding_modality: BIDDING_MODALITIES[0],
-    date_start: '2025-01-01',
-    date_end: '2025-12-31',
-    management_status: status,
-    documents: [document],
-    terms: [term],
-    orders,
-  })
-  return {
-    organization: { name: 'Órgão', document: '00000000000191' },
-    bidding: {
-      id: '00000000-0000-4000-8000-000000000002',
-      number: '1/2025',
-      modality: BIDDING_MODALITIES[1],
-      budget_secret: false,
-      status: BIDDING_STATUSES[0],
-      opening_date: '2025-01-01T00:00:00.000000Z',
-      object_details: 'b',
-      judgment_criteria: 'Menor preço',
-      sum_amount_total: '1000.00',
-      documents: [document],
-      providers: [
-        { name: 'Empresa', document: '12345678000190', representative_name: 'R' },
-        { name: 'Empresa', document: '12345678000190', representative_name: 'S' },
-        { name: 'Pessoa', document: '***.456.789-**', representative_name: null },
-      ],
-    },
-    arps: [
-      {
-        id: '00000000-0000-4000-8000-000000000003',
-        number: 'ARP 1',
-        object_details: 'a',
-        amount_total: '500.00',
-        ...supplier,
-        bidding_modality: BIDDING_MODALITIES[1],
-        date_signature: '2025-01-01',
-        date_expiration: '2025-12-31',
-        management_status: MANAGEMENT_STATUSES[1],
-        documents: [document],
-        terms: [term],
-      },
-    ],
-    contracts: MANAGEMENT_STATUSES.map((status, i) =>
-      contract(`00000000-0000-4000-8000-00000000001${i}`, i === 0 ? 'ARP 1' : null, status),
-    ),
-  }
-})()
-
-/**
- * The version of the releases: a hash of the SQL that reads a process, of the mapping's tables, and of
- * what the mapping makes of a sample process that takes every branch. An upgrade that changes any of them
+ * The version of the releases: a hash of the SQL that reads a process (it follows the resources), of the
+ * mapping's tables, and of the mapping's own code (MAPPING_SOURCES). An upgrade that changes any of them
  * rebuilds the releases (syncReadModel); the same code gives the same version, run from the sources or
  * from the build.
  */
@@ -123,9 +37,7 @@ export const RELEASES_VERSION: string = (() => {
   hash.update(
     JSON.stringify([TENDER_STATUS, PROCUREMENT_METHOD, CONTRACT_STATUS, AWARD_STATUS, MILESTONE_STATUS]),
   )
-  for (const status of BIDDING_STATUSES)
-    hash.update(releaseBody({ ...SAMPLE, bidding: { ...(SAMPLE.bidding as BiddingSource), status } }).content)
-  hash.update(releaseBody({ ...SAMPLE, bidding: null }).content)
+  hash.update(MAPPING_SOURCES)
   return hash.digest('hex').slice(0, 16)
 })()
 
