@@ -42,6 +42,20 @@ export const RELEASES_VERSION: string = (() => {
 })()
 
 /**
+ * The releases of the processes in scope, as an import's projection (src/readmodel/build.ts): built anew
+ * where their content changed, and a withdrawn record taken out of every release that showed it.
+ */
+export async function projectReleases(
+  client: PoolClient,
+  scope: 'all' | 'touched',
+  first: boolean,
+): Promise<number> {
+  const built = await rebuildReleases(client, scope)
+  if (!first) await eraseWithdrawnReleases(client)
+  return built
+}
+
+/**
  * The processes an import touched (src/import/touched.ts lists the records whose documents it rebuilt):
  * biddings, contracts and ARPs it touched, and the biddings of the contracts and ARPs it touched. A
  * relinked contract's old bidding or ARP is among the touched records already, since its document showed it.

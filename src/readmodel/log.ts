@@ -2,35 +2,18 @@ import type { PoolClient } from '../db/pool.js'
 import type { Shape } from '../resources/fields.js'
 import { PUBLIC_RESOURCES, type PublicResource } from '../resources/index.js'
 import { storedDifferences } from './differences.js'
+import { PREVIOUS_DETAILS, PREVIOUS_ORDERS } from './documents.js'
 import { storedPatch, wholeVersion } from './patch.js'
 
 // The change log (migrations/0015_change_log.sql), written by an import in its own transaction while it
-// rebuilds documents (src/readmodel/build.ts): the documents in scope are kept aside as they were before the
-// rebuild (previous_details, previous_orders), and compared with what the rebuild made. A record whose
+// rebuilds documents (src/readmodel/documents.ts): the documents in scope are kept aside as they were before
+// the rebuild (PREVIOUS_DETAILS, PREVIOUS_ORDERS), and compared with what the rebuild made. A record whose
 // document appeared is `created`, one whose document changed `updated`, one whose document is gone
 // `withdrawn`; a document rebuilt with the same content adds nothing. An updated public record's entry keeps
 // the patch back to its version before (its history). A withdrawn record takes its earlier entries, and so its
 // history, with it: it was published by mistake, so only its tombstone stays in the feeds.
 //
 // A rebuild after an upgrade (syncReadModel) writes nothing here: the data did not change, only its form.
-
-/** The temporary tables the rebuild keeps the documents it replaces in, until the transaction ends. */
-export const PREPARE_LOG = [
-  `CREATE TEMP TABLE previous_details (resource text, id uuid, organization_id uuid, body text) ON COMMIT DROP`,
-  `CREATE TEMP TABLE previous_orders (organization_id uuid, number text, body text) ON COMMIT DROP`,
-]
-
-/**
- * The statement that deletes a kind's documents in scope and keeps them aside: `where` is the kind's
- * condition on its table's rows (`table` is order_documents or detail_documents).
- */
-export function captureSql(table: 'order_documents' | 'detail_documents', where: string): string {
-  return table === 'order_documents'
-    ? `WITH gone AS (DELETE FROM order_documents o WHERE ${where} RETURNING organization_id, number, body)
-       INSERT INTO previous_orders SELECT organization_id, number, body FROM gone`
-    : `WITH gone AS (DELETE FROM detail_documents d WHERE ${where} RETURNING resource, id, organization_id, body)
-       INSERT INTO previous_details SELECT resource, id, organization_id, body FROM gone`
-}
 
 /** What a record's entry says, from its document before (p) and after (n) the rebuild. */
 const change = (p: string, n: string) =>
@@ -96,7 +79,7 @@ export async function writeLog(
   const details = compared(
     'detail_documents',
     'd',
-    'previous_details',
+    PREVIOUS_DETAILS,
     ['resource', 'id'],
     touched.details,
     scope.details,
@@ -104,7 +87,7 @@ export async function writeLog(
   const orders = compared(
     'order_documents',
     'o',
-    'previous_orders',
+    PREVIOUS_ORDERS,
     ['organization_id', 'number'],
     touched.orders,
     scope.orders,
@@ -201,7 +184,7 @@ async function versions(client: PoolClient): Promise<[string[], string[], string
        (SELECT count(*) FROM public_changes c WHERE c.resource = l.resource AND c.id = l.id AND c.in_history
           AND c.change <> 'withdrawn')::int AS versions
      FROM logged_details l
-     JOIN previous_details p ON p.resource = l.resource AND p.id = l.id
+     JOIN ${PREVIOUS_DETAILS} p ON p.resource = l.resource AND p.id = l.id
      JOIN detail_documents n ON n.resource = l.resource AND n.id = l.id
      WHERE l.change = 'updated' AND l.changed`,
   )
