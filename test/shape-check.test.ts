@@ -6,11 +6,9 @@ import type { FastifyInstance } from 'fastify'
 import { issueToken } from '../src/auth/tokens.js'
 import { isCalendarDate, isDateTime, isUuid } from '../src/checks.js'
 import { type DemoRecord, generateDemo, SCALES } from '../src/demo/generator.js'
-import { importRecords } from '../src/import/importer.js'
 import { PUBLIC_RESOURCES } from '../src/resources/index.js'
 import { buildTestApp } from './helpers/app.js'
-import { createTestDatabase, type TestDatabase } from './helpers/db.js'
-import { ndjson, source } from './helpers/records.js'
+import { seededDatabase, type TestDatabase } from './helpers/db.js'
 
 // Every record of the demo dataset, served by every detail, every listing page (with every relation)
 // and the order query, validated against the response schema the published OpenAPI document gives it:
@@ -43,9 +41,7 @@ describe('every served body matches its published schema', () => {
   }
 
   before(async () => {
-    db = await createTestDatabase()
-    const result = await importRecords(db.pool, [source(ndjson(records))])
-    assert.equal(result.ok, true, JSON.stringify(result.problems))
+    db = await seededDatabase(records)
     app = await buildTestApp(db, { env: { PUBLIC_RATE_LIMIT: '0' } })
   })
   after(async () => {

@@ -13,7 +13,7 @@ import { EXPORT_COLUMNS } from '../../src/export/columns.js'
 import { importRecords } from '../../src/import/importer.js'
 import { buildTestApp } from '../helpers/app.js'
 import { runCli } from '../helpers/cli.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
+import { createTestDatabase, seededDatabase, type TestDatabase } from '../helpers/db.js'
 import { demoRecords, first, ndjson, source } from '../helpers/records.js'
 
 type Item = Record<string, unknown>
@@ -99,9 +99,7 @@ describe('export', () => {
   }
 
   before(async () => {
-    db = await createTestDatabase()
-    const result = await importRecords(db.pool, [source(ndjson(records))])
-    assert.equal(result.ok, true, JSON.stringify(result.problems))
+    db = await seededDatabase(records)
     app = await buildTestApp(db)
   })
   after(async () => {

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify'
 import { type AppDeps, buildApp } from '../../src/app.js'
 import { loadConfig } from '../../src/config.js'
 import type { Pool } from '../../src/db/pool.js'
+import { DocumentStore } from '../../src/readmodel/store.js'
 
 export interface TestAppOptions extends Omit<AppDeps, 'pool'> {
   /** Environment variables for loadConfig, as an operator would set them. */
@@ -28,4 +29,24 @@ export async function listen(app: FastifyInstance): Promise<string> {
   await app.listen({ port: 0, host: '127.0.0.1' })
   const { port } = app.server.address() as AddressInfo
   return `http://127.0.0.1:${port}`
+}
+
+/**
+ * The app listening on a test database, over a store of its own that the test can read (its hits, its
+ * misses, a lookup to fail), with the deps and environment given: what a test of real HTTP starts with.
+ */
+export async function serving(db: { pool: Pool }, options: TestAppOptions = {}) {
+  const store = options.store ?? new DocumentStore(db.pool, { cacheBytes: 1 << 20, onError: () => {} })
+  if (!options.store) await store.start()
+  const app = await buildTestApp(db, { ...options, store })
+  const base = await listen(app)
+  return {
+    app,
+    base,
+    store,
+    close: async () => {
+      await app.close() // flushes the access records
+      if (!options.store) await store.close()
+    },
+  }
 }

@@ -2,7 +2,9 @@ import { createHash, randomBytes } from 'node:crypto'
 import pg from 'pg'
 import { loadMigrations, migrate } from '../../src/db/migrate.js'
 import { createPool, type Pool } from '../../src/db/pool.js'
+import { importRecords } from '../../src/import/importer.js'
 import { DOCUMENT_VERSIONS, syncReadModel } from '../../src/readmodel/build.js'
+import { ndjson, source } from './records.js'
 
 /** The server the tests use: set by test/run.ts (embedded) or by the caller (TEST_DATABASE_URL). */
 export function adminUrl(): string {
@@ -104,4 +106,15 @@ export async function multiplyContracts(pool: Pool, n: number): Promise<void> {
      FROM (SELECT * FROM contracts ORDER BY id LIMIT 1) c, generate_series(1, $1::int) n`,
     [n],
   )
+}
+
+/** A fresh database of its own with these records imported, as most test files begin. */
+export async function seededDatabase(records: readonly unknown[]): Promise<TestDatabase> {
+  const db = await createTestDatabase()
+  const result = await importRecords(db.pool, [source(ndjson(records))])
+  if (!result.ok) {
+    await db.drop()
+    throw new Error(`the test records did not import: ${JSON.stringify(result.problems)}`)
+  }
+  return db
 }

@@ -9,7 +9,7 @@ import { importRecords } from '../../src/import/importer.js'
 import { DOCUMENT_VERSIONS, syncReadModel } from '../../src/readmodel/build.js'
 import { buildTestApp } from '../helpers/app.js'
 import { runCli } from '../helpers/cli.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
+import { seededDatabase, type TestDatabase } from '../helpers/db.js'
 import {
   ajv,
   checkRelease,
@@ -40,9 +40,7 @@ describe('OCDS publication', () => {
   const releases = new Map<string, Json>() // by ocid, from the pages
 
   before(async () => {
-    db = await createTestDatabase()
-    const result = await importRecords(db.pool, [source(ndjson(records))])
-    assert.equal(result.ok, true, JSON.stringify(result.problems))
+    db = await seededDatabase(records)
     app = await buildTestApp(db, {
       env: { PUBLIC_RATE_LIMIT: '0', OCDS_PREFIX: PREFIX, PUBLIC_URL: 'https://compras.example.gov.br/' },
     })

@@ -3,15 +3,13 @@ import { after, before, describe, it } from 'node:test'
 import { MemoryLimiter } from '../../src/auth/rate-limit.js'
 import { issueToken, revokeToken } from '../../src/auth/tokens.js'
 import type { DemoRecord } from '../../src/demo/generator.js'
-import { importRecords } from '../../src/import/importer.js'
 import { ORDER_MESSAGES as MESSAGES } from '../../src/messages.js'
 import { metricsPortOf } from '../../src/metrics.js'
-import { DocumentStore } from '../../src/readmodel/store.js'
-import { buildTestApp, listen, type TestAppOptions } from '../helpers/app.js'
+import { serving, type TestAppOptions } from '../helpers/app.js'
 import { manualClock } from '../helpers/clock.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
+import { seededDatabase, type TestDatabase } from '../helpers/db.js'
 import { comparable, eventually, request } from '../helpers/http.js'
-import { demoRecords, ndjson, source } from '../helpers/records.js'
+import { demoRecords } from '../helpers/records.js'
 
 // Order queries answered from the cache go through the same hooks as every other: the token, the limit, the
 // access record, the request id and the metrics. An integrator cannot tell a cached answer from a new one.
@@ -38,31 +36,16 @@ describe('cached order answers', () => {
   const path = (number: string) => `/external/orders?order_number=${encodeURIComponent(number)}`
 
   before(async () => {
-    db = await createTestDatabase()
-    const result = await importRecords(db.pool, [source(ndjson([...records, spaced, accented, ampersand]))])
-    assert.equal(result.ok, true, JSON.stringify(result.problems))
+    db = await seededDatabase([...records, spaced, accented, ampersand])
     ;({ token: tokenA, id: tokenAId } = await issueToken(db.pool, orgA.uuid as string, 'A'))
     ;({ token: tokenB } = await issueToken(db.pool, (orgs[1] as DemoRecord).uuid as string, 'B'))
   })
   after(() => db.drop())
 
   /** The app listening, with its limit on a clock the test moves, over a store the test can read. */
-  async function serving(options: TestAppOptions = {}) {
+  async function servingOnClock(options: TestAppOptions = {}) {
     const clock = manualClock()
-    const store = new DocumentStore(db.pool, { cacheBytes: 1 << 20, onError: () => {} })
-    await store.start()
-    const app = await buildTestApp(db, { limiter: new MemoryLimiter(clock.now), store, ...options })
-    const base = await listen(app)
-    return {
-      app,
-      base,
-      clock,
-      store,
-      close: async () => {
-        await app.close() // flushes the access records
-        await store.close()
-      },
-    }
+    return { clock, ...(await serving(db, { limiter: new MemoryLimiter(clock.now), ...options })) }
   }
 
   /** The access records of these request ids. */
@@ -76,7 +59,7 @@ describe('cached order answers', () => {
   }
 
   it('answers a cached order from memory as app.inject does, and records it alike', async () => {
-    const { app, base, clock, store, close } = await serving()
+    const { app, base, clock, store, close } = await servingOnClock()
     const ids: [string, string][] = []
     try {
       for (const [n, number] of numbers.entries()) {
@@ -127,7 +110,7 @@ describe('cached order answers', () => {
   })
 
   it('records an answer under the id it sent back when the client sent none', async () => {
-    const { base, close } = await serving()
+    const { base, close } = await servingOnClock()
     const sent: string[] = []
     try {
       for (let i = 0; i < 3; i++) {
@@ -146,7 +129,7 @@ describe('cached order answers', () => {
   })
 
   it('answers every other query alike, cached answer or not', async () => {
-    const { base, clock, close } = await serving()
+    const { base, clock, close } = await servingOnClock()
     try {
       const number = plain.number as string
       assert.equal((await request(`${base}${path(number)}`, { authorization: tokenA })).status, 200)
@@ -187,7 +170,7 @@ describe('cached order answers', () => {
   })
 
   it('looks a missing order up once, and answers a failed lookup with 500, recording each once', async () => {
-    const { base, store, close } = await serving()
+    const { base, store, close } = await servingOnClock()
     try {
       const misses = store.misses
       const missing = await request(`${base}${path('NAO-EXISTE/1900')}`, {
@@ -223,7 +206,7 @@ describe('cached order answers', () => {
   })
 
   it('counts cached answers against the per-token limit', async () => {
-    const { base, close } = await serving()
+    const { base, close } = await servingOnClock()
     try {
       const url = `${base}${path(plain.number as string)}`
       const seen: number[] = []
@@ -248,7 +231,7 @@ describe('cached order answers', () => {
 
   it('stops answering a token once it is revoked, cached answer or not', async () => {
     const { token, id } = await issueToken(db.pool, orgA.uuid as string, 'to revoke')
-    const { base, clock, close } = await serving()
+    const { base, clock, close } = await servingOnClock()
     try {
       const url = `${base}${path(plain.number as string)}`
       assert.equal((await request(url, { authorization: token })).status, 200)
@@ -264,7 +247,7 @@ describe('cached order answers', () => {
   })
 
   it('counts cached answers in the metrics under the route', async () => {
-    const { app, base, close } = await serving({ env: { METRICS_PORT: '0' } })
+    const { app, base, close } = await servingOnClock({ env: { METRICS_PORT: '0' } })
     try {
       const url = `${base}${path(plain.number as string)}`
       for (let i = 0; i < 3; i++) assert.equal((await request(url, { authorization: tokenA })).status, 200)

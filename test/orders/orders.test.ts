@@ -7,8 +7,8 @@ import type { DemoRecord } from '../../src/demo/generator.js'
 import { importRecords } from '../../src/import/importer.js'
 import { buildTestApp } from '../helpers/app.js'
 import { manualClock } from '../helpers/clock.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
-import { demoRecords, ndjson, source } from '../helpers/records.js'
+import { seededDatabase, type TestDatabase } from '../helpers/db.js'
+import { demoRecords, source } from '../helpers/records.js'
 
 const ORDER_FIELDS = [
   'number',
@@ -89,9 +89,7 @@ describe('GET /external/orders', () => {
   const orderUrl = (number: string) => `/external/orders?order_number=${encodeURIComponent(number)}`
 
   before(async () => {
-    db = await createTestDatabase()
-    const result = await importRecords(db.pool, [source(ndjson([...records, bare, shared, sharedB, onlyA]))])
-    assert.equal(result.ok, true, JSON.stringify(result.problems))
+    db = await seededDatabase([...records, bare, shared, sharedB, onlyA])
     ;({ token: tokenA, id: tokenAId } = await issueToken(db.pool, orgA.uuid as string, 'A'))
     ;({ token: tokenB } = await issueToken(db.pool, orgB.uuid as string, null))
     app = await buildTestApp(db, { limiter: new MemoryLimiter(clock.now) })

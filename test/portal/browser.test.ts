@@ -9,7 +9,7 @@ import { type Browser, chromium } from 'playwright-core'
 import { type DemoRecord, generateDemo, SCALES } from '../../src/demo/generator.js'
 import { importRecords } from '../../src/import/importer.js'
 import { buildTestApp, listen } from '../helpers/app.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
+import { seededDatabase, type TestDatabase } from '../helpers/db.js'
 import { ndjson, source } from '../helpers/records.js'
 
 // The portal as people meet it: Debian's Chromium (CHROMIUM_PATH, /usr/bin/chromium by default) driven by
@@ -90,9 +90,7 @@ describe('the portal in a real browser', {
   }
 
   before(async () => {
-    db = await createTestDatabase()
-    const result = await importRecords(db.pool, [source(ndjson(records))])
-    assert.equal(result.ok, true, JSON.stringify(result.problems))
+    db = await seededDatabase(records)
     // The hostile contract changes twice: a history to show, with hostile text in it too.
     for (const change of changes) {
       const changed = await importRecords(db.pool, [source(ndjson([change]))])

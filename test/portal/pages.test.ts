@@ -2,14 +2,12 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { FastifyInstance } from 'fastify'
 import { type DemoRecord, generateDemo, SCALES } from '../../src/demo/generator.js'
-import { importRecords } from '../../src/import/importer.js'
 import { choices, recordWithHistory } from '../../src/portal/data.js'
 import { day, formatValue, instant, money, taxId } from '../../src/portal/format.js'
 import { DocumentStore } from '../../src/readmodel/store.js'
 import { contracts, PUBLIC_RESOURCES } from '../../src/resources/index.js'
 import { buildTestApp } from '../helpers/app.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
-import { ndjson, source } from '../helpers/records.js'
+import { seededDatabase, type TestDatabase } from '../helpers/db.js'
 
 // The portal's pages over real HTTP answers (inject), on the small demo data plus a hostile record: what
 // each page shows against what the API serves, the security headers, bad filters shown by their field,
@@ -50,9 +48,7 @@ describe('portal pages', () => {
   const api = async (url: string) => (await get(url)).json()
 
   before(async () => {
-    db = await createTestDatabase()
-    const result = await importRecords(db.pool, [source(ndjson(records))])
-    assert.equal(result.ok, true, JSON.stringify(result.problems))
+    db = await seededDatabase(records)
     app = await buildTestApp(db, { env: { PUBLIC_RATE_LIMIT: '0' } })
   })
   after(async () => {

@@ -9,7 +9,7 @@ import { importRecords } from '../../src/import/importer.js'
 import { DOCUMENT_VERSIONS, syncReadModel } from '../../src/readmodel/build.js'
 import { DocumentStore, LruCache } from '../../src/readmodel/store.js'
 import { buildTestApp } from '../helpers/app.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
+import { seededDatabase, type TestDatabase } from '../helpers/db.js'
 import { eventually } from '../helpers/http.js'
 import { demoRecords, ndjson, source } from '../helpers/records.js'
 
@@ -71,9 +71,7 @@ describe('read model', () => {
   }
 
   before(async () => {
-    db = await createTestDatabase()
-    const result = await importRecords(db.pool, [source(ndjson(records))])
-    assert.equal(result.ok, true, JSON.stringify(result.problems))
+    db = await seededDatabase(records)
     ;({ token: tokenA } = await issueToken(db.pool, orgA.uuid as string, null))
     app = await buildTestApp(db)
   })

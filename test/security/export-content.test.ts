@@ -7,10 +7,9 @@ import { createPool } from '../../src/db/pool.js'
 import type { DemoRecord } from '../../src/demo/generator.js'
 import { openExport } from '../../src/export/export.js'
 import { exportRequest } from '../../src/export/request.js'
-import { importRecords } from '../../src/import/importer.js'
 import { buildTestApp } from '../helpers/app.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
-import { demoRecords, first, ndjson, source } from '../helpers/records.js'
+import { seededDatabase, type TestDatabase } from '../helpers/db.js'
+import { demoRecords, first } from '../helpers/records.js'
 
 // Hardening, items 5 (CSV formula injection, quoting) and 6 (a listener left on the pooled client).
 
@@ -51,9 +50,7 @@ describe('export content is data, never a formula', () => {
   }
 
   before(async () => {
-    db = await createTestDatabase()
-    const result = await importRecords(db.pool, [source(ndjson([...demo, ...hostile]))])
-    assert.equal(result.ok, true, JSON.stringify(result.problems))
+    db = await seededDatabase([...demo, ...hostile])
     app = await buildTestApp(db)
   })
   after(async () => {

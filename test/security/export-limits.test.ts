@@ -2,11 +2,10 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { FastifyInstance } from 'fastify'
 import { issueToken } from '../../src/auth/tokens.js'
-import { importRecords } from '../../src/import/importer.js'
 import { buildTestApp, listen } from '../helpers/app.js'
-import { createTestDatabase, multiplyContracts, type TestDatabase } from '../helpers/db.js'
+import { multiplyContracts, seededDatabase, type TestDatabase } from '../helpers/db.js'
 import { startPaused, until } from '../helpers/http.js'
-import { demoRecords, first, ndjson, source } from '../helpers/records.js'
+import { demoRecords, first } from '../helpers/records.js'
 
 // Hardening, item 1: an export can neither hang nor take the connections the API needs.
 
@@ -35,9 +34,7 @@ describe('exports are bounded', () => {
     ).rows[0].n as number
 
   before(async () => {
-    db = await createTestDatabase()
-    const result = await importRecords(db.pool, [source(ndjson(records))])
-    assert.equal(result.ok, true, JSON.stringify(result.problems))
+    db = await seededDatabase(records)
     await multiplyContracts(db.pool, 60_000)
     const order = first(records, 'order')
     orderNumber = order.number as string

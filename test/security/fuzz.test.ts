@@ -4,11 +4,10 @@ import { after, before, describe, it } from 'node:test'
 import fc from 'fast-check'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { issueToken } from '../../src/auth/tokens.js'
-import { importRecords } from '../../src/import/importer.js'
 import { buildTestApp } from '../helpers/app.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
+import { seededDatabase, type TestDatabase } from '../helpers/db.js'
 import { eventually } from '../helpers/http.js'
-import { demoRecords, first, ndjson, source } from '../helpers/records.js'
+import { demoRecords, first } from '../helpers/records.js'
 
 // A seeded, bounded fuzz of every route's parameters: whatever comes in, the answer is in the route's
 // envelope, never a stack trace or SQL, never a 5xx but the spec's order-query 500s, never a whole CPF,
@@ -206,9 +205,7 @@ describe('fuzzing every route', () => {
   }
 
   before(async () => {
-    db = await createTestDatabase()
-    const result = await importRecords(db.pool, [source(ndjson([...records, person]))])
-    assert.equal(result.ok, true, JSON.stringify(result.problems))
+    db = await seededDatabase([...records, person])
     ;({ token } = await issueToken(db.pool, first(records, 'organization').uuid as string, null))
     // Every request logged, at info: the log must not hold a whole CPF either.
     app = await buildTestApp(db, {

@@ -3,13 +3,12 @@ import { after, before, describe, it } from 'node:test'
 import { type Limiter, MemoryLimiter, RedisLimiter } from '../../src/auth/rate-limit.js'
 import { issueToken } from '../../src/auth/tokens.js'
 import type { DemoRecord } from '../../src/demo/generator.js'
-import { importRecords } from '../../src/import/importer.js'
 import { DocumentStore } from '../../src/readmodel/store.js'
 import { buildTestApp } from '../helpers/app.js'
 import { manualClock } from '../helpers/clock.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
+import { seededDatabase, type TestDatabase } from '../helpers/db.js'
 import { until } from '../helpers/http.js'
-import { demoRecords, ndjson, source } from '../helpers/records.js'
+import { demoRecords } from '../helpers/records.js'
 import { limiterReady, NO_REDIS, type TestRedis, testRedis } from '../helpers/redis.js'
 
 // Hardening, items 2 (a hostile order number in the access log), 3 (one bad key in a batch), 7 (the failure
@@ -31,9 +30,7 @@ describe('order query under hostile input', () => {
   const url = (number: string) => `/external/orders?order_number=${encodeURIComponent(number)}`
 
   before(async () => {
-    db = await createTestDatabase()
-    const result = await importRecords(db.pool, [source(ndjson(records))])
-    assert.equal(result.ok, true, JSON.stringify(result.problems))
+    db = await seededDatabase(records)
     ;({ token: tokenA } = await issueToken(db.pool, orgA.uuid as string, 'A'))
     ;({ token: tokenB } = await issueToken(db.pool, orgB.uuid as string, 'B'))
     redis = await testRedis()

@@ -7,7 +7,7 @@ import type { DemoRecord } from '../../src/demo/generator.js'
 import { importRecords } from '../../src/import/importer.js'
 import { syncReadModel } from '../../src/readmodel/build.js'
 import { buildTestApp } from '../helpers/app.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
+import { createTestDatabase, seededDatabase, type TestDatabase } from '../helpers/db.js'
 import { demoRecords, first, ndjson, source } from '../helpers/records.js'
 
 // Hardening, items 4 (a filter must not confirm a CPF; a per-address limit on the public routes),
@@ -42,9 +42,7 @@ describe('public parameters under hostile input', () => {
   const get = (url: string) => app.inject({ method: 'GET', url })
 
   before(async () => {
-    db = await createTestDatabase()
-    const result = await importRecords(db.pool, [source(ndjson([...demo, personContract, spaced]))])
-    assert.equal(result.ok, true, JSON.stringify(result.problems))
+    db = await seededDatabase([...demo, personContract, spaced])
     ;({ token } = await issueToken(db.pool, org.uuid as string, null))
     app = await buildTestApp(db)
   })

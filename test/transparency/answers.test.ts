@@ -10,7 +10,7 @@ import { Answer } from '../../src/readmodel/answer.js'
 import { PUBLIC_RESOURCES } from '../../src/resources/index.js'
 import { parseRelations, sortValues } from '../../src/transparency/parameters.js'
 import { buildTestApp, listen } from '../helpers/app.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
+import { seededDatabase, type TestDatabase } from '../helpers/db.js'
 import { demoRecords, first, ndjson, source } from '../helpers/records.js'
 
 // Issue 12: answers kept as they go on the wire. Whatever the cache holds, a client sees what it saw when
@@ -65,9 +65,7 @@ describe('answers kept whole', () => {
   )
 
   before(async () => {
-    db = await createTestDatabase()
-    const result = await importRecords(db.pool, [source(ndjson(records))])
-    assert.equal(result.ok, true, JSON.stringify(result.problems))
+    db = await seededDatabase(records)
     detailPath = `/v1/transparency/contracts/${first(records, 'contract').id}`
     const order = first(records, 'order')
     orderPath = `/external/orders?order_number=${encodeURIComponent(order.number as string)}`

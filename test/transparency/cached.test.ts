@@ -1,14 +1,12 @@
 import assert from 'node:assert/strict'
 import { Writable } from 'node:stream'
 import { after, before, describe, it } from 'node:test'
-import { importRecords } from '../../src/import/importer.js'
 import { MESSAGES } from '../../src/messages.js'
 import { metricsPortOf } from '../../src/metrics.js'
-import { DocumentStore } from '../../src/readmodel/store.js'
-import { buildTestApp, listen, type TestAppOptions } from '../helpers/app.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
+import { serving } from '../helpers/app.js'
+import { seededDatabase, type TestDatabase } from '../helpers/db.js'
 import { comparable, request } from '../helpers/http.js'
-import { demoRecords, first, ndjson, source } from '../helpers/records.js'
+import { demoRecords, first } from '../helpers/records.js'
 
 // Cached transparency answers are served from inside Fastify's path, with their bytes kept ready: the same
 // answer over a real socket as app.inject gives, whatever the client asks for, and each one goes through the
@@ -23,31 +21,12 @@ describe('cached transparency answers', () => {
   const contract = () => first(records, 'contract').id as string
 
   before(async () => {
-    db = await createTestDatabase()
-    const result = await importRecords(db.pool, [source(ndjson(records))])
-    assert.equal(result.ok, true, JSON.stringify(result.problems))
+    db = await seededDatabase(records)
   })
   after(() => db.drop())
 
-  /** The app listening, over a store the test can read. */
-  async function serving(env: Record<string, string>, options: TestAppOptions = {}) {
-    const store = new DocumentStore(db.pool, { cacheBytes: 1 << 20, onError: () => {} })
-    await store.start()
-    const app = await buildTestApp(db, { store, env, ...options })
-    const base = await listen(app)
-    return {
-      app,
-      base,
-      store,
-      close: async () => {
-        await app.close()
-        await store.close()
-      },
-    }
-  }
-
   it('answers each cached detail, page and helper from memory, as app.inject does, for every kind of client', async () => {
-    const { app, base, store, close } = await serving({ PUBLIC_RATE_LIMIT: '1000' })
+    const { app, base, store, close } = await serving(db, { env: { PUBLIC_RATE_LIMIT: '1000' } })
     try {
       const paths = [
         `/v1/transparency/contracts/${contract()}`,
@@ -90,7 +69,7 @@ describe('cached transparency answers', () => {
   })
 
   it('counts cached answers against the per-address limit, and refuses past it', async () => {
-    const { base, close } = await serving({ PUBLIC_RATE_LIMIT: '3' })
+    const { base, close } = await serving(db, { env: { PUBLIC_RATE_LIMIT: '3' } })
     try {
       const url = `${base}/v1/transparency/contracts/${contract()}`
       for (let i = 0; i < 3; i++) assert.equal((await request(url)).status, 200)
@@ -108,7 +87,7 @@ describe('cached transparency answers', () => {
   })
 
   it('looks a missing record up once, and answers a failed lookup with 500 until the next succeeds', async () => {
-    const { base, store, close } = await serving({ PUBLIC_RATE_LIMIT: '0' })
+    const { base, store, close } = await serving(db, { env: { PUBLIC_RATE_LIMIT: '0' } })
     try {
       const misses = store.misses
       const notFound = await request(`${base}/v1/transparency/contracts/00000000-0000-4000-8000-000000000000`)
@@ -132,7 +111,7 @@ describe('cached transparency answers', () => {
   })
 
   it('counts cached answers in the metrics under their route', async () => {
-    const { app, base, close } = await serving({ PUBLIC_RATE_LIMIT: '0', METRICS_PORT: '0' })
+    const { app, base, close } = await serving(db, { env: { PUBLIC_RATE_LIMIT: '0', METRICS_PORT: '0' } })
     try {
       const url = `${base}/v1/transparency/contracts/${contract()}`
       for (let i = 0; i < 3; i++) assert.equal((await request(url)).status, 200)
@@ -161,10 +140,10 @@ describe('cached transparency answers', () => {
         done()
       },
     })
-    const { base, close } = await serving(
-      { PUBLIC_RATE_LIMIT: '0', LOG_REQUESTS: 'true', LOG_LEVEL: 'info' },
-      { logStream },
-    )
+    const { base, close } = await serving(db, {
+      env: { PUBLIC_RATE_LIMIT: '0', LOG_REQUESTS: 'true', LOG_LEVEL: 'info' },
+      logStream,
+    })
     try {
       const url = `${base}/v1/transparency/contracts/${contract()}`
       await request(url)

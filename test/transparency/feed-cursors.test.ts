@@ -7,7 +7,7 @@ import { dumpRecords } from '../../src/import/dump.js'
 import { importRecords } from '../../src/import/importer.js'
 import { Cursors, loadLogIdentity } from '../../src/transparency/cursors.js'
 import { buildTestApp } from '../helpers/app.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
+import { createTestDatabase, seededDatabase, type TestDatabase } from '../helpers/db.js'
 import { demoRecords, ndjson, source } from '../helpers/records.js'
 
 // Cursors that say when to start over: a cursor of another log (a database loaded again from a dump), of
@@ -45,9 +45,7 @@ describe('cursors that say when to start over', () => {
   const positionOf = (cursor: string) => Number(Buffer.from(cursor, 'base64url').toString().split('.').at(-1))
 
   before(async () => {
-    db = await createTestDatabase()
-    const result = await importRecords(db.pool, [source(ndjson(records))])
-    assert.equal(result.ok, true, JSON.stringify(result.problems))
+    db = await seededDatabase(records)
     ;({ token: tokenA } = await issueToken(db.pool, orgA.uuid as string, null))
     ;({ token: tokenB } = await issueToken(db.pool, orgB.uuid as string, null))
     app = await buildTestApp(db, { env: { PUBLIC_RATE_LIMIT: '0' } })

@@ -8,7 +8,7 @@ import { importRecords } from '../../src/import/importer.js'
 import { longPoll } from '../../src/routes/long-poll.js'
 import type { FeedPage } from '../../src/transparency/change-feeds.js'
 import { buildTestApp, listen } from '../helpers/app.js'
-import { adminUrl, createTestDatabase, type TestDatabase } from '../helpers/db.js'
+import { adminUrl, seededDatabase, type TestDatabase } from '../helpers/db.js'
 import { request, until } from '../helpers/http.js'
 import { demoRecords, first, ndjson, source } from '../helpers/records.js'
 
@@ -40,9 +40,7 @@ describe('long polling in the moments between', () => {
   }
 
   before(async () => {
-    db = await createTestDatabase()
-    const result = await importRecords(db.pool, [source(ndjson(records))])
-    assert.equal(result.ok, true, JSON.stringify(result.problems))
+    db = await seededDatabase(records)
   })
   after(async () => {
     await db.drop()

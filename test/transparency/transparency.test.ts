@@ -4,13 +4,12 @@ import { gunzipSync } from 'node:zlib'
 import type { FastifyInstance } from 'fastify'
 import type { DemoRecord } from '../../src/demo/generator.js'
 import { BIDDING_MODALITIES, BIDDING_STATUSES, MANAGEMENT_STATUSES } from '../../src/domain.js'
-import { importRecords } from '../../src/import/importer.js'
 import type { AnyField } from '../../src/resources/fields.js'
 import { PUBLIC_RESOURCES, type PublicResource } from '../../src/resources/index.js'
 import { listingSql } from '../../src/transparency/listing.js'
 import { buildTestApp } from '../helpers/app.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
-import { demoRecords, first, ndjson, source } from '../helpers/records.js'
+import { seededDatabase, type TestDatabase } from '../helpers/db.js'
+import { demoRecords, first } from '../helpers/records.js'
 
 const CONTRACT_FIELDS = [
   'bidding_uuid',
@@ -159,9 +158,7 @@ describe('transparency queries', () => {
   }
 
   before(async () => {
-    db = await createTestDatabase()
-    const result = await importRecords(db.pool, [source(ndjson(records))])
-    assert.equal(result.ok, true, JSON.stringify(result.problems))
+    db = await seededDatabase(records)
     app = await buildTestApp(db)
   })
   after(async () => {

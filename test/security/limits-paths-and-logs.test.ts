@@ -2,12 +2,11 @@ import assert from 'node:assert/strict'
 import { Writable } from 'node:stream'
 import { after, before, describe, it } from 'node:test'
 import { gunzipSync } from 'node:zlib'
-import type { FastifyInstance } from 'fastify'
 import { issueToken } from '../../src/auth/tokens.js'
 import { importRecords } from '../../src/import/importer.js'
 import { metricsPortOf } from '../../src/metrics.js'
-import { buildTestApp, listen } from '../helpers/app.js'
-import { createTestDatabase, multiplyContracts, type TestDatabase } from '../helpers/db.js'
+import { serving } from '../helpers/app.js'
+import { multiplyContracts, seededDatabase, type TestDatabase } from '../helpers/db.js'
 import { parseResponse, rawRequest, request, startPaused, until } from '../helpers/http.js'
 import { demoRecords, first, ndjson, source } from '../helpers/records.js'
 
@@ -15,7 +14,7 @@ import { demoRecords, first, ndjson, source } from '../helpers/records.js'
 
 const CSP = /^default-src 'self'/
 
-describe('hardening, second round', () => {
+describe('the public limit, unrouted paths, shared caches and logs', () => {
   let db: TestDatabase
   const records = demoRecords(
     { organizations: 2, orders: 4, contracts: 12, arps: 2, directContracts: 3, publicCalls: 3 },
@@ -24,20 +23,13 @@ describe('hardening, second round', () => {
   const contract = () => first(records, 'contract').id as string
 
   before(async () => {
-    db = await createTestDatabase()
-    const result = await importRecords(db.pool, [source(ndjson(records))])
-    assert.equal(result.ok, true, JSON.stringify(result.problems))
+    db = await seededDatabase(records)
   })
   after(() => db.drop())
 
-  async function serving(env: Record<string, string>, logStream?: NodeJS.WritableStream) {
-    const app = await buildTestApp(db, { env, ...(logStream ? { logStream } : {}) })
-    return { app, base: await listen(app) }
-  }
-
-  describe('M1: the portal refuses cheaply and counts toward the per-address limit', () => {
+  describe('the portal refuses cheaply and counts toward the per-address limit', () => {
     it('refuses a listing with thousands of unknown parameters for the first, and says which', async () => {
-      const { app, base } = await serving({ PUBLIC_RATE_LIMIT: '0' })
+      const { base, close } = await serving(db, { env: { PUBLIC_RATE_LIMIT: '0' } })
       try {
         const names = Array.from({ length: 1700 }, (_, i) => `x${i}=1`)
         const got = await request(`${base}/contratos?${names.join('&')}`)
@@ -46,12 +38,12 @@ describe('hardening, second round', () => {
         assert.equal(page.match(/Parâmetro desconhecido/g)?.length, 1)
         assert.match(page, /Parâmetro desconhecido: x0\. Aceitos: page, per_page, organization_uuid/)
       } finally {
-        await app.close()
+        await close()
       }
     })
 
     it('shares one budget per address between the pages and the API, files apart', async () => {
-      const { app, base } = await serving({ PUBLIC_RATE_LIMIT: '4' })
+      const { base, close } = await serving(db, { env: { PUBLIC_RATE_LIMIT: '4' } })
       try {
         for (const path of ['/', '/contratos', `/v1/transparency/contracts/${contract()}`, '/atas'])
           assert.equal((await request(`${base}${path}`)).status, 200, path)
@@ -71,7 +63,7 @@ describe('hardening, second round', () => {
         assert.equal(api.status, 429)
         assert.equal(api.headers['x-ratelimit-remaining'], '0')
       } finally {
-        await app.close()
+        await close()
       }
     })
   })
@@ -85,7 +77,7 @@ describe('hardening, second round', () => {
         document: '11222333000181',
       }
       assert.equal((await importRecords(db.pool, [source(ndjson([hostile]))])).ok, true)
-      const { app, base } = await serving({ PUBLIC_RATE_LIMIT: '0' })
+      const { base, close } = await serving(db, { env: { PUBLIC_RATE_LIMIT: '0' } })
       try {
         for (const path of [`/contratos?organization_uuid=${hostile.uuid}`, '/contratos?orgao=Prefeitura']) {
           const page = Buffer.from((await request(`${base}${path}`)).body, 'latin1').toString()
@@ -98,21 +90,23 @@ describe('hardening, second round', () => {
           )
         }
       } finally {
-        await app.close()
+        await close()
       }
     })
   })
 
-  describe('M3: TRUST_PROXY never takes the address a client wrote', () => {
+  describe('TRUST_PROXY never takes the address a client wrote', () => {
     // What an appending proxy (nginx's $proxy_add_x_forwarded_for) sends when a client sent its own header.
     const spoofed = (i: number) => ({ 'x-forwarded-for': `10.9.${i}.1, 198.51.100.7` })
 
     for (const setting of ['true', '1', '127.0.0.1', 'loopback, 10.0.0.0/8']) {
       it(`TRUST_PROXY=${setting}: the client is the right-most untrusted address, whatever it prepends`, async () => {
-        const { app, base } = await serving({
-          TRUST_PROXY: setting,
-          PUBLIC_RATE_LIMIT: '20',
-          AUTH_FAILURE_LIMIT: '5',
+        const { base, close } = await serving(db, {
+          env: {
+            TRUST_PROXY: setting,
+            PUBLIC_RATE_LIMIT: '20',
+            AUTH_FAILURE_LIMIT: '5',
+          },
         })
         try {
           const statuses: number[] = []
@@ -129,13 +123,15 @@ describe('hardening, second round', () => {
             seen.push((await request(`${base}/v1/transparency/contracts`, spoofed(i))).status)
           assert.deepEqual(seen.slice(19), [200, 429, 429])
         } finally {
-          await app.close()
+          await close()
         }
       })
     }
 
     it('believes no header from a peer that is not a trusted proxy', async () => {
-      const { app, base } = await serving({ TRUST_PROXY: '10.0.0.0/8', PUBLIC_RATE_LIMIT: '3' })
+      const { base, close } = await serving(db, {
+        env: { TRUST_PROXY: '10.0.0.0/8', PUBLIC_RATE_LIMIT: '3' },
+      })
       try {
         const statuses: number[] = []
         for (let i = 0; i < 4; i++)
@@ -145,18 +141,18 @@ describe('hardening, second round', () => {
           )
         assert.deepEqual(statuses, [200, 200, 200, 429])
       } finally {
-        await app.close()
+        await close()
       }
     })
   })
 
-  describe('L1: any path no route takes', () => {
-    let app: FastifyInstance
+  describe('any path no route takes', () => {
+    let close: () => Promise<void>
     let base = ''
     before(async () => {
-      ;({ app, base } = await serving({ PUBLIC_RATE_LIMIT: '0' }))
+      ;({ close, base } = await serving(db, { env: { PUBLIC_RATE_LIMIT: '0' } }))
     })
-    after(() => app.close())
+    after(() => close())
 
     const raw = (line: string, host = 'Host: localhost\r\n') =>
       rawRequest(base, `${line} HTTP/1.1\r\n${host}Connection: close\r\n\r\n`).then(parseResponse)
@@ -204,13 +200,13 @@ describe('hardening, second round', () => {
     })
   })
 
-  describe('L2: what a shared cache keeps', () => {
-    let app: FastifyInstance
+  describe('what a shared cache keeps', () => {
+    let close: () => Promise<void>
     let base = ''
     before(async () => {
-      ;({ app, base } = await serving({ PUBLIC_RATE_LIMIT: '600' }))
+      ;({ close, base } = await serving(db, { env: { PUBLIC_RATE_LIMIT: '600' } }))
     })
-    after(() => app.close())
+    after(() => close())
 
     for (const path of ['/v1/transparency/contracts?per_page=10', '/contratos']) {
       it(`${path}: Vary on every answer, a tag per encoding, If-None-Match lists, no per-client headers`, async () => {
@@ -253,7 +249,7 @@ describe('hardening, second round', () => {
     }
   })
 
-  describe('L3 and L4: what is logged, and what is kept', () => {
+  describe('what is logged, and what is kept', () => {
     it('logs a client that leaves a compressed download at info, not as a server error', async () => {
       await multiplyContracts(db.pool, 60_000)
       const lines: { level: number; msg: string }[] = []
@@ -263,7 +259,10 @@ describe('hardening, second round', () => {
           done()
         },
       })
-      const { app, base } = await serving({ PUBLIC_RATE_LIMIT: '0', LOG_LEVEL: 'info' }, logStream)
+      const { base, close } = await serving(db, {
+        env: { PUBLIC_RATE_LIMIT: '0', LOG_LEVEL: 'info' },
+        logStream: logStream,
+      })
       try {
         for (let i = 0; i < 3; i++) {
           const paused = await startPaused(`${base}/v1/transparency/export?resource=contracts&format=csv`, {
@@ -277,7 +276,7 @@ describe('hardening, second round', () => {
           'the cuts',
         )
       } finally {
-        await app.close()
+        await close()
       }
       assert.deepEqual(
         lines.filter((l) => l.level >= 50),
@@ -289,7 +288,7 @@ describe('hardening, second round', () => {
     it('tells every cache to keep no order answer', async () => {
       const order = first(records, 'order')
       const { token } = await issueToken(db.pool, order.organization_uuid as string, null)
-      const { app, base } = await serving({ PUBLIC_RATE_LIMIT: '0' })
+      const { base, close } = await serving(db, { env: { PUBLIC_RATE_LIMIT: '0' } })
       try {
         const path = `/external/orders?order_number=${encodeURIComponent(order.number as string)}`
         for (const headers of [{ authorization: token }, {}, { authorization: 'x' }] as Record<
@@ -301,7 +300,7 @@ describe('hardening, second round', () => {
         }
         assert.equal((await request(`${base}/external/nothing`)).headers['cache-control'], 'no-store')
       } finally {
-        await app.close()
+        await close()
       }
     })
 
@@ -310,13 +309,15 @@ describe('hardening, second round', () => {
         [{}, '127.0.0.1'],
         [{ METRICS_HOST: '::1' }, '::1'],
       ] as const) {
-        const { app } = await serving({ PUBLIC_RATE_LIMIT: '0', METRICS_PORT: '0', ...env })
+        const { app, close } = await serving(db, {
+          env: { PUBLIC_RATE_LIMIT: '0', METRICS_PORT: '0', ...env },
+        })
         try {
           const server = app.metricsServer as NonNullable<typeof app.metricsServer>
           assert.equal((server.address() as { address: string }).address, address)
           assert.ok(metricsPortOf(server) > 0)
         } finally {
-          await app.close()
+          await close()
         }
       }
     })
