@@ -6,12 +6,11 @@ import {
   changedSince,
   chosen,
   dateRange,
-  equal,
   nameFilter,
+  numbered,
   organization,
   search,
   supplierFilters,
-  typed,
 } from './filters.js'
 import { definePublic, defineRecord, type PublicResource, type RecordKind } from './resource.js'
 import { attachments, Provider } from './shapes.js'
@@ -144,20 +143,20 @@ function biddings(kind: 'direct_contract' | 'public_call'): PublicResource {
     ],
     filters: {
       organization_uuid: organization,
-      number: equal('number'),
+      number: numbered('number'),
       modality_id: chosen('modality_id', 'Modalidade', 'bidding-modalities'),
       status_id: chosen('status_id', 'Situação', 'bidding-statuses'),
       // Among the bidding's providers.
-      provider_document: typed(
-        supplierFilters.provider_document.form.label,
-        (a, p) => `EXISTS (SELECT 1 FROM bidding_providers fp JOIN suppliers fs ON fs.id = fp.supplier_id
+      provider_document: {
+        ...supplierFilters.provider_document,
+        sql: (a, p) => `EXISTS (SELECT 1 FROM bidding_providers fp JOIN suppliers fs ON fs.id = fp.supplier_id
           WHERE fp.bidding_id = ${a}.id AND fs.document = ${p})`,
-      ),
-      provider_name: typed(
-        supplierFilters.provider_name.form.label,
-        (a, p) =>
+      },
+      provider_name: {
+        ...supplierFilters.provider_name,
+        sql: (a, p) =>
           `EXISTS (SELECT 1 FROM bidding_providers fp WHERE fp.bidding_id = ${a}.id AND fp.supplier_id IN ${nameFilter(p)})`,
-      ),
+      },
       // The opening is a moment: the last day takes until its end.
       ...dateRange('opening_date', fields.opening_date.label, (a, p) => `${a}.opening_date < ${p}::date + 1`),
       updated_since: changedSince(direct ? 'direct-contracts' : 'public-calls'),

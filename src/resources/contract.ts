@@ -1,6 +1,15 @@
 import { BIDDING_MODALITIES, MANAGEMENT_STATUSES } from '../domain.js'
 import { field, type ImportRecord, linked, owned, shape } from './fields.js'
-import { changedSince, chosen, dateRange, equal, organization, search, supplierFilters } from './filters.js'
+import {
+  biddingNumbered,
+  changedSince,
+  chosen,
+  dateRange,
+  numbered,
+  organization,
+  search,
+  supplierFilters,
+} from './filters.js'
 import { linkedOrders } from './order.js'
 import { definePublic, defineRecord, pick, type RecordKind } from './resource.js'
 import { attachments, Commitment, people, terms } from './shapes.js'
@@ -122,8 +131,8 @@ export const contracts = definePublic<typeof fields>({
   ],
   filters: {
     organization_uuid: organization,
-    number: equal('contract_number'),
-    bidding_number: equal('bidding_number'),
+    number: numbered('contract_number'),
+    bidding_number: biddingNumbered('bidding_number'),
     modality_id: chosen('modality_id', 'Modalidade', 'bidding-modalities'),
     management_status_id: chosen('management_status_id', 'Situação de gestão', 'management-statuses'),
     ...supplierFilters,

@@ -1,5 +1,14 @@
-// The listings' filters: each one's SQL over the record's alias `a` and the placeholder `p` of its value, and
-// how the portal's form asks for it. The API's parameter schemas are in src/transparency/parameters.ts.
+import { type TSchema, Type } from 'typebox'
+import { MAX_NUMBER_LENGTH, NO_CONTROL_PATTERN, normalizeNumber } from '../checks.js'
+import { BIDDING_MODALITIES, BIDDING_STATUSES, MANAGEMENT_STATUSES } from '../domain.js'
+
+// The listings' filters, each declared once: its SQL over the record's alias `a` and the placeholder `p` of
+// its value, its query parameter (schema, and in Portuguese what it accepts, for the 422 messages), how its
+// value is compared, and how the portal's form asks for it. The API, the export and the portal take them
+// from the resources.
+
+/** A query parameter's schema and, in Portuguese, what it accepts. */
+export type Parameter = readonly [schema: TSchema, accepts: string]
 
 /** A SQL condition for one filter, over the record's alias `a`; `p` is the placeholder of its value. */
 export type FilterSql = (a: string, p: string) => string
@@ -18,8 +27,30 @@ export type FormInput =
 
 export interface Filter {
   readonly sql: FilterSql
+  /** Its query parameter: the same for every resource that has a filter of this name. */
+  readonly parameter: Parameter
+  /** How a value is compared (UUIDs in lower case, numbers without surrounding spaces); as given without. */
+  readonly normalize?: (value: string) => string
   /** On the portal's form; a filter without one is the API's alone. */
   readonly form?: FormInput
+}
+
+/** A record's number or its bidding's, exact: `what` says which, for the document. */
+const numberParameter = (what: string): Parameter => [
+  Type.String({
+    minLength: 1,
+    maxLength: MAX_NUMBER_LENGTH,
+    pattern: NO_CONTROL_PATTERN,
+    description: `Exact ${what} (surrounding spaces ignored)`,
+  }),
+  `um texto de até ${MAX_NUMBER_LENGTH} caracteres, sem caracteres de controle`,
+]
+
+/** How many ids each closed list has. */
+const CHOICES: Readonly<Record<ChoiceList, number>> = {
+  'bidding-modalities': BIDDING_MODALITIES.length,
+  'bidding-statuses': BIDDING_STATUSES.length,
+  'management-statuses': MANAGEMENT_STATUSES.length,
 }
 
 /** Suppliers whose name holds the words of `p` in order (migrations/0006_hardening.sql). */
@@ -29,38 +60,95 @@ export const nameFilter = (p: string) =>
 /** Portuguese full-text search over the record's search column (its object and names). */
 export const search: Filter = {
   sql: (a, p) => `${a}.search @@ websearch_to_tsquery('compras_pt', ${p})`,
+  parameter: [
+    Type.String({
+      minLength: 1,
+      maxLength: 200,
+      pattern: NO_CONTROL_PATTERN,
+      description: 'Full-text search over the object and names; accents and case do not matter',
+    }),
+    'um texto de 1 a 200 caracteres, sem caracteres de controle',
+  ],
   form: { label: 'Busca (objeto, nomes)', input: 'search' },
 }
 
 export const organization: Filter = {
   sql: (a, p) => `${a}.organization_id = ${p}::uuid`,
+  parameter: [Type.String({ format: 'uuid', description: 'Only records of this organization' }), 'um UUID'],
+  normalize: (value) => value.toLowerCase(),
   form: { label: 'Órgão', input: 'organization' },
 }
 
-/** Equal to a column, with no place on the form (numbers are found by search there). */
-export const equal = (column: string): Filter => ({ sql: (a, p) => `${a}.${column} = ${p}` })
+/** The record's own number, exact, with no place on the form (numbers are found by search there). */
+export const numbered = (column: string): Filter => ({
+  sql: (a, p) => `${a}.${column} = ${p}`,
+  parameter: numberParameter('number'),
+  normalize: normalizeNumber,
+})
+
+/** The number of the record's bidding, exact, with no place on the form. */
+export const biddingNumbered = (column: string): Filter => ({
+  sql: (a, p) => `${a}.${column} = ${p}`,
+  parameter: numberParameter('bidding number'),
+  normalize: normalizeNumber,
+})
 
 /** An id of a closed list, stored in a smallint column. */
 export const chosen = (column: string, label: string, choices: ChoiceList): Filter => ({
   sql: (a, p) => `${a}.${column} = ${p}::smallint`,
+  parameter: [
+    Type.Integer({ minimum: 1, maximum: CHOICES[choices], description: `An id of /helpers/${choices}` }),
+    `um id de /v1/transparency/helpers/${choices}`,
+  ],
   form: { label, choices },
 })
 
-/** Typed in the form's text box. */
-export const typed = (label: string, sql: FilterSql) =>
-  ({ sql, form: { label, input: 'text' } }) satisfies Filter
-
 /** The supplier's CNPJ and name, for records with a supplier of their own (`a_s` is its join). */
 export const supplierFilters = {
-  provider_document: typed('CNPJ do fornecedor (14 dígitos)', (a, p) => `${a}_s.document = ${p}`),
-  provider_name: typed('Nome do fornecedor', (a, p) => `${a}.supplier_id IN ${nameFilter(p)}`),
-}
+  provider_document: {
+    sql: (a, p) => `${a}_s.document = ${p}`,
+    parameter: [
+      Type.String({
+        pattern: '^[0-9]{14}$',
+        description:
+          "The supplier's CNPJ, 14 digits. A CPF is not accepted: a filter that answers whether a person's CPF " +
+          'has records would reveal the digits that the mask hides. Find a person by provider_name.',
+      }),
+      'um CNPJ, só os 14 dígitos (um CPF não é aceito, para proteger as pessoas; use provider_name)',
+    ],
+    form: { label: 'CNPJ do fornecedor (14 dígitos)', input: 'text' },
+  },
+  provider_name: {
+    sql: (a, p) => `${a}.supplier_id IN ${nameFilter(p)}`,
+    parameter: [
+      Type.String({
+        minLength: 3,
+        maxLength: 200,
+        pattern: NO_CONTROL_PATTERN,
+        description:
+          "Words of the supplier's name, in order; accents and case do not matter (`maria silva` finds " +
+          '`Maria da Silva`)',
+      }),
+      'um texto de 3 a 200 caracteres (palavras do nome do fornecedor)',
+    ],
+    form: { label: 'Nome do fornecedor', input: 'text' },
+  },
+} satisfies Record<string, Filter>
 
 /**
  * Records whose published document changed at `p` or later, as the change log dates them
  * (migrations/0015_change_log.sql): `resource` is the public resource's path.
  */
 export const changedSince = (resource: string): Filter => ({
+  parameter: [
+    Type.String({
+      format: 'date-time',
+      description:
+        'Only records whose published document changed at this instant or later (ISO 8601), as the change feed ' +
+        'dates them; records published before the feed count as changed when it started',
+    }),
+    'um instante ISO 8601, como 2026-01-31T12:00:00Z',
+  ],
   sql: (a, p) =>
     `${a}.id IN (SELECT c.id FROM public_changes c WHERE c.resource = '${resource}' AND c.changed_at >= ${p}::timestamptz)`,
 })
@@ -74,8 +162,19 @@ export function dateRange(
   return {
     date_from: {
       sql: (a: string, p: string) => `${a}.${column} >= ${p}::date`,
+      parameter: [
+        Type.String({ format: 'date', description: 'From this day on (the main date of the kind)' }),
+        'uma data AAAA-MM-DD',
+      ],
       form: { label: `${label}: de`, input: 'date' },
     },
-    date_to: { sql: to, form: { label: `${label}: até`, input: 'date' } },
+    date_to: {
+      sql: to,
+      parameter: [
+        Type.String({ format: 'date', description: 'Up to this day, inclusive' }),
+        'uma data AAAA-MM-DD',
+      ],
+      form: { label: `${label}: até`, input: 'date' },
+    },
   } satisfies Record<string, Filter>
 }

@@ -1,8 +1,7 @@
-import { type TObject, type TSchema, Type } from 'typebox'
-import { MAX_NUMBER_LENGTH, NO_CONTROL_PATTERN, normalizeNumber } from '../checks.js'
-import { BIDDING_MODALITIES, BIDDING_STATUSES, MANAGEMENT_STATUSES } from '../domain.js'
+import { type TObject, Type } from 'typebox'
 import { ParameterError } from '../errors.js'
-import type { PublicResource } from '../resources/index.js'
+import type { Parameter } from '../resources/filters.js'
+import { PUBLIC_RESOURCES, type PublicResource } from '../resources/index.js'
 
 // The query parameters of the listings (and of the export, which takes the same filters): their
 // schemas, and in Portuguese what each accepts, for the 422 messages.
@@ -13,8 +12,7 @@ export const DEFAULT_PER_PAGE = 20
 /** A query string as its route's schema validated it: each value of the type its parameter declares. */
 export type ValidQuery = Readonly<Record<string, unknown>>
 
-/** A parameter's schema and, in Portuguese, what it accepts. */
-export type Parameter = readonly [schema: TSchema, accepts: string]
+export type { Parameter } from '../resources/filters.js'
 
 /** The parameters a route takes: the schema of its query string and what each accepts (for 422s). */
 export interface Parameters {
@@ -22,104 +20,36 @@ export interface Parameters {
   accepts: Readonly<Record<string, string>>
 }
 
-export const FILTERS: Readonly<Record<string, Parameter>> = {
-  organization_uuid: [
-    Type.String({ format: 'uuid', description: 'Only records of this organization' }),
-    'um UUID',
-  ],
-  number: [
-    Type.String({
-      minLength: 1,
-      maxLength: MAX_NUMBER_LENGTH,
-      pattern: NO_CONTROL_PATTERN,
-      description: 'Exact number (surrounding spaces ignored)',
-    }),
-    `um texto de até ${MAX_NUMBER_LENGTH} caracteres, sem caracteres de controle`,
-  ],
-  bidding_number: [
-    Type.String({
-      minLength: 1,
-      maxLength: MAX_NUMBER_LENGTH,
-      pattern: NO_CONTROL_PATTERN,
-      description: 'Exact bidding number (surrounding spaces ignored)',
-    }),
-    `um texto de até ${MAX_NUMBER_LENGTH} caracteres, sem caracteres de controle`,
-  ],
-  modality_id: [
-    Type.Integer({
-      minimum: 1,
-      maximum: BIDDING_MODALITIES.length,
-      description: 'An id of /helpers/bidding-modalities',
-    }),
-    'um id de /v1/transparency/helpers/bidding-modalities',
-  ],
-  status_id: [
-    Type.Integer({
-      minimum: 1,
-      maximum: BIDDING_STATUSES.length,
-      description: 'An id of /helpers/bidding-statuses',
-    }),
-    'um id de /v1/transparency/helpers/bidding-statuses',
-  ],
-  management_status_id: [
-    Type.Integer({
-      minimum: 1,
-      maximum: MANAGEMENT_STATUSES.length,
-      description: 'An id of /helpers/management-statuses',
-    }),
-    'um id de /v1/transparency/helpers/management-statuses',
-  ],
-  provider_document: [
-    Type.String({
-      pattern: '^[0-9]{14}$',
-      description:
-        "The supplier's CNPJ, 14 digits. A CPF is not accepted: a filter that answers whether a person's CPF " +
-        'has records would reveal the digits that the mask hides. Find a person by provider_name.',
-    }),
-    'um CNPJ, só os 14 dígitos (um CPF não é aceito, para proteger as pessoas; use provider_name)',
-  ],
-  provider_name: [
-    Type.String({
-      minLength: 3,
-      maxLength: 200,
-      pattern: NO_CONTROL_PATTERN,
-      description:
-        "Words of the supplier's name, in order; accents and case do not matter (`maria silva` finds " +
-        '`Maria da Silva`)',
-    }),
-    'um texto de 3 a 200 caracteres (palavras do nome do fornecedor)',
-  ],
-  date_from: [
-    Type.String({ format: 'date', description: 'From this day on (the main date of the kind)' }),
-    'uma data AAAA-MM-DD',
-  ],
-  date_to: [Type.String({ format: 'date', description: 'Up to this day, inclusive' }), 'uma data AAAA-MM-DD'],
-  updated_since: [
-    Type.String({
-      format: 'date-time',
-      description:
-        'Only records whose published document changed at this instant or later (ISO 8601), as the change feed ' +
-        'dates them; records published before the feed count as changed when it started',
-    }),
-    'um instante ISO 8601, como 2026-01-31T12:00:00Z',
-  ],
-  q: [
-    Type.String({
-      minLength: 1,
-      maxLength: 200,
-      pattern: NO_CONTROL_PATTERN,
-      description: 'Full-text search over the object and names; accents and case do not matter',
-    }),
-    'um texto de 1 a 200 caracteres, sem caracteres de controle',
-  ],
-}
+/** The order the export's document lists the filters in: every resource's filter names, each once. */
+const FILTER_ORDER = [
+  'organization_uuid',
+  'number',
+  'bidding_number',
+  'modality_id',
+  'status_id',
+  'management_status_id',
+  'provider_document',
+  'provider_name',
+  'date_from',
+  'date_to',
+  'updated_since',
+  'q',
+] as const
 
-/** How a filter's value is compared: UUIDs in lower case, numbers without surrounding spaces. */
-const NORMALIZE: Readonly<Record<string, (value: string) => string>> = {
-  organization_uuid: (value) => value.toLowerCase(),
-  number: normalizeNumber,
-  bidding_number: normalizeNumber,
-}
+/**
+ * Every filter's parameter, by name, from the resources' filters (src/resources/filters.ts): what the export
+ * takes, across its resources. A name means one parameter whatever the resource.
+ */
+export const FILTERS: Readonly<Record<string, Parameter>> = (() => {
+  const declared = new Map(
+    PUBLIC_RESOURCES.flatMap((resource) =>
+      Object.entries(resource.filters).map(([name, filter]) => [name, filter.parameter] as const),
+    ),
+  )
+  const unordered = [...declared.keys()].filter((name) => !(FILTER_ORDER as readonly string[]).includes(name))
+  if (unordered.length > 0) throw new Error(`filters missing from FILTER_ORDER: ${unordered.join(', ')}`)
+  return Object.fromEntries(FILTER_ORDER.map((name) => [name, declared.get(name) as Parameter]))
+})()
 
 /** The resource's filters present in an (already validated) query, with their values normalized. */
 export function filterValues(
@@ -127,11 +57,10 @@ export function filterValues(
   query: Readonly<Record<string, unknown>>,
 ): Record<string, string | number> {
   const filters: Record<string, string | number> = {}
-  for (const name of Object.keys(resource.filters)) {
+  for (const [name, filter] of Object.entries(resource.filters)) {
     const value = query[name] as string | number | undefined
     if (value === undefined) continue
-    const normalize = NORMALIZE[name]
-    filters[name] = normalize && typeof value === 'string' ? normalize(value) : value
+    filters[name] = filter.normalize && typeof value === 'string' ? filter.normalize(value) : value
   }
   return filters
 }
@@ -187,7 +116,7 @@ export function listingParameters(resource: PublicResource): Parameters {
   const relations = resource.offered
   const all: Record<string, Parameter> = {
     ...PAGING,
-    ...FILTERS,
+    ...Object.fromEntries(Object.entries(resource.filters).map(([name, filter]) => [name, filter.parameter])),
     sort: sortParameter(resource),
     with_relations: [
       Type.String({ description: `Comma-separated relations to add to each item: ${relations.join(', ')}` }),
