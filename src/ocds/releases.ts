@@ -23,7 +23,7 @@ import { type ProcessKind, type ProcessSource, sourceQuery } from './source.js'
 // The stored releases (migrations/0009_ocds.sql): built in the transaction that wrote the data, like the
 // other documents of the read model, for the processes an import touched or for all of them.
 
-const KINDS: readonly ProcessKind[] = ['bidding', 'contract', 'arp']
+const PROCESS_KINDS: readonly ProcessKind[] = ['bidding', 'contract', 'arp']
 
 /**
  * The version of the releases: a hash of the SQL that reads a process (it follows the resources), of the
@@ -33,7 +33,7 @@ const KINDS: readonly ProcessKind[] = ['bidding', 'contract', 'arp']
  */
 export const RELEASES_VERSION: string = (() => {
   const hash = createHash('sha256')
-  for (const kind of KINDS) hash.update(sourceQuery(kind, () => 'true'))
+  for (const kind of PROCESS_KINDS) hash.update(sourceQuery(kind, () => 'true'))
   hash.update(
     JSON.stringify([TENDER_STATUS, PROCUREMENT_METHOD, CONTRACT_STATUS, AWARD_STATUS, MILESTONE_STATUS]),
   )
@@ -83,7 +83,7 @@ export async function rebuildReleases(client: PoolClient, scope: 'all' | 'touche
     organization_id uuid, hash text, tags text, content text) ON COMMIT DROP`)
   // Read once, soon after: compressing it here would be paid again when the tail is stored.
   await client.query('ALTER TABLE built_releases ALTER content SET STORAGE EXTERNAL')
-  for (const kind of KINDS) {
+  for (const kind of PROCESS_KINDS) {
     // Read in batches through a cursor in this transaction, so memory stays flat at any scale.
     const cursor = `ocds_${kind}`
     await client.query(`DECLARE ${cursor} NO SCROLL CURSOR FOR ${sourceQuery(kind, inScope)}`)

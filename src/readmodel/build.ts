@@ -3,9 +3,9 @@ import { IMPORT_LOCK, SYNC_LOCK } from '../db/locks.js'
 import { inTransaction, type Pool, type PoolClient } from '../db/pool.js'
 import { completeRecords, projectReleases, RELEASES_VERSION, rebuildReleases } from '../ocds/releases.js'
 import {
+  DOCUMENT_KINDS,
   type DocumentKind,
   KIND_VERSIONS,
-  KINDS,
   projectDocuments,
   type RebuildScope,
   remove,
@@ -27,7 +27,7 @@ interface Projection {
 
 /** The documents before (kept aside by the documents' projection) and after, compared into the change log. */
 async function projectChangeLog(client: PoolClient, scope: RebuildScope, first: boolean): Promise<number> {
-  const ofTable = (table: DocumentKind['table']) => KINDS.filter((k) => k.table === table)
+  const ofTable = (table: DocumentKind['table']) => DOCUMENT_KINDS.filter((k) => k.table === table)
   const inScope = (table: DocumentKind['table']) =>
     ofTable(table)
       .map((k) => `(${k.where(scope)})`)
@@ -103,7 +103,7 @@ export async function syncReadModel(
       'SELECT kind, version FROM read_model_versions',
     )
     const stored = new Map(rows.map((row) => [row.kind, row.version]))
-    for (const kind of KINDS) {
+    for (const kind of DOCUMENT_KINDS) {
       const version = versions[kind.kind] as string
       if (stored.get(kind.kind) === version) {
         const { rows: check } = await client.query<{ missing: boolean }>(kind.missing)

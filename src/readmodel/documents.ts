@@ -47,7 +47,7 @@ const recordInScope = (scope: RebuildScope, table: string, id: string) =>
 
 const ORDER_BODY = `${jsonObject(Order, ORDER_DOCUMENT, 'o', 'served')}::text`
 
-export const KINDS: readonly DocumentKind[] = [
+export const DOCUMENT_KINDS: readonly DocumentKind[] = [
   {
     kind: 'order',
     table: 'order_documents',
@@ -79,7 +79,10 @@ export const KINDS: readonly DocumentKind[] = [
 
 /** The version of each kind of document: a hash of the SQL that builds it, so any change to it shows. */
 export const KIND_VERSIONS: Readonly<Record<string, string>> = Object.fromEntries(
-  KINDS.map((k) => [k.kind, createHash('sha256').update(k.insert('all')).digest('hex').slice(0, 16)]),
+  DOCUMENT_KINDS.map((k) => [
+    k.kind,
+    createHash('sha256').update(k.insert('all')).digest('hex').slice(0, 16),
+  ]),
 )
 
 /**
@@ -115,7 +118,7 @@ export async function projectDocuments(
     `CREATE TEMP TABLE ${PREVIOUS_ORDERS} (organization_id uuid, number text, body text) ON COMMIT DROP`,
   )
   let built = 0
-  for (const kind of KINDS) {
+  for (const kind of DOCUMENT_KINDS) {
     await client.query(first ? remove(kind, scope) : captureSql(kind, scope))
     built += (await client.query(kind.insert(scope))).rowCount ?? 0
   }
