@@ -1,19 +1,17 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { hashToken } from '../src/auth/tokens.js'
-import { importRecords } from '../src/import/importer.js'
 import { runCli } from './helpers/cli.js'
-import { createTestDatabase, type TestDatabase } from './helpers/db.js'
-import { demoRecords, first, ndjson, source } from './helpers/records.js'
+import { seededDatabase, type TestDatabase } from './helpers/db.js'
+import { demoRecords, first } from './helpers/records.js'
 
 describe('compras token', () => {
   let db: TestDatabase
   let env: Record<string, string>
   const org = first(demoRecords(), 'organization')
   before(async () => {
-    db = await createTestDatabase()
+    db = await seededDatabase([org])
     env = { DATABASE_URL: db.url }
-    await importRecords(db.pool, [source(ndjson([org]))])
   })
   after(() => db.drop())
 

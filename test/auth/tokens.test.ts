@@ -13,10 +13,9 @@ import {
   TokenError,
 } from '../../src/auth/tokens.js'
 import { Notifications } from '../../src/channel.js'
-import { importRecords } from '../../src/import/importer.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
+import { seededDatabase, type TestDatabase } from '../helpers/db.js'
 import { eventually } from '../helpers/http.js'
-import { demoRecords, first, ndjson, source } from '../helpers/records.js'
+import { demoRecords, first } from '../helpers/records.js'
 
 describe('access tokens', () => {
   let db: TestDatabase
@@ -37,8 +36,7 @@ describe('access tokens', () => {
   }
 
   before(async () => {
-    db = await createTestDatabase()
-    assert.equal((await importRecords(db.pool, [source(ndjson(records))])).ok, true)
+    db = await seededDatabase(records)
   })
   after(() => db.drop())
 

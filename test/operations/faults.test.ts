@@ -8,7 +8,7 @@ import type { DemoRecord } from '../../src/demo/generator.js'
 import { importRecords } from '../../src/import/importer.js'
 import { MESSAGES } from '../../src/messages.js'
 import { buildTestApp, listen } from '../helpers/app.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
+import { seededDatabase, type TestDatabase } from '../helpers/db.js'
 import { until } from '../helpers/http.js'
 import { startProxy, type TcpProxy, viaProxy } from '../helpers/proxy.js'
 import { demoRecords, first, ndjson, source } from '../helpers/records.js'
@@ -51,8 +51,7 @@ describe('the database unreachable for 10 s under load', () => {
     `/external/orders?order_number=${encodeURIComponent(order.number as string)}`
 
   before(async () => {
-    db = await createTestDatabase()
-    assert.equal((await importRecords(db.pool, [source(ndjson(records))])).ok, true)
+    db = await seededDatabase(records)
     ;({ token } = await issueToken(db.pool, organization.uuid as string, 'faults'))
     ;({ token: loadToken } = await issueToken(db.pool, organization.uuid as string, 'faults, load'))
     const url = new URL(db.url)

@@ -3,11 +3,10 @@ import { PassThrough } from 'node:stream'
 import { after, before, describe, it } from 'node:test'
 import type { FastifyInstance } from 'fastify'
 import { issueToken } from '../../src/auth/tokens.js'
-import { importRecords } from '../../src/import/importer.js'
 import { buildTestApp } from '../helpers/app.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
+import { seededDatabase, type TestDatabase } from '../helpers/db.js'
 import { until } from '../helpers/http.js'
-import { demoRecords, first, ndjson, source } from '../helpers/records.js'
+import { demoRecords, first } from '../helpers/records.js'
 
 // The order query's edges that the main suite does not reach: the media type of an answer, errors raised
 // by the framework before the handler, a failing database (answered and logged), and what the access log
@@ -22,8 +21,7 @@ describe('order query: answers, framework errors and failures', () => {
   const records = demoRecords()
 
   before(async () => {
-    db = await createTestDatabase()
-    assert.equal((await importRecords(db.pool, [source(ndjson(records))])).ok, true)
+    db = await seededDatabase(records)
     const order = first(records, 'order')
     number = order.number as string
     ;({ token } = await issueToken(db.pool, order.organization_uuid as string, null))
