@@ -3,14 +3,12 @@ import type { Pool } from '../db/pool.js'
 import { ParameterError } from '../errors.js'
 import { compileQuery } from '../query-validation.js'
 import { PUBLIC_RESOURCES, type PublicResource } from '../resources/index.js'
-import { checkOrganization } from '../transparency/listing.js'
+import { checkOrganization, listQuery } from '../transparency/listing.js'
 import {
   FILTERS,
-  filterValues,
   type ParameterProblem,
   parameterError,
   parameters,
-  sortOf,
   type ValidQuery,
 } from '../transparency/parameters.js'
 import type { ExportFormat, ExportRequest } from './export.js'
@@ -67,8 +65,7 @@ export async function exportRequest(
         `Parâmetro não se aplica a ${resource.path}: ${name}. Aceitos para ${resource.path}: ${Object.keys(accepts).join(', ')}.`,
       )
   }
-  const filters = filterValues(resource, query)
-  const sort = sortOf(resource, query.sort)
+  const { filters, sort } = listQuery(resource, query)
   await checkOrganization(pool, filters.organization_uuid as string | undefined)
   return {
     resource,

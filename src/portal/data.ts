@@ -11,9 +11,9 @@ import {
   LOOKUPS,
   type LookupRow,
   list,
+  listQuery,
   lookup,
 } from '../transparency/listing.js'
-import { DEFAULT_PER_PAGE, filterValues } from '../transparency/parameters.js'
 
 // What the portal's pages show, read through the same library calls and cache as the API (no HTTP here).
 
@@ -97,18 +97,7 @@ export async function listing(
   resource: PublicResource,
   query: Readonly<Record<string, unknown>>,
 ): Promise<ListResult> {
-  const result = await list(
-    pool,
-    resource,
-    {
-      page: (query.page as number | undefined) ?? 1,
-      perPage: (query.per_page as number | undefined) ?? DEFAULT_PER_PAGE,
-      filters: filterValues(resource, query),
-      sort: (query.sort as string | undefined) ?? resource.defaultSort,
-      relations: [],
-    },
-    store,
-  )
+  const result = await list(pool, resource, listQuery(resource, query), store)
   // As the API: an organization filter that finds nothing because the organization does not exist.
   const organization = query.organization_uuid as string | undefined
   await checkOrganization(pool, organization, result.total > 0)

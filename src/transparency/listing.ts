@@ -7,7 +7,7 @@ import type { ChoiceList } from '../resources/filters.js'
 import { listingItemFields, type PublicResource } from '../resources/index.js'
 import { from, jsonObject } from '../resources/json.js'
 import type { Cursors, ListCursor } from './cursors.js'
-import { DEFAULT_PER_PAGE, filterValues, parseRelations, sortOf } from './parameters.js'
+import { DEFAULT_PER_PAGE, filterValues, parseRelations, sortOf, type ValidQuery } from './parameters.js'
 
 // A page of a listing, as the API serves it: the page's rows built as JSON by PostgreSQL, the total of
 // the filter, and the page envelope. No HTTP here: the API, the portal and OCDS read pages through it.
@@ -31,6 +31,22 @@ export interface ListQuery {
   sort: string
   /** Names of resource.offered. */
   relations: readonly string[]
+}
+
+/**
+ * What a listing is asked, from its validated parameters: the one parser of a list query, for the API's
+ * listings, the portal's, and the export (which takes its filters and sort). ParameterError for a sort the
+ * resource does not have.
+ */
+export function listQuery(resource: PublicResource, query: ValidQuery): ListQuery {
+  return {
+    page: (query.page as number | undefined) ?? 1,
+    perPage: (query.per_page as number | undefined) ?? DEFAULT_PER_PAGE,
+    // In this order, which is the order a query's problems are reported in.
+    relations: parseRelations(resource, query.with_relations as string | undefined),
+    filters: filterValues(resource, query),
+    sort: sortOf(resource, query.sort),
+  }
 }
 
 /** A page as PostgreSQL wrote it: the items as one compact JSON array, served as they are. */
@@ -291,10 +307,7 @@ export async function listingData(
   resource: PublicResource,
   query: Readonly<Record<string, unknown>>,
 ): Promise<string> {
-  const perPage = (query.per_page as number | undefined) ?? DEFAULT_PER_PAGE
-  const relations = parseRelations(resource, query.with_relations as string | undefined)
-  const filters = filterValues(resource, query)
-  const sort = sortOf(resource, query.sort)
+  const { perPage, relations, filters, sort } = listQuery(resource, query)
   await cursors.ready()
   if (query.cursor !== undefined && query.page !== undefined)
     throw new ParameterError('cursor', 'Parâmetros em conflito: page e cursor. Use um ou outro.')
