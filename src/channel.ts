@@ -75,6 +75,8 @@ export class Notifications {
       throw error
     }
     if (this.closed) {
+      // Closed while connecting: the connection goes back to the pool listening on nothing.
+      await client.query('UNLISTEN *').catch(() => {})
       this.release(client)
       return
     }
