@@ -20,7 +20,7 @@ import { PortalReads } from '../src/reads/portal-reads.js'
 import { PublicReads } from '../src/reads/public-reads.js'
 import { answerOf } from '../src/reads/read.js'
 import { contracts } from '../src/resources/index.js'
-import { publicFeedQuery } from '../src/transparency/change-feeds.js'
+import { DEFAULT_FEED_PAGE, publicFeedQuery } from '../src/transparency/change-feeds.js'
 import { Cursors } from '../src/transparency/cursors.js'
 
 const pool = createPool(process.argv[2] as string)
@@ -81,7 +81,7 @@ async function answer(
     return [JSON_TYPE, await reads.answer(reads.listing(contracts, url, queryOf(url)))]
   if (url.startsWith('/v1/transparency/changes?')) {
     const query = queryOf(url)
-    const perPage = (query.per_page as number | undefined) ?? 100
+    const perPage = (query.per_page as number | undefined) ?? DEFAULT_FEED_PAGE
     return [JSON_TYPE, await reads.answer(reads.changes(url, publicFeedQuery(query, cursors), perPage))]
   }
   if (url.startsWith('/contratos/')) {
