@@ -100,4 +100,33 @@ describe('every served body matches its published schema', () => {
       check(answerSchema(url), url, await get(url))
     }
   })
+
+  it('prices, suppliers and organizations: every page of each', async () => {
+    const research = answerSchema('/v1/transparency/prices')
+    for (const q of ['caneta', 'papel', 'toner', 'helicoptero']) {
+      let url = `/v1/transparency/prices?q=${q}&per_page=100`
+      for (;;) {
+        const body = await get(url)
+        check(research, url, body)
+        if (!body.data.items.has_more) break
+        url = `/v1/transparency/prices?q=${q}&per_page=100&cursor=${body.data.items.next_cursor}`
+      }
+    }
+    const suppliers = (await get('/v1/transparency/suppliers?per_page=100')) as {
+      data: { data: { document: string }[] }
+    }
+    check(answerSchema('/v1/transparency/suppliers'), 'suppliers', suppliers)
+    for (const { document } of suppliers.data.data) {
+      const url = `/v1/transparency/suppliers/${document}`
+      check(answerSchema('/v1/transparency/suppliers/{cnpj}'), url, await get(url))
+    }
+    const organizations = (await get('/v1/transparency/organizations?per_page=100')) as {
+      data: { data: { uuid: string }[] }
+    }
+    check(answerSchema('/v1/transparency/organizations'), 'organizations', organizations)
+    for (const { uuid } of organizations.data.data) {
+      const url = `/v1/transparency/organizations/${uuid}`
+      check(answerSchema('/v1/transparency/organizations/{uuid}'), url, await get(url))
+    }
+  })
 })

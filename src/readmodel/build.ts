@@ -11,13 +11,15 @@ import {
   remove,
 } from './documents.js'
 import { writeLog } from './log.js'
+import { projectPrices } from './prices.js'
 import { completeHistories } from './versions.js'
 import { eraseWithdrawn } from './withdrawals.js'
 
 // What an import derives from the data it wrote, in its own transaction, as a list of projections run in
 // order, each owning what it makes (its tables, and the temporary tables it keeps aside): the documents
-// (src/readmodel/documents.ts), the change log with the histories (log.ts, withdrawals.ts) and the OCDS
-// releases (src/ocds/releases.ts). Then every instance is told to drop what it cached.
+// (src/readmodel/documents.ts), the change log with the histories (log.ts, withdrawals.ts), the OCDS
+// releases (src/ocds/releases.ts) and the price research's rows (prices.ts). Then every instance is told to
+// drop what it cached.
 
 /** One step of what an import derives: it projects the records in scope, and says how many rows it built. */
 interface Projection {
@@ -53,6 +55,14 @@ const PROJECTIONS: readonly Projection[] = [
   { name: 'documents', project: projectDocuments },
   { name: 'change log', project: projectChangeLog },
   { name: 'OCDS releases', project: projectReleases },
+  {
+    name: 'prices',
+    // Rows, not documents: not counted among what the import built.
+    project: async (client, scope) => {
+      await projectPrices(client, scope)
+      return 0
+    },
+  },
 ]
 
 /** The version of each kind of document, and of the releases: what syncReadModel compares. */

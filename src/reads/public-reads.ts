@@ -18,6 +18,8 @@ import {
   releasePage,
 } from '../transparency/ocds-packages.js'
 import type { ValidQuery } from '../transparency/parameters.js'
+import { namedList, organizationData, supplierData } from '../transparency/parties.js'
+import { priceQuery, priceResearch } from '../transparency/prices.js'
 import { answerOf, type Read } from './read.js'
 
 // The answers of the public API (/v1), each a read: its cache key and how its bytes are built.
@@ -132,6 +134,41 @@ export class PublicReads {
   ocdsRelease(releaseId: string): Read {
     const id = releaseId.toLowerCase()
     return { key: CACHE_KEYS.ocdsRelease(id), build: () => releasePackage(this.pool, this.publication, id) }
+  }
+
+  /** A price research: each unit's statistics and a page of the items, kept under its URL as sent. */
+  prices(url: string, query: ValidQuery): Read {
+    return {
+      key: CACHE_KEYS.listing(url),
+      build: async () =>
+        PUBLIC_SUCCESS.text(
+          await priceResearch(this.pool, this.cursors, await priceQuery(this.cursors, query)),
+        ),
+    }
+  }
+
+  /** A page of suppliers (companies) or organizations by name, kept under its URL as sent. */
+  parties(which: 'suppliers' | 'organizations', url: string, query: ValidQuery): Read {
+    return {
+      key: CACHE_KEYS.listing(url),
+      build: async () => PUBLIC_SUCCESS.text(await namedList(this.pool, this.cursors, which, query)),
+    }
+  }
+
+  /** A supplier's page, under the path's CNPJ as sent (NotFoundError for a CPF or an unknown CNPJ). */
+  supplier(cnpj: string): Read {
+    return {
+      key: CACHE_KEYS.detail('suppliers', cnpj),
+      build: async () => PUBLIC_SUCCESS.text(await supplierData(this.pool, cnpj)),
+    }
+  }
+
+  /** An organization's page (NotFoundError when none has the id). */
+  organization(id: string): Read {
+    return {
+      key: CACHE_KEYS.detail('organizations', id),
+      build: async () => PUBLIC_SUCCESS.text(await organizationData(this.pool, id)),
+    }
   }
 
   /** The publication's package metadata. */

@@ -14,6 +14,7 @@ import { changeLinesRoute, changesRoute } from './change-feed-routes.js'
 import exportRoute from './export-route.js'
 import { ocdsBulkRoute, ocdsExtensionRoutes } from './ocds-files.js'
 import { ocdsRoutes } from './ocds-routes.js'
+import { partyRoutes } from './party-routes.js'
 import { publicLimit } from './public-limit.js'
 import { recordRoutes } from './record-routes.js'
 import type { TransparencyOptions } from './route-options.js'
@@ -118,6 +119,7 @@ const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app,
   await app.register(changesRoute, shared)
 
   await app.register(recordRoutes, shared)
+  await app.register(partyRoutes, shared)
 }
 
 export default transparency

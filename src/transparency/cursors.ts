@@ -151,7 +151,7 @@ export class Cursors {
   }
 
   /** The cursor a listing's `cursor` holds, for its sort; a ParameterError for one not made so, or forged. */
-  readListing(text: string, sort: string): ListCursor {
+  readListing(text: string, sort: string, idPattern: RegExp = UUID): ListCursor {
     const refuse = () =>
       new ParameterError(
         'cursor',
@@ -174,7 +174,7 @@ export class Cursors {
     if (!Array.isArray(parsed) || parsed.length !== 4) throw refuse()
     const [made, key, id, page] = parsed as unknown[]
     if (made !== sort || (key !== null && (typeof key !== 'string' || key.length > 300))) throw refuse()
-    if (typeof id !== 'string' || !UUID.test(id) || !Number.isSafeInteger(page) || (page as number) < 1)
+    if (typeof id !== 'string' || !idPattern.test(id) || !Number.isSafeInteger(page) || (page as number) < 1)
       throw refuse()
     return { sort, key: key as string | null, id, page: page as number }
   }

@@ -1,0 +1,160 @@
+import { type TObject, type TSchema, Type } from 'typebox'
+import { Nullable } from '../resources/fields.js'
+import { PriceItem } from '../resources/price.js'
+import { ACTIVITY_KINDS, type ActivityKind } from '../transparency/parties.js'
+import { shapeSchema } from './answer-schemas.js'
+
+// The answers' schemas of the price research and of the suppliers' and organizations' pages
+// (src/transparency/prices.ts, parties.ts): what the OpenAPI document publishes and the shape-check test holds
+// served bodies to.
+
+const Money = (description: string) =>
+  Type.String({ description: `${description}; text with two decimals`, examples: ['12.50'] })
+
+export const PriceSummary = Type.Object(
+  {
+    unit: Type.String({
+      description: 'The unit of measurement: each unit has an entry, units are never mixed',
+    }),
+    items: Type.Integer({ description: 'Items found in this unit' }),
+    organizations: Type.Integer({ description: 'Distinct organizations that bought them' }),
+    suppliers: Type.Integer({ description: 'Distinct suppliers that sold them' }),
+    min: Money('The lowest unit price'),
+    p25: Money('The first quartile, by linear interpolation (percentile_cont, QUARTILE.INC)'),
+    median: Money('The median'),
+    p75: Money('The third quartile, by linear interpolation'),
+    max: Money('The highest unit price'),
+    mean: Money('The mean unit price'),
+    weighted_mean: Money('The mean unit price weighted by quantity'),
+    outliers: Type.Integer({ description: 'Prices outside [p25 − 1.5 × IQR, p75 + 1.5 × IQR]' }),
+    sanitized: Type.Object(
+      {
+        items: Type.Integer(),
+        min: Money('The lowest unit price without the outliers'),
+        median: Money('The median without the outliers'),
+        mean: Money('The mean without the outliers'),
+        max: Money('The highest unit price without the outliers'),
+      },
+      { additionalProperties: false, description: 'The same figures without the outliers' },
+    ),
+  },
+  { $id: 'PriceSummary', additionalProperties: false },
+)
+
+export const PriceResearch = Type.Object(
+  {
+    summary: Type.Array(PriceSummary, { description: 'One entry per unit of measurement, most items first' }),
+    items: Type.Object(
+      {
+        data: Type.Array(shapeSchema(PriceItem)),
+        next_cursor: Nullable(
+          Type.String({ description: 'The next page of items (cursor), or null at the last' }),
+        ),
+        has_more: Type.Boolean(),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { $id: 'PriceResearch', additionalProperties: false },
+)
+
+export const Figures = Type.Object(
+  {
+    count: Type.Integer(),
+    value: Money('Their value'),
+    first: Nullable(Type.String({ format: 'date', description: 'The first main date' })),
+    last: Nullable(Type.String({ format: 'date', description: 'The last main date' })),
+  },
+  {
+    $id: 'Figures',
+    additionalProperties: false,
+    description:
+      "Records of one kind: how many, their value, and their first and last main dates (a contract's start, " +
+      "an ARP's signature, a bidding's opening, an order's delivery deadline)",
+  },
+)
+
+const byKind = (kinds: readonly ActivityKind[]): Record<string, TSchema> =>
+  Object.fromEntries(kinds.map((kind) => [kind, Figures]))
+
+const SUPPLIER_KINDS = ACTIVITY_KINDS.filter((kind) => kind !== 'public_calls')
+
+export const SupplierPage = Type.Object(
+  {
+    document: Type.String({ description: 'The CNPJ, 14 digits' }),
+    name: Type.String(),
+    totals: Type.Object(byKind(SUPPLIER_KINDS), { additionalProperties: false }),
+    years: Type.Array(
+      Type.Object(
+        { year: Nullable(Type.Integer()), ...byKind(SUPPLIER_KINDS) },
+        { additionalProperties: false },
+      ),
+      { description: 'Newest year first; null for records without a date' },
+    ),
+    organizations: Type.Array(
+      Type.Object(
+        {
+          organization_uuid: Type.String({ format: 'uuid' }),
+          organization_name: Type.String(),
+          ...byKind(SUPPLIER_KINDS),
+        },
+        { additionalProperties: false },
+      ),
+      { description: 'Every organization it supplied, by name' },
+    ),
+  },
+  { $id: 'SupplierPage', additionalProperties: false },
+)
+
+export const OrganizationPage = Type.Object(
+  {
+    uuid: Type.String({ format: 'uuid' }),
+    name: Type.String(),
+    document: Type.String({ description: 'The CNPJ, 14 digits' }),
+    totals: Type.Object(byKind(ACTIVITY_KINDS), { additionalProperties: false }),
+    years: Type.Array(
+      Type.Object(
+        { year: Nullable(Type.Integer()), ...byKind(ACTIVITY_KINDS) },
+        { additionalProperties: false },
+      ),
+      { description: 'Newest year first; null for records without a date' },
+    ),
+    top_suppliers: Type.Array(
+      Type.Object(
+        {
+          document: Type.String({ description: 'CNPJ in full; a CPF (a person) masked as ***.456.789-**' }),
+          name: Type.String(),
+          company: Type.Boolean({ description: 'Whether it is a company, with a page of its own' }),
+          contracts: Type.Integer(),
+          value: Money('The value of its contracts with the organization'),
+        },
+        { additionalProperties: false },
+      ),
+      { description: 'The suppliers with the most contracted value, at most 10' },
+    ),
+  },
+  { $id: 'OrganizationPage', additionalProperties: false },
+)
+
+const NamedPage = (item: TObject, $id: string) =>
+  Type.Object(
+    {
+      data: Type.Array(item),
+      next_cursor: Nullable(Type.String({ description: 'The next page (cursor), or null at the last' })),
+      has_more: Type.Boolean(),
+    },
+    { $id, additionalProperties: false },
+  )
+
+export const SupplierList = NamedPage(
+  Type.Object({ document: Type.String(), name: Type.String() }, { additionalProperties: false }),
+  'SupplierList',
+)
+
+export const OrganizationList = NamedPage(
+  Type.Object(
+    { uuid: Type.String({ format: 'uuid' }), name: Type.String(), document: Type.String() },
+    { additionalProperties: false },
+  ),
+  'OrganizationList',
+)

@@ -1,0 +1,312 @@
+import { Type } from 'typebox'
+import { NO_CONTROL_PATTERN } from '../checks.js'
+import { type Pool, prepared } from '../db/pool.js'
+import { NotFoundError, ParameterError } from '../errors.js'
+import { nameFilter } from '../resources/filters.js'
+import { day, money, object, publicTaxId } from '../resources/sql.js'
+import type { Cursors } from './cursors.js'
+import { DEFAULT_PER_PAGE, PAGING, type Parameters, parameters, type ValidQuery } from './parameters.js'
+
+// Who buys and who is paid: the suppliers (companies only) and the organizations, listed and each on a page of
+// its own with what it contracted, by kind, year and counterpart. Read from the records as stored, so an
+// import's changes and withdrawals are seen at commit; the answers are cached until the next import.
+
+/** The kinds of record a page adds up: each one's rows with their organization, supplier, date and value. */
+export const ACTIVITY_KINDS = ['contracts', 'arps', 'direct_contracts', 'public_calls', 'orders'] as const
+export type ActivityKind = (typeof ACTIVITY_KINDS)[number]
+
+/**
+ * Every record of the kinds, with its organization, supplier (null for a public call, which has none of its
+ * own), main date and value. A direct contract counts once for each of its suppliers, with its whole value
+ * (the finished total when there is one).
+ */
+const activity = (condition: (kind: ActivityKind) => string) => `
+  SELECT 'contracts' AS kind, organization_id, supplier_id, date_start AS day, amount_total AS value
+    FROM contracts WHERE ${condition('contracts')}
+  UNION ALL SELECT 'arps', organization_id, supplier_id, date_signature, amount_total
+    FROM arps WHERE ${condition('arps')}
+  UNION ALL SELECT 'direct_contracts', b.organization_id, bp.supplier_id, (b.opening_date AT TIME ZONE 'UTC')::date,
+      coalesce(b.sum_amount_total_finish, b.sum_amount_total)
+    FROM biddings b JOIN (SELECT DISTINCT bidding_id, supplier_id FROM bidding_providers) bp ON bp.bidding_id = b.id
+    WHERE b.kind = 'direct_contract' AND ${condition('direct_contracts')}
+  UNION ALL SELECT 'public_calls', b.organization_id, NULL, (b.opening_date AT TIME ZONE 'UTC')::date,
+      coalesce(b.sum_amount_total_finish, b.sum_amount_total)
+    FROM biddings b WHERE b.kind = 'public_call' AND ${condition('public_calls')}
+  UNION ALL SELECT 'orders', organization_id, supplier_id, (deadline_delivery AT TIME ZONE 'UTC')::date, amount_total
+    FROM orders WHERE ${condition('orders')}`
+
+/** A kind's figures in a group: how many, their value, and the first and last dates. */
+export interface Figures {
+  count: number
+  value: string
+  first: string | null
+  last: string | null
+}
+
+const NONE: Figures = { count: 0, value: '0.00', first: null, last: null }
+
+const FIGURES = `count(*)::int AS count, ${money('coalesce(sum(value), 0)')} AS value, ${day('min(day)')} AS first,
+  ${day('max(day)')} AS last`
+
+type FigureRow = Figures & { kind: ActivityKind }
+
+/** The figures of each kind, in ACTIVITY_KINDS' order (a kind with no record has zeros). */
+function byKind(rows: readonly FigureRow[], kinds: readonly ActivityKind[]): Record<string, Figures> {
+  return Object.fromEntries(
+    kinds.map((kind) => {
+      const row = rows.find((r) => r.kind === kind)
+      return [kind, row ? { count: row.count, value: row.value, first: row.first, last: row.last } : NONE]
+    }),
+  )
+}
+
+/** Rows grouped by a key, each group's figures by kind, in the rows' order of first appearance. */
+function grouped<R extends FigureRow>(
+  rows: readonly R[],
+  key: keyof R,
+  kinds: readonly ActivityKind[],
+  head: (row: R) => Record<string, unknown>,
+): Record<string, unknown>[] {
+  const groups = new Map<unknown, R[]>()
+  for (const row of rows) groups.set(row[key], [...(groups.get(row[key]) ?? []), row])
+  return [...groups.values()].map((group) => ({ ...head(group[0] as R), ...byKind(group, kinds) }))
+}
+
+const SUPPLIER_KINDS = ACTIVITY_KINDS.filter((kind) => kind !== 'public_calls')
+
+/** A supplier's records: a public call has no supplier of its own. */
+const bySupplier = (kind: ActivityKind) => (kind === 'public_calls' ? 'false' : 'supplier_id = $1')
+
+/** A company's digits from a path's CNPJ, written with or without its punctuation. */
+const digits = (text: string) => text.replace(/[.\-/\s]/g, '')
+
+/**
+ * A supplier's page: NotFoundError unless it names a company (CNPJ) that has records. A CPF, whole or masked,
+ * finds nothing by the same lookup an unknown CNPJ makes (an index of companies alone), so its answer and its
+ * time tell nothing of whether a person is a supplier.
+ */
+export async function supplierData(pool: Pool, cnpj: string): Promise<string> {
+  const { rows: found } = await pool.query<{ id: string; document: string; name: string }>(
+    prepared('SELECT id, document, name FROM suppliers WHERE length(document) = 14 AND document = $1', [
+      digits(cnpj).slice(0, 20),
+    ]),
+  )
+  const supplier = found[0]
+  if (supplier === undefined) throw new NotFoundError('record')
+  const rows = await pool.query<
+    FigureRow & { year: number | null; organization_id: string; organization_name: string }
+  >(
+    prepared(
+      `SELECT x.kind, extract(year FROM x.day)::int AS year, NULL::uuid AS organization_id, NULL AS organization_name,
+         ${FIGURES}
+       FROM (${activity(bySupplier)}) x GROUP BY x.kind, 2
+       UNION ALL
+       SELECT x.kind, NULL, g.id, g.name, ${FIGURES}
+       FROM (${activity(bySupplier)}) x JOIN organizations g ON g.id = x.organization_id
+       GROUP BY x.kind, g.id, g.name
+       ORDER BY 2 DESC NULLS LAST, 4, 3`,
+      [supplier.id],
+    ),
+  )
+  const years = rows.rows.filter((r) => r.organization_id === null)
+  const organizations = rows.rows.filter((r) => r.organization_id !== null)
+  return JSON.stringify({
+    document: supplier.document,
+    name: supplier.name,
+    totals: totals(years, SUPPLIER_KINDS),
+    years: grouped(years, 'year', SUPPLIER_KINDS, (r) => ({ year: r.year })),
+    organizations: grouped(organizations, 'organization_id', SUPPLIER_KINDS, (r) => ({
+      organization_uuid: r.organization_id,
+      organization_name: r.organization_name,
+    })),
+  })
+}
+
+/** The figures of each kind over every group. */
+function totals(rows: readonly FigureRow[], kinds: readonly ActivityKind[]): Record<string, Figures> {
+  return Object.fromEntries(
+    kinds.map((kind) => {
+      const of = rows.filter((r) => r.kind === kind)
+      if (of.length === 0) return [kind, NONE]
+      const cents = of.reduce((sum, r) => sum + BigInt(r.value.replace('.', '')), 0n)
+      const value = `${cents / 100n}.${String(cents % 100n).padStart(2, '0')}`
+      const dates = (pick: 'first' | 'last') =>
+        of
+          .map((r) => r[pick])
+          .filter((d): d is string => d !== null)
+          .sort()
+      return [
+        kind,
+        {
+          count: of.reduce((sum, r) => sum + r.count, 0),
+          value,
+          first: dates('first')[0] ?? null,
+          last: dates('last').at(-1) ?? null,
+        },
+      ]
+    }),
+  )
+}
+
+/** How many suppliers an organization's page ranks by contracted value. */
+export const TOP_SUPPLIERS = 10
+
+/** An organization's page: NotFoundError when none has the id. */
+export async function organizationData(pool: Pool, id: string): Promise<string> {
+  const { rows: found } = await pool.query<{ id: string; name: string; document: string }>(
+    prepared('SELECT id, name, document FROM organizations WHERE id = $1', [id]),
+  )
+  const organization = found[0]
+  if (organization === undefined) throw new NotFoundError('organization')
+  const { rows: years } = await pool.query<FigureRow & { year: number | null }>(
+    prepared(
+      `SELECT x.kind, extract(year FROM x.day)::int AS year, ${FIGURES}
+       FROM (${activity(() => 'organization_id = $1')}) x GROUP BY x.kind, 2 ORDER BY 2 DESC NULLS LAST`,
+      [id],
+    ),
+  )
+  const { rows: top } = await pool.query<Record<string, unknown>>(
+    prepared(
+      `SELECT ${publicTaxId('s.document')} AS document, s.name, length(s.document) = 14 AS company,
+         count(*)::int AS contracts, ${money('sum(c.amount_total)')} AS value
+       FROM contracts c JOIN suppliers s ON s.id = c.supplier_id WHERE c.organization_id = $1
+       GROUP BY s.id ORDER BY sum(c.amount_total) DESC, s.document LIMIT ${TOP_SUPPLIERS}`,
+      [id],
+    ),
+  )
+  return JSON.stringify({
+    uuid: organization.id,
+    name: organization.name,
+    document: organization.document,
+    totals: totals(years, ACTIVITY_KINDS),
+    years: grouped(years, 'year', ACTIVITY_KINDS, (r) => ({ year: r.year })),
+    top_suppliers: top,
+  })
+}
+
+// --- Lists ----------------------------------------------------------------------------------------------
+
+const NAME_WORDS: readonly [ReturnType<typeof Type.String>, string] = [
+  Type.String({
+    minLength: 3,
+    maxLength: 200,
+    pattern: NO_CONTROL_PATTERN,
+    description: 'Words of the name, in order; accents and case do not matter',
+  }),
+  'um texto de 3 a 200 caracteres (palavras do nome)',
+]
+
+const LIST_CURSOR = (what: string): [ReturnType<typeof Type.String>, string] => [
+  Type.String({
+    minLength: 1,
+    maxLength: 800,
+    description: `A page's next_cursor: the next ${what}, by name`,
+  }),
+  'o next_cursor de uma página anterior desta lista',
+]
+
+export const SUPPLIER_LIST_PARAMETERS: Parameters = parameters(['q', 'document', 'per_page', 'cursor'], {
+  q: NAME_WORDS,
+  document: [
+    Type.String({ pattern: '^[0-9]{14}$', description: "A company's CNPJ, 14 digits" }),
+    'um CNPJ, só os 14 dígitos',
+  ],
+  per_page: PAGING.per_page,
+  cursor: LIST_CURSOR('suppliers'),
+})
+
+export const ORGANIZATION_LIST_PARAMETERS: Parameters = parameters(['q', 'per_page', 'cursor'], {
+  q: NAME_WORDS,
+  per_page: PAGING.per_page,
+  cursor: LIST_CURSOR('organizations'),
+})
+
+interface NamedList {
+  /** The cursor's sort mark, and the pattern of the id it keeps. */
+  mark: string
+  id: RegExp
+  /** Rows, in name order: the row's JSON, its name and id as the cursor keeps them. */
+  select: string
+  table: string
+  where: (query: ValidQuery, values: unknown[]) => string[]
+}
+
+const LISTS = {
+  suppliers: {
+    mark: 'suppliers:name',
+    id: /^[0-9]{14}$/,
+    table: 'suppliers',
+    select: `${object([
+      ['document', 'document'],
+      ['name', 'name'],
+    ])}::text AS item, name AS key, document AS id`,
+    where: (query, values) => {
+      const conditions = ['length(document) = 14']
+      if (query.q !== undefined) {
+        values.push(query.q)
+        conditions.push(`id IN ${nameFilter(`$${values.length}`)}`)
+      }
+      if (query.document !== undefined) {
+        values.push(query.document)
+        conditions.push(`document = $${values.length}`)
+      }
+      return conditions
+    },
+  },
+  organizations: {
+    mark: 'organizations:name',
+    id: /^[0-9a-f-]{36}$/,
+    table: 'organizations',
+    select: `${object([
+      ['uuid', 'id'],
+      ['name', 'name'],
+      ['document', 'document'],
+    ])}::text AS item, name AS key, id::text AS id`,
+    where: (query, values) => {
+      if (query.q === undefined) return []
+      values.push(query.q)
+      return [`compras_fold(name) LIKE compras_name_pattern($${values.length})`]
+    },
+  },
+} as const satisfies Record<string, NamedList>
+
+const LIST_CURSOR_REFUSED =
+  'Cursor inválido: cursor. Use o next_cursor de uma página anterior desta lista, com os mesmos filtros.'
+
+/** A page of suppliers (companies) or organizations by name, `{"data":[…],"next_cursor":…,"has_more":…}`. */
+export async function namedList(
+  pool: Pool,
+  cursors: Cursors,
+  which: keyof typeof LISTS,
+  query: ValidQuery,
+): Promise<string> {
+  const list: NamedList = LISTS[which]
+  await cursors.ready()
+  const values: unknown[] = []
+  const conditions = list.where(query, values)
+  const idColumn = which === 'suppliers' ? 'document' : 'id::text'
+  if (query.cursor !== undefined) {
+    let after: { key: string | null; id: string }
+    try {
+      after = cursors.readListing(query.cursor as string, list.mark, list.id)
+    } catch {
+      throw new ParameterError('cursor', LIST_CURSOR_REFUSED)
+    }
+    values.push(after.key, after.id)
+    conditions.push(`(name, ${idColumn}) > ($${values.length - 1}, $${values.length})`)
+  }
+  const perPage = (query.per_page as number | undefined) ?? DEFAULT_PER_PAGE
+  values.push(perPage + 1)
+  const where = conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : ''
+  const { rows } = await pool.query<{ item: string; key: string; id: string }>(
+    prepared(
+      `SELECT ${list.select} FROM ${list.table} ${where} ORDER BY name, ${idColumn} LIMIT $${values.length}`,
+      values,
+    ),
+  )
+  const more = rows.length > perPage
+  const shown = rows.slice(0, perPage)
+  const last = shown.at(-1)
+  const next = more && last ? cursors.listing({ sort: list.mark, key: last.key, id: last.id, page: 1 }) : null
+  return `{"data":[${shown.map((r) => r.item).join(',')}],"next_cursor":${JSON.stringify(next)},"has_more":${more}}`
+}

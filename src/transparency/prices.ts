@@ -1,0 +1,290 @@
+import { Type } from 'typebox'
+import { NO_CONTROL_PATTERN } from '../checks.js'
+import { type Pool, prepared } from '../db/pool.js'
+import { ParameterError } from '../errors.js'
+import {
+  chosen,
+  dateRange,
+  type Filter,
+  organization,
+  search,
+  supplierFilters,
+} from '../resources/filters.js'
+import { PriceItem, type PriceItemName } from '../resources/price.js'
+import { instant, money, object, publicTaxId } from '../resources/sql.js'
+import type { Cursors } from './cursors.js'
+import { checkOrganization } from './listing.js'
+import { DEFAULT_PER_PAGE, PAGING, type Parameters, parameters, type ValidQuery } from './parameters.js'
+
+// The price research (GET /v1/transparency/prices, its export and the portal's /precos): the unit prices of
+// the items actually bought whose description holds the words asked, with each unit of measurement's
+// statistics (never mixing units) and the items themselves, a page at a time. Read off price_items
+// (migrations/0021_prices.sql), which every import keeps in step with the orders it wrote or withdrew.
+//
+// Quartiles are by linear interpolation between the closest ranks, as PostgreSQL's percentile_cont and
+// spreadsheets' QUARTIL.INC / QUARTILE.INC compute them, here in exact decimals; outliers lie outside
+// [p25 − 1.5 × IQR, p75 + 1.5 × IQR]; money is rounded half up to two decimals.
+
+/** The research's filters, each over price_items `p`: as the listings' filters of the same names. */
+export const PRICE_FILTERS = {
+  q: {
+    ...search,
+    sql: (a, p) =>
+      `${a}.description_id IN (SELECT id FROM item_descriptions WHERE search @@ websearch_to_tsquery('compras_pt', ${p}))`,
+    parameter: [
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        pattern: NO_CONTROL_PATTERN,
+        description:
+          "Words of the item's description, matched as the listings' q is: Portuguese stems, accents and case " +
+          'aside ("caneta azul" finds "Caneta esferográfica azul"); websearch syntax ("-", "or", quotes)',
+      }),
+      'um texto de 1 a 200 caracteres, sem caracteres de controle (palavras da descrição do item)',
+    ],
+    form: { label: 'Descrição do item', input: 'search' },
+  },
+  unit: {
+    sql: (a, p) => `${a}.unit = ${p}`,
+    parameter: [
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        pattern: NO_CONTROL_PATTERN,
+        description: 'The unit of measurement, exact (UN, CX, PCT...)',
+      }),
+      'uma unidade de medida, exata (UN, CX...)',
+    ],
+    form: { label: 'Unidade de medida', input: 'text' },
+  },
+  organization_uuid: { ...organization, sql: (a, p) => `${a}.organization_id = ${p}::uuid` },
+  provider_document: {
+    ...supplierFilters.provider_document,
+    sql: (a, p) => `${a}.supplier_id = (SELECT id FROM suppliers WHERE document = ${p})`,
+  },
+  modality_id: chosen('modality_id', 'Modalidade', 'bidding-modalities'),
+  ...dateRange('day', 'Data da ordem'),
+} satisfies Record<string, Filter>
+
+export type PriceFilterName = keyof typeof PRICE_FILTERS
+
+const PRICE_SORTS = ['amount', '-amount', 'date', '-date'] as const
+export type PriceSort = (typeof PRICE_SORTS)[number]
+
+/** The research's query parameters: the filters, the items' sort, and their pages by cursor. */
+export const PRICE_PARAMETERS: Parameters = parameters(
+  [...Object.keys(PRICE_FILTERS), 'sort', 'per_page', 'cursor'],
+  {
+    ...Object.fromEntries(Object.entries(PRICE_FILTERS).map(([name, f]) => [name, f.parameter])),
+    sort: [
+      Type.String({
+        enum: [...PRICE_SORTS],
+        default: 'amount',
+        description: "The items' order: by unit price or by the order's date; a leading - sorts descending",
+      }),
+      `um destes valores: ${PRICE_SORTS.join(', ')}`,
+    ],
+    per_page: PAGING.per_page,
+    cursor: [
+      Type.String({
+        minLength: 1,
+        maxLength: 800,
+        description: "The items' next_cursor: the next page of items, for the same query and sort",
+      }),
+      'o next_cursor de uma página anterior desta pesquisa, com a mesma ordenação',
+    ],
+  },
+  ['q'],
+)
+
+/** A price research asked: its filters (normalized), the items' sort, and where their page starts. */
+export interface PriceQuery {
+  filters: Readonly<Partial<Record<PriceFilterName, string | number>>>
+  sort: PriceSort
+  perPage: number
+  /** After this item (its sort key as text, and `order_id-position`). */
+  after?: { key: string; id: string }
+}
+
+const ITEM_ID = /^[0-9]{1,19}-[0-9]{1,5}$/
+
+/** The research a validated query asks for; ParameterError for a cursor this service did not give. */
+export async function priceQuery(cursors: Cursors, query: ValidQuery): Promise<PriceQuery> {
+  const filters: Partial<Record<PriceFilterName, string | number>> = {}
+  for (const [name, filter] of Object.entries(PRICE_FILTERS) as [PriceFilterName, Filter][]) {
+    const value = query[name] as string | number | undefined
+    if (value === undefined) continue
+    filters[name] = filter.normalize && typeof value === 'string' ? filter.normalize(value) : value
+  }
+  const sort = ((query.sort as string | undefined) ?? 'amount') as PriceSort
+  const perPage = (query.per_page as number | undefined) ?? DEFAULT_PER_PAGE
+  if (query.cursor === undefined) return { filters, sort, perPage }
+  await cursors.ready()
+  let cursor: { key: string | null; id: string }
+  try {
+    cursor = cursors.readListing(query.cursor as string, `prices:${sort}`, ITEM_ID)
+  } catch {
+    throw new ParameterError('cursor', CURSOR_REFUSED)
+  }
+  if (cursor.key === null) throw new ParameterError('cursor', CURSOR_REFUSED)
+  return { filters, sort, perPage, after: { key: cursor.key, id: cursor.id } }
+}
+
+/** Each item field's SQL, over the item's price row `p`, order `o`, order item `i` and the joins of ITEM_FROM. */
+const ITEM_SQL: Readonly<Record<PriceItemName, string>> = {
+  description: 'i.description',
+  brand: 'i.brand',
+  unit_measurement: 'i.unit_measurement',
+  quantity: 'i.quantity',
+  amount: money('i.amount'),
+  amount_total: money('i.amount_total'),
+  order_number: 'o.number',
+  deadline_delivery: instant('o.deadline_delivery'),
+  status_title: 'os.name',
+  organization_uuid: 'o.organization_id',
+  organization_name: 'g.name',
+  provider_name: 's.name',
+  provider_document: publicTaxId('s.document'),
+  contract_number: 'o.contract_number',
+  contract_id: 'c.id',
+  arp_number: 'o.arp_number',
+  arp_id: 'a.id',
+  outlier: 'NOT (p.amount BETWEEN f.lo AND f.hi)',
+}
+
+/** What an item's fields read, for the page's rows `p` (price rows with their unit's fences `f`). */
+const ITEM_FROM = `JOIN orders o ON o.id = p.order_id
+  JOIN order_items i ON i.order_id = p.order_id AND i.position = p.position
+  JOIN order_statuses os ON os.id = o.status_id
+  JOIN organizations g ON g.id = o.organization_id
+  JOIN suppliers s ON s.id = o.supplier_id
+  LEFT JOIN contracts c ON c.organization_id = o.organization_id AND c.contract_number = o.contract_number
+  LEFT JOIN arps a ON a.organization_id = o.organization_id AND a.number = o.arp_number`
+
+/** The item fields' SQL in PriceItem's order, for a SELECT list (export) or a JSON object (API). */
+export const itemColumns = (): [PriceItemName, string][] =>
+  (Object.keys(PriceItem.fields) as PriceItemName[]).map((name) => [name, ITEM_SQL[name]])
+
+/** The items' order and what their cursor keeps, by sort. */
+const ORDERS: Readonly<Record<PriceSort, { key: string; type: string; direction: 'ASC' | 'DESC' }>> = {
+  amount: { key: 'p.amount', type: 'numeric', direction: 'ASC' },
+  '-amount': { key: 'p.amount', type: 'numeric', direction: 'DESC' },
+  date: { key: 'p.day', type: 'date', direction: 'ASC' },
+  '-date': { key: 'p.day', type: 'date', direction: 'DESC' },
+}
+
+/** The matching rows, the statistics per unit, and the fences; `$1`… are the filters' values in name order. */
+function researchSql(names: readonly PriceFilterName[]): string {
+  const conditions = names.map((name, i) => PRICE_FILTERS[name].sql('p', `$${i + 1}`))
+  return `m AS MATERIALIZED (
+      SELECT p.order_id, p.position, p.unit, p.amount, p.quantity, p.organization_id, p.supplier_id, p.day
+      FROM price_items p WHERE ${conditions.join(' AND ')}),
+    s AS (
+      SELECT unit, count(*)::int AS n, count(DISTINCT organization_id)::int AS organizations,
+        count(DISTINCT supplier_id)::int AS suppliers, array_agg(amount ORDER BY amount) AS a, avg(amount) AS mean,
+        sum(amount * quantity) / nullif(sum(quantity), 0) AS weighted_mean
+      FROM m GROUP BY unit),
+    q AS (
+      SELECT s.*, compras_quantile(a, 0.25) AS p25, compras_quantile(a, 0.5) AS median,
+        compras_quantile(a, 0.75) AS p75
+      FROM s),
+    f AS (SELECT q.*, p25 - 1.5 * (p75 - p25) AS lo, p75 + 1.5 * (p75 - p25) AS hi FROM q),
+    k AS (
+      SELECT f.unit, count(*)::int AS n, avg(x) AS mean, array_agg(x ORDER BY x) AS a
+      FROM f, unnest(f.a) x WHERE x BETWEEN f.lo AND f.hi GROUP BY f.unit)`
+}
+
+/** The summary's entries, one per unit, most items first, as one JSON array. */
+const SUMMARY = `coalesce((SELECT json_agg(${object([
+  ['unit', 'f.unit'],
+  ['items', 'f.n'],
+  ['organizations', 'f.organizations'],
+  ['suppliers', 'f.suppliers'],
+  ['min', money('f.a[1]')],
+  ['p25', money('f.p25')],
+  ['median', money('f.median')],
+  ['p75', money('f.p75')],
+  ['max', money('f.a[f.n]')],
+  ['mean', money('f.mean')],
+  ['weighted_mean', money('f.weighted_mean')],
+  ['outliers', 'f.n - k.n'],
+  [
+    'sanitized',
+    object([
+      ['items', 'k.n'],
+      ['min', money('k.a[1]')],
+      ['median', money('compras_quantile(k.a, 0.5)')],
+      ['mean', money('k.mean')],
+      ['max', money('k.a[k.n]')],
+    ]),
+  ],
+])} ORDER BY f.n DESC, f.unit)
+  FROM f JOIN k ON k.unit = f.unit), '[]')::text`
+
+/** The statement of a research's summary and a page of its items, as JSON text. */
+function researchStatement(names: readonly PriceFilterName[], sort: PriceSort, after: boolean): string {
+  const order = ORDERS[sort]
+  const past = order.direction === 'DESC' ? '<' : '>'
+  const n = names.length
+  const keyset = after
+    ? `WHERE (${order.key}, p.order_id, p.position) ${past} ($${n + 2}::${order.type}, $${n + 3}::bigint, $${n + 4}::smallint)`
+    : ''
+  const by = (direction: string) =>
+    `${order.key} ${direction}, p.order_id ${direction}, p.position ${direction}`
+  const orderBy = by(order.direction)
+  const reverse = by(order.direction === 'ASC' ? 'DESC' : 'ASC')
+  const item = object(itemColumns())
+  return `WITH ${researchSql(names)},
+    page AS MATERIALIZED (SELECT p.* FROM m p ${keyset} ORDER BY ${orderBy} LIMIT $${n + 1} + 1),
+    shown AS (SELECT p.* FROM page p ORDER BY ${orderBy} LIMIT $${n + 1})
+  SELECT ${SUMMARY} AS summary,
+    (SELECT count(*) FROM page) > $${n + 1} AS more,
+    coalesce((SELECT json_agg(${item} ORDER BY ${orderBy})
+      FROM shown p JOIN f ON f.unit = p.unit ${ITEM_FROM}), '[]')::text AS items,
+    (SELECT json_build_array(${order.key}::text, p.order_id || '-' || p.position) FROM shown p
+      ORDER BY ${reverse} LIMIT 1)::text AS last`
+}
+
+/** The filters' names present, in a fixed order (so a shape has one text), with their values. */
+function present(query: PriceQuery): { names: PriceFilterName[]; values: (string | number)[] } {
+  const names = (Object.keys(PRICE_FILTERS) as PriceFilterName[]).filter(
+    (name) => query.filters[name] !== undefined,
+  )
+  return { names, values: names.map((name) => query.filters[name] as string | number) }
+}
+
+/**
+ * The research's data as JSON text, `{"summary":[…],"items":{"data":[…],"next_cursor":…,"has_more":…}}`:
+ * NotFoundError for an organization filter that names none.
+ */
+export async function priceResearch(pool: Pool, cursors: Cursors, query: PriceQuery): Promise<string> {
+  const { names, values } = present(query)
+  await cursors.ready()
+  const placing = query.after ? [query.after.key, ...query.after.id.split('-')] : []
+  type Row = { summary: string; more: boolean; items: string; last: string | null }
+  const { rows } = await pool
+    .query<Row>(
+      prepared(researchStatement(names, query.sort, query.after !== undefined), [
+        ...values,
+        query.perPage,
+        ...placing,
+      ]),
+    )
+    .catch((error: { code?: unknown }) => {
+      // A cursor's key that is not a value of its sort's type: a cursor this service did not give.
+      if (query.after !== undefined && String(error.code ?? '').startsWith('22'))
+        throw new ParameterError('cursor', CURSOR_REFUSED)
+      throw error
+    })
+  const row = rows[0] as Row
+  await checkOrganization(pool, query.filters.organization_uuid as string | undefined, row.summary !== '[]')
+  let next: string | null = null
+  if (row.more && row.last !== null) {
+    const [key, id] = JSON.parse(row.last) as [string, string]
+    next = cursors.listing({ sort: `prices:${query.sort}`, key, id, page: 1 })
+  }
+  return `{"summary":${row.summary},"items":{"data":${row.items},"next_cursor":${JSON.stringify(next)},"has_more":${row.more}}}`
+}
+
+export const CURSOR_REFUSED =
+  'Cursor inválido: cursor. Use o next_cursor de uma página anterior desta pesquisa, com a mesma ordenação.'

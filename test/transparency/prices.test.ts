@@ -1,0 +1,358 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, it } from 'node:test'
+import type { DemoRecord } from '../../src/demo/generator.js'
+import { cnpjFrom, cpfFrom } from '../../src/demo/tax-ids.js'
+import { importRecords } from '../../src/import/importer.js'
+import { serving } from '../helpers/app.js'
+import { seededDatabase, type TestDatabase } from '../helpers/db.js'
+import { demoRecords, first, ndjson, source } from '../helpers/records.js'
+
+// The price research, the suppliers' and the organizations' pages, over orders whose prices were chosen so
+// that every statistic can be worked out by hand (below, beside each assertion).
+
+const demo = demoRecords(
+  { organizations: 2, orders: 1, contracts: 0, arps: 0, directContracts: 0, publicCalls: 0 },
+  5,
+)
+const [orgA, orgB] = demo.filter((r) => r.type === 'organization') as [DemoRecord, DemoRecord]
+const template = first(demo, 'order')
+const company = { document: cnpjFrom([1, 2, 3, 4, 5, 6, 7, 8, 0, 0, 0, 1]), name: 'Papelaria Central Ltda' }
+const other = { document: cnpjFrom([8, 7, 6, 5, 4, 3, 2, 1, 0, 0, 0, 1]), name: 'Distribuidora Norte S.A.' }
+const person = { document: cpfFrom([1, 1, 1, 4, 4, 4, 7, 7, 7]), name: 'Maria da Silva' }
+
+let n = 0
+/** An order of one item, by an organization and a supplier, on a day. */
+function order(
+  org: DemoRecord,
+  supplier: { document: string; name: string },
+  description: string,
+  unit: string,
+  amount: string,
+  quantity: number,
+  dayOf = '2025-03-10',
+): DemoRecord {
+  n += 1
+  const total = (Number(amount) * quantity).toFixed(2)
+  return {
+    ...template,
+    organization_uuid: org.uuid,
+    number: `P-${String(n).padStart(3, '0')}/2025`,
+    provider_name: supplier.name,
+    provider_document: supplier.document,
+    arp_number: null,
+    contract_number: null,
+    deadline_delivery: `${dayOf}T12:00:00.000000Z`,
+    amount_total: Number(total),
+    items: [
+      {
+        number_item: '1',
+        description,
+        brand: 'Marca',
+        unit_measurement: unit,
+        quantity,
+        amount: Number(amount),
+        amount_total: Number(total),
+      },
+    ],
+  }
+}
+
+const PEN = 'Caneta esferográfica azul, ponta média'
+const PAPER = 'Papel sulfite A4, pacote com 500 folhas'
+// Pens by the unit: 1, 2, 3, 4 and 100 (an outlier); quantities 10, 10, 10, 10 and 1.
+const pens = [
+  order(orgA, company, PEN, 'UN', '1.00', 10),
+  order(orgA, other, PEN, 'UN', '2.00', 10),
+  order(orgB, company, PEN, 'UN', '3.00', 10),
+  order(orgB, person, PEN, 'UN', '4.00', 10),
+  order(orgB, other, PEN, 'UN', '100.00', 1, '2025-06-01'),
+]
+// Pens by the box, kept apart: 10 and 12.
+const boxes = [order(orgA, company, PEN, 'CX', '10.00', 2), order(orgB, company, PEN, 'CX', '12.00', 3)]
+// Paper: 20, 21, 22.50 and 23, no outlier.
+const paper = [
+  order(orgA, company, PAPER, 'PCT', '20.00', 1),
+  order(orgA, company, PAPER, 'PCT', '21.00', 1),
+  order(orgB, other, PAPER, 'PCT', '22.50', 1),
+  order(orgB, other, PAPER, 'PCT', '23.00', 1),
+]
+
+// biome-ignore lint/suspicious/noExplicitAny: answers read as JSON, checked field by field
+type Json = Record<string, any>
+
+describe('price research, suppliers and organizations', () => {
+  let db: TestDatabase
+  let server: Awaited<ReturnType<typeof serving>>
+  const get = async (path: string) => {
+    const response = await fetch(server.base + path)
+    return { status: response.status, body: (await response.json()) as Json }
+  }
+
+  before(async () => {
+    db = await seededDatabase([orgA, orgB, ...pens, ...boxes, ...paper])
+    server = await serving(db)
+  })
+  after(async () => {
+    await server.close()
+    await db.drop()
+  })
+
+  it('gives each unit its statistics, outliers apart', async () => {
+    const { status, body } = await get('/v1/transparency/prices?q=caneta')
+    assert.equal(status, 200)
+    assert.equal(body.success, true)
+    const [un, cx] = body.data.summary
+    // UN sorted: 1, 2, 3, 4, 100. p25 at rank 1 + 0.25 × 4 = 2: 2.00; the median at rank 3: 3.00; p75 at
+    // rank 4: 4.00. IQR 2, fences [-1, 7]: 100 is out. Mean 110 / 5 = 22. Weighted: (10 + 20 + 30 + 40 + 100)
+    // / 41 = 4.878… Without the outlier: 1, 2, 3, 4, median at rank 2.5: 2.50, mean 2.50.
+    assert.deepEqual(un, {
+      unit: 'UN',
+      items: 5,
+      organizations: 2,
+      suppliers: 3,
+      min: '1.00',
+      p25: '2.00',
+      median: '3.00',
+      p75: '4.00',
+      max: '100.00',
+      mean: '22.00',
+      weighted_mean: '4.88',
+      outliers: 1,
+      sanitized: { items: 4, min: '1.00', median: '2.50', mean: '2.50', max: '4.00' },
+    })
+    // CX: 10 and 12, quantities 2 and 3. p25 = 10 + 0.25 × 2 = 10.50, p75 = 11.50; weighted (20 + 36) / 5.
+    assert.deepEqual(cx, {
+      unit: 'CX',
+      items: 2,
+      organizations: 2,
+      suppliers: 1,
+      min: '10.00',
+      p25: '10.50',
+      median: '11.00',
+      p75: '11.50',
+      max: '12.00',
+      mean: '11.00',
+      weighted_mean: '11.20',
+      outliers: 0,
+      sanitized: { items: 2, min: '10.00', median: '11.00', mean: '11.00', max: '12.00' },
+    })
+  })
+
+  it('interpolates quartiles and rounds half up, as a spreadsheet does', async () => {
+    const { body } = await get('/v1/transparency/prices?q=PAPEL')
+    // 20, 21, 22.50, 23. p25 at rank 1.75: 20 + 0.75 × 1 = 20.75; median at 2.5: 21 + 0.5 × 1.5 = 21.75;
+    // p75 at 3.25: 22.50 + 0.25 × 0.5 = 22.625, half up 22.63 (half to even would give 22.62). Mean
+    // 86.5 / 4 = 21.625: 21.63. IQR 1.875, fences [17.94, 25.44]: no outlier.
+    assert.deepEqual(body.data.summary, [
+      {
+        unit: 'PCT',
+        items: 4,
+        organizations: 2,
+        suppliers: 2,
+        min: '20.00',
+        p25: '20.75',
+        median: '21.75',
+        p75: '22.63',
+        max: '23.00',
+        mean: '21.63',
+        weighted_mean: '21.63',
+        outliers: 0,
+        sanitized: { items: 4, min: '20.00', median: '21.75', mean: '21.63', max: '23.00' },
+      },
+    ])
+  })
+
+  it('matches words with accents and case aside, and keeps units apart on request', async () => {
+    const accented = await get('/v1/transparency/prices?q=CANETÁ%20esferografica')
+    assert.deepEqual(
+      accented.body.data.summary.map((s: Json) => [s.unit, s.items]),
+      [
+        ['UN', 5],
+        ['CX', 2],
+      ],
+    )
+    const boxesOnly = await get('/v1/transparency/prices?q=caneta&unit=CX')
+    assert.deepEqual(
+      boxesOnly.body.data.summary.map((s: Json) => s.unit),
+      ['CX'],
+    )
+    assert.ok(boxesOnly.body.data.items.data.every((item: Json) => item.unit_measurement === 'CX'))
+  })
+
+  it('pages the items by cursor in price order, each marked when it is an outlier', async () => {
+    const seen: Json[] = []
+    let path = '/v1/transparency/prices?q=caneta&per_page=3'
+    for (;;) {
+      const { status, body } = await get(path)
+      assert.equal(status, 200)
+      seen.push(...body.data.items.data)
+      if (!body.data.items.has_more) {
+        assert.equal(body.data.items.next_cursor, null)
+        break
+      }
+      path = `/v1/transparency/prices?q=caneta&per_page=3&cursor=${body.data.items.next_cursor}`
+    }
+    assert.deepEqual(
+      seen.map((item) => [item.amount, item.unit_measurement, item.outlier]),
+      [
+        ['1.00', 'UN', false],
+        ['2.00', 'UN', false],
+        ['3.00', 'UN', false],
+        ['4.00', 'UN', false],
+        ['10.00', 'CX', false],
+        ['12.00', 'CX', false],
+        ['100.00', 'UN', true],
+      ],
+    )
+    const item = seen[0] as Json
+    assert.deepEqual(Object.keys(item), [
+      'description',
+      'brand',
+      'unit_measurement',
+      'quantity',
+      'amount',
+      'amount_total',
+      'order_number',
+      'deadline_delivery',
+      'status_title',
+      'organization_uuid',
+      'organization_name',
+      'provider_name',
+      'provider_document',
+      'contract_number',
+      'contract_id',
+      'arp_number',
+      'arp_id',
+      'outlier',
+    ])
+    assert.equal(item.organization_uuid, orgA.uuid)
+    assert.equal(item.provider_document, company.document)
+    assert.equal(item.amount_total, '10.00')
+    const newest = await get('/v1/transparency/prices?q=caneta&sort=-date&per_page=1')
+    assert.equal(newest.body.data.items.data[0].amount, '100.00')
+  })
+
+  it('shows no whole CPF, and has no page for a person', async () => {
+    const { body } = await get('/v1/transparency/prices?q=caneta&per_page=100')
+    const text = JSON.stringify(body)
+    assert.ok(!text.includes(person.document), 'a whole CPF on the price research')
+    assert.ok(text.includes('***.444.777-**'))
+    const unknown = await get(`/v1/transparency/suppliers/${cnpjFrom([5, 5, 5, 5, 5, 5, 5, 5, 0, 0, 0, 1])}`)
+    for (const path of [person.document, '***.444.777-**', `111.444.777-${person.document.slice(9)}`]) {
+      const answer = await get(`/v1/transparency/suppliers/${encodeURIComponent(path)}`)
+      assert.equal(answer.status, 404, path)
+      assert.deepEqual(answer.body, unknown.body, path)
+    }
+    assert.deepEqual(unknown.body, { success: false, message: 'Registro não encontrado.' })
+    const listed = await get('/v1/transparency/suppliers?per_page=100')
+    assert.ok(!JSON.stringify(listed.body).includes(person.name))
+    const cpfFilter = await get(`/v1/transparency/prices?q=caneta&provider_document=${person.document}`)
+    const onListing = await get(`/v1/transparency/contracts?provider_document=${person.document}`)
+    assert.equal(cpfFilter.status, 422)
+    assert.equal(cpfFilter.body.message, onListing.body.message)
+  })
+
+  it('refuses what it cannot answer, in the envelope', async () => {
+    const missing = await get('/v1/transparency/prices')
+    assert.equal(missing.status, 422)
+    assert.match(missing.body.message, /^Parâmetro obrigatório: q\./)
+    const none = await get('/v1/transparency/prices?q=helicoptero')
+    assert.equal(none.status, 200)
+    assert.deepEqual(none.body.data, { summary: [], items: { data: [], next_cursor: null, has_more: false } })
+    const organization = await get(
+      '/v1/transparency/prices?q=caneta&organization_uuid=6f1c2b1e-0000-4000-8000-000000000000',
+    )
+    assert.equal(organization.status, 404)
+    assert.equal(organization.body.message, 'Organização não encontrada.')
+    const forged = await get('/v1/transparency/prices?q=caneta&cursor=bGlzdA')
+    assert.equal(forged.status, 422)
+    assert.match(forged.body.message, /^Cursor inválido: cursor\./)
+    const sort = await get('/v1/transparency/prices?q=caneta&sort=price')
+    assert.equal(sort.status, 422)
+    const unknown = await get('/v1/transparency/prices?q=caneta&page=2')
+    assert.equal(unknown.status, 422)
+    assert.match(unknown.body.message, /^Parâmetro desconhecido: page\./)
+  })
+
+  it('adds up a company by kind, year and organization', async () => {
+    const { status, body } = await get(`/v1/transparency/suppliers/${company.document}`)
+    assert.equal(status, 200)
+    const page = body.data
+    assert.equal(page.document, company.document)
+    assert.equal(page.name, company.name)
+    // Orders: pens 1 × 10 + 3 × 10, boxes 10 × 2 + 12 × 3, paper 20 + 21 = 10 + 30 + 20 + 36 + 41 = 137.
+    assert.deepEqual(page.totals.orders, {
+      count: 6,
+      value: '137.00',
+      first: '2025-03-10',
+      last: '2025-03-10',
+    })
+    assert.deepEqual(page.totals.contracts, { count: 0, value: '0.00', first: null, last: null })
+    assert.deepEqual(
+      page.years.map((y: Json) => [y.year, y.orders.count]),
+      [[2025, 6]],
+    )
+    assert.deepEqual(
+      page.organizations.map((o: Json) => [o.organization_uuid, o.orders.count, o.orders.value]).sort(),
+      [
+        [orgA.uuid, 4, '71.00'],
+        [orgB.uuid, 2, '66.00'],
+      ].sort(),
+    )
+    const formatted = `${company.document.slice(0, 2)}.${company.document.slice(2, 5)}.${company.document.slice(5, 8)}/${company.document.slice(8, 12)}-${company.document.slice(12)}`
+    const same = await get(`/v1/transparency/suppliers/${encodeURIComponent(formatted)}`)
+    assert.deepEqual(same.body, body)
+    const found = await get('/v1/transparency/suppliers?q=papelaria')
+    assert.deepEqual(found.body.data.data, [{ document: company.document, name: company.name }])
+  })
+
+  it('adds up an organization, and lists organizations by name', async () => {
+    const { status, body } = await get(`/v1/transparency/organizations/${orgB.uuid}`)
+    assert.equal(status, 200)
+    assert.equal(body.data.name, orgB.name)
+    // Pens 30 + 40 + 100, boxes 36, paper 22.50 + 23.
+    assert.deepEqual(body.data.totals.orders, {
+      count: 6,
+      value: '251.50',
+      first: '2025-03-10',
+      last: '2025-06-01',
+    })
+    assert.deepEqual(body.data.top_suppliers, [])
+    const missing = await get('/v1/transparency/organizations/6f1c2b1e-0000-4000-8000-000000000000')
+    assert.equal(missing.status, 404)
+    const list = await get('/v1/transparency/organizations?per_page=1')
+    assert.equal(list.body.data.data.length, 1)
+    assert.equal(list.body.data.has_more, true)
+    const rest = await get(`/v1/transparency/organizations?per_page=1&cursor=${list.body.data.next_cursor}`)
+    assert.equal(rest.body.data.has_more, false)
+    assert.deepEqual(
+      [list.body.data.data[0].name, rest.body.data.data[0].name],
+      [orgA.name, orgB.name].sort((x, y) => ((x as string) < (y as string) ? -1 : 1)),
+    )
+  })
+
+  it('follows an import: a withdrawn order leaves the statistics and the pages', async () => {
+    const outlier = pens[4] as DemoRecord
+    const result = await importRecords(db.pool, [
+      source(
+        ndjson([
+          {
+            type: 'withdraw',
+            record: 'order',
+            organization_uuid: outlier.organization_uuid,
+            number: outlier.number,
+          },
+        ]),
+      ),
+    ])
+    assert.ok(result.ok)
+    const { body } = await get('/v1/transparency/prices?q=caneta')
+    const un = body.data.summary[0]
+    assert.equal(un.items, 4)
+    assert.equal(un.outliers, 0)
+    assert.equal(un.max, '4.00')
+    const organization = await get(`/v1/transparency/organizations/${orgB.uuid}`)
+    assert.equal(organization.body.data.totals.orders.count, 5)
+    assert.equal(organization.body.data.totals.orders.last, '2025-03-10')
+  })
+})
