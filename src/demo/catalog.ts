@@ -7,6 +7,8 @@ export interface Product {
   brands: readonly string[]
   minCents: number
   maxCents: number
+  /** Also sold by the box (CX) of this many units, at a discount. */
+  box?: number
 }
 
 export interface Category {
@@ -39,6 +41,7 @@ export const CATALOG: readonly Category[] = [
         brands: ['BIC', 'Faber-Castell', 'Compactor'],
         minCents: 89,
         maxCents: 250,
+        box: 50,
       },
       {
         description: 'Grampeador de mesa para 25 folhas',

@@ -94,6 +94,9 @@ const money = (cents: number) => (cents / 100).toFixed(2)
  */
 export function* generateDemo(counts: DemoCounts, seed = 1): Generator<ImportLine> {
   const faker = new Faker({ locale: [pt_BR, base], seed })
+  // Prices are shaped by a stream of their own (outliers, sales by the box), so the other records of a seed
+  // stay what they were.
+  const prices = new Faker({ locale: [base], seed: seed + 7919 })
   const int = (min: number, max: number) => faker.number.int({ min, max })
   const pick = <T>(values: readonly T[]): T => values[int(0, values.length - 1)] as T
   const chance = (p: number) => faker.number.float({ min: 0, max: 1 }) < p
@@ -333,14 +336,22 @@ export function* generateDemo(counts: DemoCounts, seed = 1): Generator<ImportLin
       let totalCents = 0
       const items = Array.from({ length: itemCount }, (_, i) => {
         const product = pick(category.products)
-        const quantity = int(1, product.maxCents > 100_000 ? 20 : 500)
-        const cents = int(product.minCents, product.maxCents)
+        let quantity = int(1, product.maxCents > 100_000 ? 20 : 500)
+        let cents = int(product.minCents, product.maxCents)
+        let unitOf = product.unit
+        // A few prices far above the rest, as a price research must set aside; some sales by the box.
+        if (prices.number.float() < 0.02) cents *= prices.number.int({ min: 3, max: 6 })
+        if (product.box && prices.number.float() < 0.3) {
+          unitOf = 'CX'
+          cents = Math.round(cents * product.box * 0.9)
+          quantity = Math.max(1, Math.round(quantity / product.box))
+        }
         totalCents += quantity * cents
         return {
           number_item: String(i + 1),
           description: product.description,
           brand: pick(product.brands),
-          unit_measurement: product.unit,
+          unit_measurement: unitOf,
           quantity,
           amount: cents / 100,
           amount_total: (quantity * cents) / 100,

@@ -58,13 +58,19 @@ const KIND: Partial<Record<AnyField['kind'], ColumnKind>> = {
 /** The unit a column title names, so that a reader knows it: R$ for money, UTC for a timestamp. */
 const UNIT: Partial<Record<ColumnKind, string>> = { money: ' (R$)', datetime: ' (UTC)' }
 
+/** How a field's column is written. */
+export const columnKind = (f: AnyField): ColumnKind => KIND[f.kind] ?? 'text'
+
+/** A column's title: its label, and the unit its values are in. */
+export const columnTitle = (label: string, kind: ColumnKind) => `${label}${UNIT[kind] ?? ''}`
+
 /** A resource's export columns, from its fields: the title is the field's Portuguese label. */
 export function exportColumns(resource: PublicResource): Column[] {
   const a = resource.record.alias
   return resource.exported.map((name) => {
     const f = resource.record.fields[name] as AnyField
-    const kind = KIND[f.kind] ?? 'text'
-    return { title: `${f.label}${UNIT[kind] ?? ''}`, kind, sql: exportedSql(f, a) }
+    const kind = columnKind(f)
+    return { title: columnTitle(f.label, kind), kind, sql: exportedSql(f, a) }
   })
 }
 

@@ -6,6 +6,7 @@ import { PUBLIC_RESOURCES, type PublicResource } from '../resources/index.js'
 import { checkOrganization, listQuery } from '../transparency/listing.js'
 import {
   FILTERS,
+  type Parameter,
   type ParameterProblem,
   parameterError,
   parameters,
@@ -18,6 +19,22 @@ import type { ExportFormat, ExportRequest } from './export.js'
 
 const RESOURCE_PATHS = PUBLIC_RESOURCES.map((r) => r.path)
 
+/** What every export takes: the file type, and the CSV's separator. */
+export const FILE_PARAMETERS: Readonly<Record<'format' | 'separator', Parameter>> = {
+  format: [Type.String({ enum: ['xlsx', 'csv'], description: 'The file type' }), 'xlsx ou csv'],
+  separator: [
+    Type.String({
+      enum: [',', ';'],
+      description:
+        'CSV field separator. Default `,`, with money as `1234.56` and a CNPJ as its 14 digits. `;` suits ' +
+        'spreadsheets in Portuguese (Brazil): money then has the decimal comma, `1234,56`, which they read as ' +
+        'a number, and a CNPJ is written as people write it, `01.234.567/0001-89`, which they keep as text (its ' +
+        'digits alone would become a number without its leading zeros).',
+    }),
+    'vírgula (,) ou ponto e vírgula (;)',
+  ],
+}
+
 export const EXPORT_PARAMETERS = parameters(
   ['resource', 'format', 'separator', ...Object.keys(FILTERS), 'sort'],
   {
@@ -25,18 +42,7 @@ export const EXPORT_PARAMETERS = parameters(
       Type.String({ enum: RESOURCE_PATHS, description: 'What to export' }),
       `um destes valores: ${RESOURCE_PATHS.join(', ')}`,
     ],
-    format: [Type.String({ enum: ['xlsx', 'csv'], description: 'The file type' }), 'xlsx ou csv'],
-    separator: [
-      Type.String({
-        enum: [',', ';'],
-        description:
-          'CSV field separator. Default `,`, with money as `1234.56` and a CNPJ as its 14 digits. `;` suits ' +
-          'spreadsheets in Portuguese (Brazil): money then has the decimal comma, `1234,56`, which they read as ' +
-          'a number, and a CNPJ is written as people write it, `01.234.567/0001-89`, which they keep as text (its ' +
-          'digits alone would become a number without its leading zeros).',
-      }),
-      'vírgula (,) ou ponto e vírgula (;)',
-    ],
+    ...FILE_PARAMETERS,
     ...FILTERS,
     sort: [
       Type.String({ description: "One of the resource listing's sort values; newest first by default" }),

@@ -278,12 +278,20 @@ export function joins(fields: Fields, a: string, readBy?: string): string {
 const secret = (f: AnyField, a: string, sql: string) =>
   f.secretIf ? `CASE WHEN ${a}.${f.secretIf} THEN NULL ELSE ${sql} END` : sql
 
+/** Kinds whose served form is never secret (a secret is a value the record hides: money, amounts, text). */
+const NEVER_SECRET: ReadonlySet<Kind> = new Set(['date', 'instant', 'cpf', 'taxId'])
+
 /** The served value (API documents and listings): money as text, dates as text, CPFs masked. */
 export function servedSql(f: AnyField, a: string): string {
-  const raw = rawSql(f, a)
+  const value = servedFrom(f, rawSql(f, a))
+  return NEVER_SECRET.has(f.kind) ? value : secret(f, a, value)
+}
+
+/** A value's served form from the SQL of its stored value, wherever that is read (a join of one's own). */
+export function servedFrom(f: AnyField, raw: string): string {
   switch (f.kind) {
     case 'money':
-      return secret(f, a, money(raw))
+      return money(raw)
     // Stryker disable next-line StringLiteral: PostgreSQL's JSON writes a date as YYYY-MM-DD too (years 1 to 9999, all the import takes)
     case 'date':
       return day(raw)
@@ -295,19 +303,26 @@ export function servedSql(f: AnyField, a: string): string {
     case 'taxId':
       return f.reveal ? raw : publicTaxId(raw)
     case 'amount':
-      return secret(f, a, jsNumber(raw))
+      return jsNumber(raw)
     default:
-      return secret(f, a, raw)
+      return raw
   }
 }
 
 /** The exported value before the file's own formatting (src/export/columns.ts): public, but raw. */
 export function exportedSql(f: AnyField, a: string): string {
-  const raw = rawSql(f, a)
+  const value = exportedFrom(f, rawSql(f, a))
+  return f.kind === 'cpf' || f.kind === 'uuid' || (f.kind === 'taxId' && !f.reveal)
+    ? value
+    : secret(f, a, value)
+}
+
+/** A value's exported form from the SQL of its stored value. */
+export function exportedFrom(f: AnyField, raw: string): string {
   if (f.kind === 'cpf') return maskedCpf(raw)
   if (f.kind === 'taxId' && !f.reveal) return publicTaxId(raw)
   if (f.kind === 'uuid') return `${raw}::text`
-  return secret(f, a, raw)
+  return raw
 }
 
 /** The value in the import format (the dump): whole, in the form the import takes. */

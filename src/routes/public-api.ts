@@ -15,6 +15,7 @@ import exportRoute from './export-route.js'
 import { ocdsBulkRoute, ocdsExtensionRoutes } from './ocds-files.js'
 import { ocdsRoutes } from './ocds-routes.js'
 import { partyRoutes } from './party-routes.js'
+import { priceExportRoute } from './price-export-route.js'
 import { publicLimit } from './public-limit.js'
 import { recordRoutes } from './record-routes.js'
 import type { TransparencyOptions } from './route-options.js'
@@ -111,6 +112,7 @@ const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app,
       return payload
     })
     await scope.register(exportRoute, shared)
+    await scope.register(priceExportRoute, shared)
     await scope.register(ocdsBulkRoute, shared)
     await scope.register(changeLinesRoute, shared)
   })

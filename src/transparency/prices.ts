@@ -2,6 +2,7 @@ import { Type } from 'typebox'
 import { NO_CONTROL_PATTERN } from '../checks.js'
 import { type Pool, prepared } from '../db/pool.js'
 import { ParameterError } from '../errors.js'
+import { type AnyField, servedFrom } from '../resources/fields.js'
 import {
   chosen,
   dateRange,
@@ -11,10 +12,17 @@ import {
   supplierFilters,
 } from '../resources/filters.js'
 import { PriceItem, type PriceItemName } from '../resources/price.js'
-import { instant, money, object, publicTaxId } from '../resources/sql.js'
+import { money, object } from '../resources/sql.js'
 import type { Cursors } from './cursors.js'
 import { checkOrganization } from './listing.js'
-import { DEFAULT_PER_PAGE, PAGING, type Parameters, parameters, type ValidQuery } from './parameters.js'
+import {
+  DEFAULT_PER_PAGE,
+  PAGING,
+  type Parameter,
+  type Parameters,
+  parameters,
+  type ValidQuery,
+} from './parameters.js'
 
 // The price research (GET /v1/transparency/prices, its export and the portal's /precos): the unit prices of
 // the items actually bought whose description holds the words asked, with each unit of measurement's
@@ -72,28 +80,30 @@ const PRICE_SORTS = ['amount', '-amount', 'date', '-date'] as const
 export type PriceSort = (typeof PRICE_SORTS)[number]
 
 /** The research's query parameters: the filters, the items' sort, and their pages by cursor. */
+export const PRICE_PARAMETER_LIST: Readonly<Record<string, Parameter>> = {
+  ...Object.fromEntries(Object.entries(PRICE_FILTERS).map(([name, f]) => [name, f.parameter])),
+  sort: [
+    Type.String({
+      enum: [...PRICE_SORTS],
+      default: 'amount',
+      description: "The items' order: by unit price or by the order's date; a leading - sorts descending",
+    }),
+    `um destes valores: ${PRICE_SORTS.join(', ')}`,
+  ],
+  per_page: PAGING.per_page,
+  cursor: [
+    Type.String({
+      minLength: 1,
+      maxLength: 800,
+      description: "The items' next_cursor: the next page of items, for the same query and sort",
+    }),
+    'o next_cursor de uma página anterior desta pesquisa, com a mesma ordenação',
+  ],
+}
+
 export const PRICE_PARAMETERS: Parameters = parameters(
   [...Object.keys(PRICE_FILTERS), 'sort', 'per_page', 'cursor'],
-  {
-    ...Object.fromEntries(Object.entries(PRICE_FILTERS).map(([name, f]) => [name, f.parameter])),
-    sort: [
-      Type.String({
-        enum: [...PRICE_SORTS],
-        default: 'amount',
-        description: "The items' order: by unit price or by the order's date; a leading - sorts descending",
-      }),
-      `um destes valores: ${PRICE_SORTS.join(', ')}`,
-    ],
-    per_page: PAGING.per_page,
-    cursor: [
-      Type.String({
-        minLength: 1,
-        maxLength: 800,
-        description: "The items' next_cursor: the next page of items, for the same query and sort",
-      }),
-      'o next_cursor de uma página anterior desta pesquisa, com a mesma ordenação',
-    ],
-  },
+  PRICE_PARAMETER_LIST,
   ['q'],
 )
 
@@ -130,27 +140,33 @@ export async function priceQuery(cursors: Cursors, query: ValidQuery): Promise<P
   return { filters, sort, perPage, after: { key: cursor.key, id: cursor.id } }
 }
 
-/** Each item field's SQL, over the item's price row `p`, order `o`, order item `i` and the joins of ITEM_FROM. */
-const ITEM_SQL: Readonly<Record<PriceItemName, string>> = {
+/** Each item field's stored value, over the item's price row `p`, order `o`, order item `i` and ITEM_FROM's joins. */
+export const ITEM_RAW: Readonly<Record<PriceItemName, string>> = {
   description: 'i.description',
   brand: 'i.brand',
   unit_measurement: 'i.unit_measurement',
   quantity: 'i.quantity',
-  amount: money('i.amount'),
-  amount_total: money('i.amount_total'),
+  amount: 'i.amount',
+  amount_total: 'i.amount_total',
   order_number: 'o.number',
-  deadline_delivery: instant('o.deadline_delivery'),
+  deadline_delivery: 'o.deadline_delivery',
   status_title: 'os.name',
   organization_uuid: 'o.organization_id',
   organization_name: 'g.name',
   provider_name: 's.name',
-  provider_document: publicTaxId('s.document'),
+  provider_document: 's.document',
   contract_number: 'o.contract_number',
   contract_id: 'c.id',
   arp_number: 'o.arp_number',
   arp_id: 'a.id',
   outlier: 'NOT (p.amount BETWEEN f.lo AND f.hi)',
 }
+
+export const ITEM_NAMES = Object.keys(PriceItem.fields) as PriceItemName[]
+
+/** The item fields' served SQL (money as text, instants in UTC, a CPF masked), in PriceItem's order. */
+export const itemColumns = (): [PriceItemName, string][] =>
+  ITEM_NAMES.map((name) => [name, servedFrom(PriceItem.fields[name] as AnyField, ITEM_RAW[name])])
 
 /** What an item's fields read, for the page's rows `p` (price rows with their unit's fences `f`). */
 const ITEM_FROM = `JOIN orders o ON o.id = p.order_id
@@ -160,10 +176,6 @@ const ITEM_FROM = `JOIN orders o ON o.id = p.order_id
   JOIN suppliers s ON s.id = o.supplier_id
   LEFT JOIN contracts c ON c.organization_id = o.organization_id AND c.contract_number = o.contract_number
   LEFT JOIN arps a ON a.organization_id = o.organization_id AND a.number = o.arp_number`
-
-/** The item fields' SQL in PriceItem's order, for a SELECT list (export) or a JSON object (API). */
-export const itemColumns = (): [PriceItemName, string][] =>
-  (Object.keys(PriceItem.fields) as PriceItemName[]).map((name) => [name, ITEM_SQL[name]])
 
 /** The items' order and what their cursor keeps, by sort. */
 const ORDERS: Readonly<Record<PriceSort, { key: string; type: string; direction: 'ASC' | 'DESC' }>> = {
@@ -243,6 +255,20 @@ function researchStatement(names: readonly PriceFilterName[], sort: PriceSort, a
       FROM shown p JOIN f ON f.unit = p.unit ${ITEM_FROM}), '[]')::text AS items,
     (SELECT json_build_array(${order.key}::text, p.order_id || '-' || p.position) FROM shown p
       ORDER BY ${reverse} LIMIT 1)::text AS last`
+}
+
+/**
+ * Every item of a research, in its sort's order, each as the SELECT list `select` over ITEM_RAW's names:
+ * the statement and its values, for a cursor to read (the export).
+ */
+export function priceItemsSql(query: PriceQuery, select: string): { sql: string; values: unknown[] } {
+  const { names, values } = present(query)
+  const order = ORDERS[query.sort]
+  const by = `${order.key} ${order.direction}, p.order_id ${order.direction}, p.position ${order.direction}`
+  return {
+    sql: `WITH ${researchSql(names)} SELECT ${select} FROM m p JOIN f ON f.unit = p.unit ${ITEM_FROM} ORDER BY ${by}`,
+    values,
+  }
 }
 
 /** The filters' names present, in a fixed order (so a shape has one text), with their values. */

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
+import { parse } from 'csv-parse/sync'
+import ExcelJS from 'exceljs'
 import type { DemoRecord } from '../../src/demo/generator.js'
 import { cnpjFrom, cpfFrom } from '../../src/demo/tax-ids.js'
 import { importRecords } from '../../src/import/importer.js'
@@ -329,6 +331,60 @@ describe('price research, suppliers and organizations', () => {
       [list.body.data.data[0].name, rest.body.data.data[0].name],
       [orgA.name, orgB.name].sort((x, y) => ((x as string) < (y as string) ? -1 : 1)),
     )
+  })
+
+  it('writes the research as an XLSX a real reader opens: the summary under its query, then every item', async () => {
+    const response = await fetch(`${server.base}/v1/transparency/prices/export?format=xlsx&q=caneta&unit=UN`)
+    assert.equal(response.status, 200)
+    assert.match(
+      response.headers.get('content-disposition') ?? '',
+      /filename="pesquisa-de-precos-\d{4}-\d\d-\d\d\.xlsx"/,
+    )
+    const workbook = new ExcelJS.Workbook()
+    await workbook.xlsx.load(await response.arrayBuffer())
+    assert.deepEqual(
+      workbook.worksheets.map((sheet) => sheet.name),
+      ['Resumo', 'Itens'],
+    )
+    const rows = (sheet: ExcelJS.Worksheet) => {
+      const found: unknown[][] = []
+      sheet.eachRow({ includeEmpty: false }, (row) => {
+        found.push((row.values as unknown[]).slice(1))
+      })
+      return found
+    }
+    const summary = rows(workbook.worksheets[0] as ExcelJS.Worksheet)
+    assert.match(String(summary[1]?.[0]), /^Consulta: q=caneta; unit=UN; sort=amount$/)
+    assert.match(String(summary[2]?.[0]), /^Feita em: \d{4}-\d\d-\d\dT/)
+    assert.equal(summary[3]?.[0], `Fonte: ${server.base}/v1/transparency/prices?q=caneta&unit=UN`)
+    const titles = summary[5] as string[]
+    const un = summary[6] as unknown[]
+    assert.equal(titles[0], 'Unidade de medida')
+    assert.deepEqual(un.slice(0, 12), ['UN', 5, 2, 3, 1, 2, 3, 4, 100, 22, 4.88, 1])
+    const items = rows(workbook.worksheets[1] as ExcelJS.Worksheet)
+    assert.equal(items.length, 6)
+    assert.equal((items[0] as string[])[0], 'Descrição')
+    assert.deepEqual(
+      items.slice(1).map((row) => row[4]),
+      [1, 2, 3, 4, 100],
+    )
+    assert.ok(!JSON.stringify(items).includes(person.document))
+  })
+
+  it('writes the items as CSV, with the separator asked', async () => {
+    const response = await fetch(
+      `${server.base}/v1/transparency/prices/export?format=csv&separator=%3B&q=caneta&sort=-amount`,
+    )
+    assert.equal(response.status, 200)
+    const rows = parse((await response.text()).replace(/^\uFEFF/, ''), { delimiter: ';' }) as string[][]
+    assert.equal(rows.length, 8)
+    assert.deepEqual(
+      rows.slice(1).map((row) => row[4]),
+      ['100,00', '12,00', '10,00', '4,00', '3,00', '2,00', '1,00'],
+    )
+    const missing = await fetch(`${server.base}/v1/transparency/prices/export?q=caneta`)
+    assert.equal(missing.status, 422)
+    assert.match(((await missing.json()) as Json).message, /^Parâmetro obrigatório: format\./)
   })
 
   it('follows an import: a withdrawn order leaves the statistics and the pages', async () => {
