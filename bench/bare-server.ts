@@ -38,7 +38,7 @@ const reads = new PublicReads({
   cursors,
   publication: { config: config.ocds, publicUrl: config.publicUrl },
 })
-const pages = new PortalReads(pool, store)
+const pages = new PortalReads(pool, store, cursors)
 
 /** Tokens' organizations (null: no such token), looked up once each with the service's own query. */
 const organizations = new Map<string, string | null>()

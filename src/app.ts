@@ -142,6 +142,7 @@ export async function buildApp(
   await app.register(portal, {
     pool: deps.pool,
     store: services.store,
+    cursors: services.cursors,
     publicLimiter: services.publicLimiter,
     publicRateLimit: config.publicRateLimit,
   })

@@ -44,6 +44,12 @@ export function page(pageTitle: string, body: ComponentChildren, crumbs: Crumb[]
                   <a href={`/${r.portal.path}`}>{title(r)}</a>
                 </li>
               ))}
+              <li>
+                <a href="/precos">Preços</a>
+              </li>
+              <li>
+                <a href="/orgaos">Órgãos</a>
+              </li>
             </ul>
           </nav>
         </header>

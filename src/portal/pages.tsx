@@ -7,6 +7,7 @@ import { counted, day, money, taxId } from './format.js'
 import { HistorySection, VersionBanner } from './history.js'
 import { Cell, capitalized, kindClass, page, RecordRows, recordPath, Scroll, title, Value } from './layout.js'
 import { listingUrl } from './listing.js'
+import { type TopSupplier, TopSuppliers } from './prices.js'
 
 // The portal's pages, rendered on the server (Preact, to a string: every value is escaped). No script: a
 // filter is a GET form, a sort a link, a chart an SVG with its table. Field labels and kinds come from the
@@ -293,7 +294,7 @@ function MonthlyChart({ months }: { months: Organ['months'] }) {
   )
 }
 
-export function organPage(found: Organ, summaries: KindSummary[]): string {
+export function organPage(found: Organ, summaries: KindSummary[], suppliers: TopSupplier[]): string {
   return page(
     found.name,
     <>
@@ -312,6 +313,7 @@ export function organPage(found: Organ, summaries: KindSummary[]): string {
         <h2 id="valor">Valor contratado por mês</h2>
         <MonthlyChart months={found.months} />
       </section>
+      <TopSuppliers suppliers={suppliers} />
       {summaries.map((summary) => (
         <Latest
           key={summary.resource.path}

@@ -52,6 +52,11 @@ dd{margin:0;overflow-wrap:anywhere}
 .chart .bar{fill:#0b4f9c}
 .chart .axis{stroke:#4a4a4a}
 .chart .tick{font-size:12px;fill:#3d3d3d}
+.chart .median{stroke:#fff;stroke-width:3}
+.chart .outlier{fill:#b35c00}
+.filters{display:flex;flex-wrap:wrap;gap:8px 24px;align-items:end}
+.filters p{margin:0;display:flex;flex-direction:column}
+@media print{header.top,.crumbs,.filters,.downloads,.skip,footer{display:none}.scroll{overflow:visible}a{color:inherit;text-decoration:none}}
 figure{margin:0}
 details{margin-top:8px}
 .versions{list-style:none;padding:0;margin:0}

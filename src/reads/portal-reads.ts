@@ -1,4 +1,5 @@
 import type { Pool } from '../db/pool.js'
+import { NotFoundError } from '../errors.js'
 import {
   type Choices,
   choices,
@@ -10,10 +11,22 @@ import {
 } from '../portal/data.js'
 import { type ListingView, listingPage } from '../portal/listing.js'
 import { detailPage, homePage, organPage, searchPage } from '../portal/pages.js'
+import {
+  type OrganListView,
+  organsPage,
+  type PriceResearchView,
+  pricePage,
+  type SupplierView,
+  supplierPage,
+  type TopSupplier,
+} from '../portal/prices.js'
 import { CACHE_KEYS } from '../readmodel/cache-keys.js'
 import type { DocumentStore } from '../readmodel/store.js'
 import type { PublicResource } from '../resources/index.js'
+import type { Cursors } from '../transparency/cursors.js'
 import type { ValidQuery } from '../transparency/parameters.js'
+import { namedList, organizationData, supplierData } from '../transparency/parties.js'
+import { priceQuery, priceResearch } from '../transparency/prices.js'
 import type { Read } from './read.js'
 
 // The portal's pages, each a read as the API's answers are: kept whole until the next import, under the
@@ -27,11 +40,15 @@ export interface PagePlace {
 
 /** Summaries a page shows of each kind: the newest five. */
 const SUMMARIES = 5
+/** Items the price panel shows (the file has them all), and organs a page of the list. */
+const PANEL_ITEMS = 50
+const ORGANS_SHOWN = 100
 
 export class PortalReads {
   constructor(
     private readonly pool: Pool,
     private readonly store: DocumentStore,
+    private readonly cursors: Cursors,
   ) {}
 
   private read(place: PagePlace, build: () => Promise<string | undefined>): Read {
@@ -86,10 +103,51 @@ export class PortalReads {
   organ(place: PagePlace, id: string): Read {
     return this.read(place, async () => {
       const found = await organ(this.pool, this.store, id)
-      return (
-        found &&
-        organPage(found, await summaries(this.pool, this.store, { organization_uuid: id }, SUMMARIES))
+      if (found === undefined) return undefined
+      const { top_suppliers } = JSON.parse(await organizationData(this.pool, id)) as {
+        top_suppliers: TopSupplier[]
+      }
+      return organPage(
+        found,
+        await summaries(this.pool, this.store, { organization_uuid: id }, SUMMARIES),
+        top_suppliers,
       )
+    })
+  }
+
+  /** The price panel: the form as asked, and with a q the research (its first items by price). */
+  prices(place: PagePlace, asked: Readonly<Record<string, string>>, values: ValidQuery): Read {
+    return this.read(place, async () => {
+      if (values.q === undefined) return pricePage({ asked })
+      const query = await priceQuery(this.cursors, { ...values, per_page: PANEL_ITEMS })
+      const research = JSON.parse(await priceResearch(this.pool, this.cursors, query)) as PriceResearchView
+      return pricePage({ asked, research })
+    })
+  }
+
+  /** A company's page; undefined for anything else (a CPF included). */
+  supplier(place: PagePlace, cnpj: string): Read {
+    return this.read(place, async () => {
+      try {
+        return supplierPage(JSON.parse(await supplierData(this.pool, cnpj)) as SupplierView)
+      } catch (error) {
+        if (error instanceof NotFoundError) return undefined
+        throw error
+      }
+    })
+  }
+
+  /** The organs by name, a page at a time. */
+  organs(place: PagePlace, values: ValidQuery): Read {
+    return this.read(place, async () => {
+      const list = JSON.parse(
+        await namedList(this.pool, this.cursors, 'organizations', { ...values, per_page: ORGANS_SHOWN }),
+      ) as { data: OrganListView['data']; next_cursor: string | null }
+      return organsPage({
+        q: (values.q as string | undefined) ?? '',
+        data: list.data,
+        next: list.next_cursor,
+      })
     })
   }
 }

@@ -8,15 +8,16 @@ import { type ListingView, listingPage, listingUrl, type Query } from '../portal
 import type { DocumentStore } from '../readmodel/store.js'
 import { PortalReads } from '../reads/portal-reads.js'
 import { PUBLIC_RESOURCES } from '../resources/index.js'
+import type { Cursors } from '../transparency/cursors.js'
 import { listingParameters } from '../transparency/parameters.js'
 import { html, notFound, pageSender } from './portal-replies.js'
 
 /** Each public resource's pages: its listing with the filter form, a record's page, and its earlier versions. */
 export async function recordPages(
   app: FastifyInstance,
-  { pool, store }: { pool: Pool; store: DocumentStore },
+  { pool, store, cursors }: { pool: Pool; store: DocumentStore; cursors: Cursors },
 ) {
-  const pages = new PortalReads(pool, store)
+  const pages = new PortalReads(pool, store, cursors)
   const cachedPage = pageSender(store)
   for (const resource of PUBLIC_RESOURCES) {
     const base = `/${resource.portal.path}`

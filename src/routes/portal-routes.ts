@@ -13,12 +13,34 @@ import { formQuery, isSearchText } from '../portal/form.js'
 import { recordPath } from '../portal/layout.js'
 import { errorPage } from '../portal/pages.js'
 import { STYLESHEET } from '../portal/style.js'
+import { compileQuery } from '../query-validation.js'
 import { orderFailure, publicFailure } from '../readmodel/envelopes.js'
 import type { DocumentStore } from '../readmodel/store.js'
 import { PortalReads } from '../reads/portal-reads.js'
+import type { Cursors } from '../transparency/cursors.js'
+import { type ParameterProblem, parameterError } from '../transparency/parameters.js'
+import { ORGANIZATION_LIST_PARAMETERS } from '../transparency/parties.js'
+import { PRICE_PARAMETERS } from '../transparency/prices.js'
 import { recordPages } from './portal-record-routes.js'
 import { HTML, html, notFound, pageSender } from './portal-replies.js'
 import { publicLimit } from './public-limit.js'
+
+/** What the price panel's form and the organs' search send. */
+const PRICE_FORM = ['q', 'unit', 'date_from', 'date_to']
+const ORGANS_FORM = ['q', 'cursor']
+const checkPrices = compileQuery({
+  ...PRICE_PARAMETERS.schema,
+  properties: Object.fromEntries(PRICE_FORM.map((name) => [name, PRICE_PARAMETERS.schema.properties[name]])),
+})
+const checkOrgans = compileQuery(ORGANIZATION_LIST_PARAMETERS.schema)
+
+/** A form's fields as sent: text values only (a repeated field is refused by its check), '' when absent. */
+function formValues(query: unknown, names: readonly string[]): Record<string, string> {
+  const given = (query ?? {}) as Record<string, unknown>
+  return Object.fromEntries(
+    names.map((name) => [name, typeof given[name] === 'string' ? (given[name] as string).trim() : '']),
+  )
+}
 
 // The citizens' portal: server-rendered pages in Portuguese over the same read path as the API. Pages are
 // kept whole in the cache like the API's answers, until the next import.
@@ -26,6 +48,8 @@ import { publicLimit } from './public-limit.js'
 export interface PortalOptions {
   pool: Pool
   store: DocumentStore
+  /** For the pages that read by cursor (the list of organs). */
+  cursors: Cursors
   /** The public per-address limit, shared with the API; none when it is off. */
   publicLimiter?: MemoryLimiter
   publicRateLimit: number
@@ -41,9 +65,9 @@ function faceOf(url: string): 'orders' | 'api' | 'portal' {
 
 const portal: FastifyPluginAsync<PortalOptions> = async (
   app,
-  { pool, store, publicLimiter, publicRateLimit },
+  { pool, store, cursors, publicLimiter, publicRateLimit },
 ) => {
-  const pages = new PortalReads(pool, store)
+  const pages = new PortalReads(pool, store, cursors)
   // Pages for people, not operations of the API: the OpenAPI document leaves them out.
   app.addHook('onRoute', (route) => {
     route.schema = { ...route.schema, hide: true }
@@ -116,7 +140,7 @@ const portal: FastifyPluginAsync<PortalOptions> = async (
       return cachedPage(request, reply, (place) => pages.search(place, q), ['q'])
     })
 
-    await app.register(recordPages, { pool, store })
+    await app.register(recordPages, { pool, store, cursors })
 
     /** A bidding by id, whatever its kind (a contract's or ARP's bidding_uuid): the page of its kind. */
     app.get<{ Params: { id: string } }>('/licitacoes/:id', async (request, reply) => {
@@ -124,6 +148,33 @@ const portal: FastifyPluginAsync<PortalOptions> = async (
       const resource = isUuid(id) ? await biddingResource(store, id) : undefined
       if (resource === undefined) return notFound(reply, 'Registro não encontrado.')
       return reply.redirect(recordPath(resource, id))
+    })
+
+    /** The price panel: the form, and with a description the research. */
+    app.get('/precos', async (request, reply) => {
+      const asked = formValues(request.query, PRICE_FORM)
+      const values = Object.fromEntries(Object.entries(asked).filter(([, v]) => v !== ''))
+      const problem = checkPrices(values)
+      if (problem)
+        return html(reply, 422, errorPage(parameterError(problem[0], PRICE_PARAMETERS.accepts).message))
+      return cachedPage(request, reply, (place) => pages.prices(place, asked, values), PRICE_FORM)
+    })
+
+    app.get<{ Params: { cnpj: string } }>('/fornecedores/:cnpj', async (request, reply) =>
+      cachedPage(request, reply, (place) => pages.supplier(place, request.params.cnpj)),
+    )
+
+    app.get('/orgaos', async (request, reply) => {
+      const asked = formValues(request.query, ORGANS_FORM)
+      const values = Object.fromEntries(Object.entries(asked).filter(([, v]) => v !== ''))
+      const problem = checkOrgans(values)
+      if (problem)
+        return html(
+          reply,
+          422,
+          errorPage(parameterError(problem[0], ORGANIZATION_LIST_PARAMETERS.accepts).message),
+        )
+      return cachedPage(request, reply, (place) => pages.organs(place, values), ORGANS_FORM)
     })
 
     app.get<{ Params: { id: string } }>('/orgaos/:id', async (request, reply) => {

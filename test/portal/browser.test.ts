@@ -288,6 +288,13 @@ describe('the portal in a real browser', {
       ['chamada-publica', `/chamadas-publicas/${bidding.id}`],
       ['ata', `/atas/${arp.id}`],
       ['orgao', `/orgaos/${organization.uuid}`],
+      ['orgaos', '/orgaos?q=prefeitura'],
+      ['precos', '/precos?q=caneta'],
+      ['precos-vazio', '/precos'],
+      [
+        'fornecedor',
+        `/fornecedores/${(records.find((r) => r.type === 'contract' && String(r.provider_document).length === 14) as DemoRecord).provider_document}`,
+      ],
       ['nao-encontrado', '/contratos/00000000-0000-4000-8000-000000000000'],
     ]
     for (const width of [1280, 375]) {

@@ -1,0 +1,481 @@
+import type { Figures } from '../transparency/parties.js'
+import { counted, day, MISSING, money, taxId } from './format.js'
+import { page, Scroll } from './layout.js'
+import { listingUrl } from './listing.js'
+
+// The pages of what things cost and who is paid: the price panel (/precos), a company's page
+// (/fornecedores/{cnpj}) and the list of organs (/orgaos). Drawn on the server, charts as SVG with a title and
+// a table of their values, so that they read without script and with a screen reader.
+
+/** A unit's statistics, as the API's summary gives them. */
+export interface PriceSummary {
+  unit: string
+  items: number
+  organizations: number
+  suppliers: number
+  min: string
+  p25: string
+  median: string
+  p75: string
+  max: string
+  mean: string
+  weighted_mean: string
+  outliers: number
+  sanitized: { items: number; min: string; median: string; mean: string; max: string }
+}
+
+export interface PriceItemView {
+  description: string
+  brand: string
+  unit_measurement: string
+  quantity: number
+  amount: string
+  order_number: string
+  deadline_delivery: string
+  organization_uuid: string
+  organization_name: string
+  provider_name: string
+  provider_document: string
+  contract_number: string | null
+  contract_id: string | null
+  arp_number: string | null
+  arp_id: string | null
+  outlier: boolean
+}
+
+export interface PriceResearchView {
+  summary: PriceSummary[]
+  items: { data: PriceItemView[]; next_cursor: string | null; has_more: boolean }
+}
+
+/** The panel's form fields, as asked (q, unit, date_from, date_to), and the research when there is a q. */
+export interface PricePanel {
+  asked: Readonly<Record<string, string>>
+  research?: PriceResearchView
+}
+
+const company = (document: string) => /^[0-9]{14}$/.test(document)
+
+/** The supplier's name, linked to its page when it is a company. */
+function Supplier({ name, document }: { name: string; document: string }) {
+  return company(document) ? <a href={`/fornecedores/${document}`}>{name}</a> : <>{name}</>
+}
+
+/** A box plot of each unit's prices: whiskers to the last prices inside the fences, outliers as dots. */
+function BoxPlot({ entry, index }: { entry: PriceSummary; index: number }) {
+  const width = 640
+  const low = Number(entry.min)
+  const high = Number(entry.max)
+  const span = high - low || 1
+  const x = (value: string | number) => 20 + ((Number(value) - low) / span) * (width - 40)
+  const id = `boxplot-${index}`
+  return (
+    <figure>
+      <svg viewBox={`0 0 ${width} 90`} role="img" aria-labelledby={id} class="chart">
+        <title id={id}>
+          {`Distribuição dos preços por ${entry.unit}: mínimo ${money(entry.min)}, 1º quartil ${money(entry.p25)}, ` +
+            `mediana ${money(entry.median)}, 3º quartil ${money(entry.p75)}, máximo ${money(entry.max)}; ` +
+            `${entry.outliers} fora da faixa.`}
+        </title>
+        <line x1={x(entry.sanitized.min)} y1={40} x2={x(entry.p25)} y2={40} class="axis" />
+        <line x1={x(entry.p75)} y1={40} x2={x(entry.sanitized.max)} y2={40} class="axis" />
+        <rect
+          x={x(entry.p25)}
+          y={20}
+          width={Math.max(1, x(entry.p75) - x(entry.p25))}
+          height={40}
+          class="bar"
+        />
+        <line x1={x(entry.median)} y1={20} x2={x(entry.median)} y2={60} class="median" />
+        {entry.outliers > 0 && (
+          <>
+            {Number(entry.min) < Number(entry.sanitized.min) && (
+              <circle cx={x(entry.min)} cy={40} r={4} class="outlier" />
+            )}
+            {Number(entry.max) > Number(entry.sanitized.max) && (
+              <circle cx={x(entry.max)} cy={40} r={4} class="outlier" />
+            )}
+          </>
+        )}
+        <text x={20} y={82} class="tick">
+          {money(entry.min)}
+        </text>
+        <text x={width - 20} y={82} text-anchor="end" class="tick">
+          {money(entry.max)}
+        </text>
+      </svg>
+    </figure>
+  )
+}
+
+const STATISTICS: readonly [keyof PriceSummary, string][] = [
+  ['min', 'Mínimo'],
+  ['p25', '1º quartil'],
+  ['median', 'Mediana'],
+  ['p75', '3º quartil'],
+  ['max', 'Máximo'],
+  ['mean', 'Média'],
+  ['weighted_mean', 'Média ponderada pela quantidade'],
+]
+
+function UnitSummary({ entry, index }: { entry: PriceSummary; index: number }) {
+  return (
+    <section aria-labelledby={`unidade-${index}`}>
+      <h3 id={`unidade-${index}`}>{`Por ${entry.unit}`}</h3>
+      <p>
+        {`${counted(entry.items, { singular: 'item', plural: 'itens' })} comprados por ${counted(entry.organizations, { singular: 'órgão', plural: 'órgãos' })} de ${counted(entry.suppliers, { singular: 'fornecedor', plural: 'fornecedores' })}.`}
+      </p>
+      <BoxPlot entry={entry} index={index} />
+      <Scroll label={`Estatísticas por ${entry.unit}`}>
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Estatística</th>
+              <th scope="col">Todos os preços</th>
+              <th scope="col">Sem os fora da faixa</th>
+            </tr>
+          </thead>
+          <tbody>
+            <tr>
+              <th scope="row">Itens</th>
+              <td>{entry.items}</td>
+              <td>{entry.sanitized.items}</td>
+            </tr>
+            {STATISTICS.map(([key, label]) => {
+              const sanitized = entry.sanitized[key as keyof PriceSummary['sanitized']]
+              return (
+                <tr key={key}>
+                  <th scope="row">{label}</th>
+                  <td class="money">{money(entry[key] as string)}</td>
+                  <td class="money">
+                    {sanitized === undefined || key === 'items' ? MISSING : money(sanitized)}
+                  </td>
+                </tr>
+              )
+            })}
+          </tbody>
+        </table>
+      </Scroll>
+      <p>{`${counted(entry.outliers, { singular: 'preço fora da faixa', plural: 'preços fora da faixa' })} (abaixo de Q1 − 1,5 × AIQ ou acima de Q3 + 1,5 × AIQ).`}</p>
+    </section>
+  )
+}
+
+function Items({ items }: { items: PriceItemView[] }) {
+  return (
+    <Scroll label="Itens encontrados">
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Descrição</th>
+            <th scope="col">Marca</th>
+            <th scope="col">Unidade</th>
+            <th scope="col">Quantidade</th>
+            <th scope="col">Valor unitário</th>
+            <th scope="col">Data</th>
+            <th scope="col">Órgão</th>
+            <th scope="col">Fornecedor</th>
+            <th scope="col">Contrato ou ata</th>
+          </tr>
+        </thead>
+        <tbody>
+          {items.map((item) => (
+            <tr key={`${item.organization_uuid} ${item.order_number} ${item.description}`}>
+              <td>{item.description}</td>
+              <td>{item.brand}</td>
+              <td>{item.unit_measurement}</td>
+              <td>{item.quantity}</td>
+              <td class="money">
+                {money(item.amount)}
+                {item.outlier && <strong> (fora da faixa)</strong>}
+              </td>
+              <td>{day(item.deadline_delivery)}</td>
+              <td>
+                <a href={`/orgaos/${item.organization_uuid}`}>{item.organization_name}</a>
+              </td>
+              <td>
+                <Supplier name={item.provider_name} document={item.provider_document} />
+              </td>
+              <td>
+                {item.contract_id ? (
+                  <a href={`/contratos/${item.contract_id}`}>{`Contrato ${item.contract_number}`}</a>
+                ) : item.arp_id ? (
+                  <a href={`/atas/${item.arp_id}`}>{`Ata ${item.arp_number}`}</a>
+                ) : (
+                  (item.contract_number ?? item.arp_number ?? MISSING)
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </Scroll>
+  )
+}
+
+const FIELDS: readonly [string, string, 'search' | 'text' | 'date'][] = [
+  ['q', 'Descrição do item', 'search'],
+  ['unit', 'Unidade de medida (UN, CX...)', 'text'],
+  ['date_from', 'Data da ordem: de', 'date'],
+  ['date_to', 'Data da ordem: até', 'date'],
+]
+
+export function pricePage({ asked, research }: PricePanel): string {
+  const query = Object.fromEntries(Object.entries(asked).filter(([, v]) => v !== ''))
+  return page(
+    'Painel de preços',
+    <>
+      <h1>Painel de preços</h1>
+      <p>
+        Os preços unitários que os órgãos pagaram, item a item, nas ordens de fornecimento publicadas: para a
+        pesquisa de preços de uma compra (Lei 14.133/2021, art. 23) e para comparar o que cada órgão pagou.
+      </p>
+      <form method="get" action="/precos" class="filters">
+        {FIELDS.map(([name, label, type]) => (
+          <p key={name}>
+            <label for={`f-${name}`}>{label}</label>
+            {type === 'date' ? (
+              <input id={`f-${name}`} name={name} type="date" value={asked[name] ?? ''} />
+            ) : type === 'search' ? (
+              <input id={`f-${name}`} name={name} type="search" value={asked[name] ?? ''} required />
+            ) : (
+              <input id={`f-${name}`} name={name} type="text" value={asked[name] ?? ''} />
+            )}
+          </p>
+        ))}
+        <p>
+          <button type="submit">Pesquisar</button>
+        </p>
+      </form>
+      {research && (
+        <>
+          <h2>{`Resultado para “${asked.q}”`}</h2>
+          {research.summary.length === 0 ? (
+            <p>Nenhum item encontrado com essas palavras.</p>
+          ) : (
+            <>
+              <p class="downloads">
+                Baixar a pesquisa:{' '}
+                <a href={listingUrl('/v1/transparency/prices/export', { ...query, format: 'xlsx' })}>
+                  planilha (XLSX)
+                </a>
+                {', '}
+                <a
+                  href={listingUrl('/v1/transparency/prices/export', {
+                    ...query,
+                    format: 'csv',
+                    separator: ';',
+                  })}
+                >
+                  CSV
+                </a>
+              </p>
+              {research.summary.map((entry, i) => (
+                <UnitSummary key={entry.unit} entry={entry} index={i} />
+              ))}
+              <h2>{`Itens (os ${research.items.data.length} de menor preço)`}</h2>
+              <Items items={research.items.data} />
+            </>
+          )}
+        </>
+      )}
+    </>,
+    [{ label: 'Painel de preços' }],
+  )
+}
+
+// --- A supplier's page -----------------------------------------------------------------------------------
+
+type ByKind = Record<string, Figures>
+
+export interface SupplierView {
+  document: string
+  name: string
+  totals: ByKind
+  years: (ByKind & { year: number | null })[]
+  organizations: (ByKind & { organization_uuid: string; organization_name: string })[]
+}
+
+const SUPPLIER_KINDS: readonly [string, string, string][] = [
+  ['contracts', 'Contratos', '/contratos'],
+  ['arps', 'Atas de registro de preços', '/atas'],
+  ['direct_contracts', 'Contratações diretas', '/contratacoes-diretas'],
+  ['orders', 'Ordens de fornecimento', ''],
+]
+
+const sum = (figures: ByKind) =>
+  SUPPLIER_KINDS.reduce((total, [kind]) => total + Number(figures[kind]?.value ?? 0), 0)
+
+function YearChart({ years }: { years: SupplierView['years'] }) {
+  const shown = years.filter((y) => y.year !== null).reverse()
+  const width = 640
+  const height = 200
+  const top = Math.max(1, ...shown.map(sum))
+  const bar = width / Math.max(1, shown.length)
+  return (
+    <figure>
+      <svg viewBox={`0 -20 ${width} ${height + 50}`} role="img" aria-labelledby="anos" class="chart">
+        <title id="anos">
+          {`Valor por ano: ${shown.map((y) => `${y.year}, ${money(sum(y))}`).join('; ') || 'nenhum'}`}
+        </title>
+        <line x1={0} y1={height} x2={width} y2={height} class="axis" />
+        {shown.map((y, i) => {
+          const h = Math.round((sum(y) / top) * (height - 10))
+          return (
+            <g key={String(y.year)}>
+              <rect x={i * bar + 4} y={height - h} width={bar - 8} height={h} class="bar" />
+              <text x={i * bar + bar / 2} y={height + 18} text-anchor="middle" class="tick">
+                {String(y.year)}
+              </text>
+            </g>
+          )
+        })}
+      </svg>
+      <figcaption>
+        Valor de contratos, atas, contratações diretas e ordens, por ano da data principal.
+      </figcaption>
+    </figure>
+  )
+}
+
+function FiguresCells({ figures }: { figures: ByKind }) {
+  return (
+    <>
+      {SUPPLIER_KINDS.map(([kind]) => {
+        const f = figures[kind] as Figures
+        return (
+          <td key={kind} class="money">
+            {f.count === 0 ? MISSING : `${f.count} · ${money(f.value)}`}
+          </td>
+        )
+      })}
+    </>
+  )
+}
+
+export function supplierPage(view: SupplierView): string {
+  return page(
+    view.name,
+    <>
+      <h1>{view.name}</h1>
+      <p>{`CNPJ ${taxId(view.document)}`}</p>
+      <ul class="kinds">
+        {SUPPLIER_KINDS.map(([kind, label, path]) => {
+          const f = view.totals[kind] as Figures
+          const text = `${label}: ${f.count} · ${money(f.value)}`
+          return (
+            <li key={kind}>
+              {path ? <a href={listingUrl(path, { provider_document: view.document })}>{text}</a> : text}
+            </li>
+          )
+        })}
+      </ul>
+      <section aria-labelledby="por-ano">
+        <h2 id="por-ano">Valor por ano</h2>
+        <YearChart years={view.years} />
+      </section>
+      <section aria-labelledby="por-orgao">
+        <h2 id="por-orgao">Por órgão</h2>
+        <Scroll label="Valores por órgão">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Órgão</th>
+                {SUPPLIER_KINDS.map(([kind, label]) => (
+                  <th key={kind} scope="col">
+                    {label}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {view.organizations.map((o) => (
+                <tr key={o.organization_uuid}>
+                  <th scope="row">
+                    <a href={`/orgaos/${o.organization_uuid}`}>{o.organization_name}</a>
+                  </th>
+                  <FiguresCells figures={o} />
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </Scroll>
+      </section>
+    </>,
+    [{ label: 'Fornecedores' }, { label: view.name }],
+  )
+}
+
+// --- The organs --------------------------------------------------------------------------------------------
+
+export interface OrganListView {
+  q: string
+  data: { uuid: string; name: string; document: string }[]
+  next: string | null
+}
+
+export function organsPage(view: OrganListView): string {
+  return page(
+    'Órgãos',
+    <>
+      <h1>Órgãos</h1>
+      <form method="get" action="/orgaos" class="filters">
+        <p>
+          <label for="f-q">Nome do órgão</label>
+          <input id="f-q" name="q" type="search" value={view.q} />
+        </p>
+        <p>
+          <button type="submit">Buscar</button>
+        </p>
+      </form>
+      {view.data.length === 0 ? (
+        <p>Nenhum órgão encontrado.</p>
+      ) : (
+        <ul>
+          {view.data.map((o) => (
+            <li key={o.uuid}>
+              <a href={`/orgaos/${o.uuid}`}>{o.name}</a> {`(CNPJ ${taxId(o.document)})`}
+            </li>
+          ))}
+        </ul>
+      )}
+      {view.next && (
+        <p>
+          <a href={listingUrl('/orgaos', { ...(view.q ? { q: view.q } : {}), cursor: view.next })}>
+            Próxima página
+          </a>
+        </p>
+      )}
+    </>,
+    [{ label: 'Órgãos' }],
+  )
+}
+
+export interface TopSupplier {
+  document: string
+  name: string
+  company: boolean
+  contracts: number
+  value: string
+}
+
+/** The organ page's section of its top suppliers by contracted value. */
+export function TopSuppliers({ suppliers }: { suppliers: TopSupplier[] }) {
+  return (
+    <section aria-labelledby="fornecedores">
+      <h2 id="fornecedores">Maiores fornecedores</h2>
+      {suppliers.length === 0 ? (
+        <p>Nenhum contrato publicado.</p>
+      ) : (
+        <ol>
+          {suppliers.map((s) => (
+            <li key={s.document}>
+              <Supplier name={s.name} document={s.document} />
+              {` (${taxId(s.document)}): ${counted(s.contracts, { singular: 'contrato', plural: 'contratos' })}, ${money(s.value)}`}
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  )
+}
