@@ -79,6 +79,8 @@ async function answer(
     return [JSON_TYPE, await reads.answer(reads.detail(contracts, url.slice(27).toLowerCase()))]
   if (url.startsWith('/v1/transparency/contracts'))
     return [JSON_TYPE, await reads.answer(reads.listing(contracts, url, queryOf(url)))]
+  if (url.startsWith('/v1/transparency/prices?'))
+    return [JSON_TYPE, await reads.answer(reads.prices(url, queryOf(url)))]
   if (url.startsWith('/v1/transparency/changes?')) {
     const query = queryOf(url)
     const perPage = (query.per_page as number | undefined) ?? DEFAULT_FEED_PAGE

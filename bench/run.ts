@@ -32,6 +32,7 @@ import { type FloorFigures, measureLoadFloor } from './lib/floor.js'
 import { measureLongHistory, prepareLongHistory } from './lib/history.js'
 import { type Importer, type IncrementalFigures, measureIncremental } from './lib/imports.js'
 import { counts, log, options } from './lib/options.js'
+import { measurePrices } from './lib/prices.js'
 import {
   buildRef,
   fetchText,
@@ -252,6 +253,12 @@ async function main() {
       measuring,
       path.join(options.out, `serve-${options.scale}-history.log`),
     ).finally(() => measuring.end())
+    const pricing = createPool(url, { max: 1 })
+    const prices = await measurePrices(
+      url,
+      pricing,
+      path.join(options.out, `serve-${options.scale}-prices.log`),
+    ).finally(() => pricing.end())
     const storage = await changeLogStorage(url)
 
     const report: Report = {
@@ -288,7 +295,8 @@ async function main() {
       incremental,
       soak: soaked,
       history,
-      targets: targets(results, exports, incremental, soaked, rssAfterLoadMB, history),
+      prices,
+      targets: targets(results, exports, incremental, soaked, rssAfterLoadMB, history, prices),
     }
     const base = path.join(options.out, options.scale)
     writeFileSync(`${base}.json`, `${JSON.stringify(report, null, 2)}\n`)

@@ -5,6 +5,7 @@ import { describeFloor, type FloorFigures } from './floor.js'
 import type { HistoryFigures } from './history.js'
 import type { IncrementalFigures } from './imports.js'
 import { type counts, ITEMS_PER_ORDER } from './options.js'
+import type { PriceFigures } from './prices.js'
 import { type ScenarioResult, type Server, type Target, times } from './scenarios.js'
 import type { SoakFigures } from './soak.js'
 
@@ -49,6 +50,7 @@ export interface Report {
   exports: ExportFigures[]
   /** A contract of 2,000 orders with 100 versions, and the OCDS record of its process, uncached. */
   history?: HistoryFigures
+  prices?: PriceFigures
   /** What the change log (and the versions of issue 50) take on disk. */
   storage?: StorageFigures
   targets: Target[]
@@ -154,6 +156,16 @@ export function markdown(report: Report): string {
             `record of its process (${report.history.record.releases} releases): ${report.history.record.bytes.toLocaleString('en')} bytes, ` +
             `${report.history.record.medianMs} ms uncached (the median of 21 requests one after another); the largest ` +
             `release of any process is ${report.history.largestReleaseBytes.toLocaleString('en')} bytes.`,
+          '',
+        ]
+      : []),
+    ...(report.prices
+      ? [
+          `Price research uncached (CACHE_MB=0, the median of 21 requests one after another): the most common ` +
+            `description, "${report.prices.common.q}" (${report.prices.common.items.toLocaleString('en')} items across every ` +
+            `organ), ${report.prices.common.medianMs} ms; a rare one, "${report.prices.rare.q}" (${report.prices.rare.items} ` +
+            `items), ${report.prices.rare.medianMs} ms. The page of the supplier with the most orders ` +
+            `${report.prices.supplier.medianMs} ms, of the organization with the most ${report.prices.organization.medianMs} ms.`,
           '',
         ]
       : []),

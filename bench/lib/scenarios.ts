@@ -3,6 +3,7 @@ import type { Measured, Mix } from './drivers.js'
 import type { ExportFigures } from './exports.js'
 import type { HistoryFigures } from './history.js'
 import type { IncrementalFigures } from './imports.js'
+import type { PriceFigures } from './prices.js'
 import type { SoakFigures } from './soak.js'
 
 // The read scenarios, and the targets a run is read against. A target is reported as met or not, with the
@@ -30,6 +31,12 @@ export const SCENARIOS: readonly Scenario[] = [
   { name: 'change feed, 100 entries with records', entries: (s) => s.feed },
   // The history of contracts that changed (the incremental imports above change some), and their pages.
   { name: 'contract history, changed contracts', entries: (s) => s.history },
+  // A price research asked again and again (cached), and beside it the listing page it is held to.
+  { name: 'price research, caneta (cached)', entries: () => [open('/v1/transparency/prices?q=caneta')] },
+  {
+    name: 'contracts page 1 (cached)',
+    entries: () => [open('/v1/transparency/contracts?per_page=20')],
+  },
   {
     name: 'portal: contract page, random',
     entries: (s) => s.contracts.map((e) => portal(e, '/v1/transparency/contracts/', '/contratos/')),
@@ -84,8 +91,46 @@ export function targets(
   soak?: SoakFigures,
   rssAfterLoadMB?: number,
   history?: HistoryFigures,
+  prices?: PriceFigures,
 ): Target[] {
   const list: Target[] = []
+  if (prices) {
+    list.push(
+      {
+        scenario: `price research, the most common description (${prices.common.items.toLocaleString('en')} items), uncached`,
+        goal: '< 300 ms',
+        met: prices.common.medianMs < 300,
+        seen: `${prices.common.medianMs} ms`,
+      },
+      {
+        scenario: `price research, a rare description (${prices.rare.items} items), uncached`,
+        goal: '< 50 ms',
+        met: prices.rare.medianMs < 50,
+        seen: `${prices.rare.medianMs} ms`,
+      },
+      {
+        scenario: "the largest supplier's page, uncached",
+        goal: '< 100 ms',
+        met: prices.supplier.medianMs < 100,
+        seen: `${prices.supplier.medianMs} ms`,
+      },
+      {
+        scenario: "the largest organization's page, uncached",
+        goal: '< 100 ms',
+        met: prices.organization.medianMs < 100,
+        seen: `${prices.organization.medianMs} ms`,
+      },
+    )
+    const research = results.find((r) => r.name.startsWith('price research'))?.servers.service
+    const listing = results.find((r) => r.name === 'contracts page 1 (cached)')?.servers.service
+    if (research && listing)
+      list.push({
+        scenario: 'price research, cached: CPU per request',
+        goal: "≤ 2× a cached listing page's",
+        met: times(research.cpuUsPerRequest, listing.cpuUsPerRequest) <= 2,
+        seen: `${research.cpuUsPerRequest} µs against ${listing.cpuUsPerRequest} µs (${times(research.cpuUsPerRequest, listing.cpuUsPerRequest).toFixed(2)}×)`,
+      })
+  }
   if (history) {
     for (const [which, measured] of [
       ['last', history.last],

@@ -1,0 +1,75 @@
+import type { Pool } from '../../src/db/pool.js'
+import { log } from './options.js'
+import { startService, stop } from './processes.js'
+
+// What a price research and the pages of who is paid cost uncached (a service with CACHE_MB=0): the most
+// common item description across every organ, a rare one, and the pages of the largest supplier and
+// organization, each the median of 21 requests one after another.
+
+export interface PriceFigures {
+  common: { q: string; items: number; medianMs: number }
+  rare: { q: string; items: number; medianMs: number }
+  supplier: { document: string; medianMs: number }
+  organization: { id: string; medianMs: number }
+}
+
+async function median(base: string, path: string): Promise<number> {
+  const times: number[] = []
+  for (let k = 0; k < 21; k++) {
+    const started = performance.now()
+    const response = await fetch(base + path)
+    await response.arrayBuffer()
+    if (response.status !== 200) throw new Error(`${path}: ${response.status}`)
+    times.push(performance.now() - started)
+  }
+  times.sort((a, b) => a - b)
+  return Math.round((times[10] as number) * 10) / 10
+}
+
+/** The descriptions, supplier and organization to ask for, from the dataset. */
+async function choose(pool: Pool) {
+  const described = await pool.query<{ description: string; items: number }>(
+    `SELECT d.description, x.items FROM (
+       SELECT description_id, count(*)::int AS items FROM price_items GROUP BY description_id) x
+     JOIN item_descriptions d ON d.id = x.description_id ORDER BY x.items DESC`,
+  )
+  const common = described.rows[0]
+  const rare = described.rows.at(-1)
+  const supplier = await pool.query<{ document: string }>(
+    `SELECT s.document FROM orders o JOIN suppliers s ON s.id = o.supplier_id WHERE length(s.document) = 14
+     GROUP BY s.document ORDER BY count(*) DESC LIMIT 1`,
+  )
+  const organization = await pool.query<{ id: string }>(
+    'SELECT organization_id AS id FROM orders GROUP BY organization_id ORDER BY count(*) DESC LIMIT 1',
+  )
+  if (!common || !rare || !supplier.rows[0] || !organization.rows[0])
+    throw new Error('the dataset has no orders')
+  return { common, rare, supplier: supplier.rows[0].document, organization: organization.rows[0].id }
+}
+
+/** A description as the research's words: quoted, so that it finds that phrase. */
+const words = (description: string) => encodeURIComponent(`"${description.replace(/"/g, '')}"`)
+
+export async function measurePrices(url: string, pool: Pool, logFile: string): Promise<PriceFigures> {
+  const chosen = await choose(pool)
+  const service = await startService(url, logFile, undefined, { CACHE_MB: '0' })
+  try {
+    const common = await median(service.base, `/v1/transparency/prices?q=${words(chosen.common.description)}`)
+    const rare = await median(service.base, `/v1/transparency/prices?q=${words(chosen.rare.description)}`)
+    const supplier = await median(service.base, `/v1/transparency/suppliers/${chosen.supplier}`)
+    const organization = await median(service.base, `/v1/transparency/organizations/${chosen.organization}`)
+    const figures: PriceFigures = {
+      common: { q: chosen.common.description, items: chosen.common.items, medianMs: common },
+      rare: { q: chosen.rare.description, items: chosen.rare.items, medianMs: rare },
+      supplier: { document: chosen.supplier, medianMs: supplier },
+      organization: { id: chosen.organization, medianMs: organization },
+    }
+    log(
+      `prices uncached: common (${figures.common.items} items) ${common} ms, rare (${figures.rare.items}) ${rare} ms; ` +
+        `largest supplier ${supplier} ms, largest organization ${organization} ms`,
+    )
+    return figures
+  } finally {
+    await stop(service.child)
+  }
+}
