@@ -60,6 +60,10 @@ describe("the README's examples, on the demo data", () => {
       if (/^\/v1\/transparency\/(contracts|public-calls|direct-contracts|arps)\?/.test(url))
         assert.ok(JSON.parse(text).data.data.length > 0, `${url} finds nothing`)
       if (url.includes('.jsonl')) assert.ok(text.trim().length > 0, `${url} is empty`)
+      if (/^\/v1\/transparency\/prices\?/.test(url))
+        assert.ok(JSON.parse(text).data.summary.length > 0, `${url} finds nothing`)
+      if (/^\/v1\/transparency\/organizations\?/.test(url))
+        assert.ok(JSON.parse(text).data.data.length > 0, `${url} finds nothing`)
     }
   })
 

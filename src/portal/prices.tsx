@@ -58,7 +58,7 @@ const company = (document: string) => /^[0-9]{14}$/.test(document)
 
 /** The supplier's name, linked to its page when it is a company. */
 function Supplier({ name, document }: { name: string; document: string }) {
-  return company(document) ? <a href={`/fornecedores/${document}`}>{name}</a> : <>{name}</>
+  return company(document) ? <a href={`/fornecedores/${document}`}>{name}</a> : name
 }
 
 /** A box plot of each unit's prices: whiskers to the last prices inside the fences, outliers as dots. */
