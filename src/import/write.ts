@@ -303,6 +303,19 @@ SELECT DISTINCT ON (document) document, name FROM (
 ORDER BY document, seq DESC, sub DESC
 ON CONFLICT (document) DO UPDATE SET name = excluded.name`
 
+/**
+ * Every name a company (CNPJ) is recorded under, with the first and last day an import gave it: what its page
+ * lists. A person's name is not kept here: a person has no page.
+ */
+const RECORD_SUPPLIER_NAMES = `
+INSERT INTO supplier_names (supplier_id, name, first_seen, last_seen)
+SELECT sp.id, found.name, current_date, current_date FROM (
+  SELECT DISTINCT document, name FROM (
+  ${supplierMentions()}
+  ) mentioned WHERE length(document) = 14
+) found JOIN suppliers sp ON sp.document = found.document
+ON CONFLICT (supplier_id, name) DO UPDATE SET last_seen = excluded.last_seen`
+
 /** The suppliers this run names, as they were: a changed name must reach other organizations' documents. */
 export const SNAPSHOT_SUPPLIERS = `
 CREATE TEMP TABLE import_suppliers_before ON COMMIT DROP AS
@@ -360,6 +373,7 @@ function writeSteps(first: boolean): readonly (string | Analyze)[] {
     ...WITHDRAWALS,
     upsert(byGroup('organization')),
     UPSERT_SUPPLIERS,
+    RECORD_SUPPLIER_NAMES,
     upsertUnits(),
     { analyze: ['units', 'suppliers'] },
     upsert(byGroup('bidding'), first),

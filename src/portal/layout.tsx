@@ -1,7 +1,7 @@
 import type { ComponentChildren } from 'preact'
 import { renderToString } from 'preact-render-to-string'
 import type { JsonObject } from '../json.js'
-import { type AnyField, isRelation, type Relation } from '../resources/fields.js'
+import { type AnyField, type Fields, isRelation, type Relation } from '../resources/fields.js'
 import { PUBLIC_RESOURCES, type PublicResource } from '../resources/index.js'
 import { formatValue, MISSING } from './format.js'
 
@@ -93,6 +93,17 @@ export function Scroll({ label, children }: { label: string; children: Component
   )
 }
 
+/** The page of a company, for a supplier's name whose CNPJ the same record or element shows; none for a person. */
+export function supplierHref(fields: Fields, row: JsonObject, name: string): string | undefined {
+  const f = fields[name]
+  if (!f || isRelation(f) || !('supplier' in f.store) || f.store.supplier !== 'name') return undefined
+  const document = Object.entries(fields).find(
+    ([, g]) => !isRelation(g) && 'supplier' in g.store && g.store.supplier === 'document',
+  )
+  const value = document && row[document[0]]
+  return typeof value === 'string' && /^[0-9]{14}$/.test(value) ? `/fornecedores/${value}` : undefined
+}
+
 /** A field's value as a cell's content: links for URLs, text otherwise. */
 export function Value({ field, value }: { field: AnyField; value: unknown }) {
   if (field.kind === 'url' && typeof value === 'string')
@@ -125,7 +136,7 @@ export function RecordRows({
               <Cell
                 field={fields[name] as AnyField}
                 value={row[name]}
-                href={column === 0 ? recordPath(resource, String(row.id)) : undefined}
+                href={column === 0 ? recordPath(resource, String(row.id)) : supplierHref(fields, row, name)}
               />
             </td>
           ))}

@@ -5,7 +5,17 @@ import { PUBLIC_RESOURCES, type PublicResource } from '../resources/index.js'
 import type { KindSummary, Organ, Owner } from './data.js'
 import { counted, day, money, taxId } from './format.js'
 import { HistorySection, VersionBanner } from './history.js'
-import { Cell, capitalized, kindClass, page, RecordRows, recordPath, Scroll, title, Value } from './layout.js'
+import {
+  Cell,
+  capitalized,
+  kindClass,
+  page,
+  RecordRows,
+  recordPath,
+  Scroll,
+  supplierHref,
+  title,
+} from './layout.js'
 import { listingUrl } from './listing.js'
 import { type TopSupplier, TopSuppliers } from './prices.js'
 
@@ -42,7 +52,11 @@ function RelationTable({ relation, rows }: { relation: Relation; rows: JsonObjec
                   <Cell
                     field={f}
                     value={row[name]}
-                    href={column === 0 && target && row.id ? recordPath(target, String(row.id)) : undefined}
+                    href={
+                      column === 0 && target && row.id
+                        ? recordPath(target, String(row.id))
+                        : supplierHref(relation.shape.fields, row, name)
+                    }
                   />
                 </td>
               ))}
@@ -101,7 +115,7 @@ export function detailPage(
             <div key={name}>
               <dt>{f.label}</dt>
               <dd>
-                <Value field={f} value={document[name]} />
+                <Cell field={f} value={document[name]} href={supplierHref(fields, document, name)} />
               </dd>
             </div>
           )

@@ -291,6 +291,7 @@ type ByKind = Record<string, Figures>
 export interface SupplierView {
   document: string
   name: string
+  names: { name: string; first_seen: string; last_seen: string }[]
   totals: ByKind
   years: (ByKind & { year: number | null })[]
   organizations: (ByKind & { organization_uuid: string; organization_name: string })[]
@@ -359,6 +360,14 @@ export function supplierPage(view: SupplierView): string {
     <>
       <h1>{view.name}</h1>
       <p>{`CNPJ ${taxId(view.document)}`}</p>
+      {view.names.length > 1 && (
+        <p>
+          {`Registrado também como: ${view.names
+            .filter((n) => n.name !== view.name)
+            .map((n) => `${n.name} (até ${day(n.last_seen)})`)
+            .join('; ')}.`}
+        </p>
+      )}
       <ul class="kinds">
         {SUPPLIER_KINDS.map(([kind, label, path]) => {
           const f = view.totals[kind] as Figures

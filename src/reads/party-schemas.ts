@@ -82,7 +82,22 @@ const SUPPLIER_KINDS = ACTIVITY_KINDS.filter((kind) => kind !== 'public_calls')
 export const SupplierPage = Type.Object(
   {
     document: Type.String({ description: 'The CNPJ, 14 digits' }),
-    name: Type.String(),
+    name: Type.String({ description: 'The name the last import gave it' }),
+    names: Type.Array(
+      Type.Object(
+        {
+          name: Type.String(),
+          first_seen: Type.String({ format: 'date', description: 'The day an import first gave this name' }),
+          last_seen: Type.String({ format: 'date', description: 'The day an import last gave it' }),
+        },
+        { additionalProperties: false },
+      ),
+      {
+        description:
+          'Every name an import gave this CNPJ, most recently seen first. A withdrawal does not take a name back, ' +
+          "as it does not change the supplier's name either",
+      },
+    ),
     totals: Type.Object(byKind(SUPPLIER_KINDS), { additionalProperties: false }),
     years: Type.Array(
       Type.Object(

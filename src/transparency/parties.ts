@@ -110,9 +110,17 @@ export async function supplierData(pool: Pool, cnpj: string): Promise<string> {
   )
   const years = rows.rows.filter((r) => r.organization_id === null)
   const organizations = rows.rows.filter((r) => r.organization_id !== null)
+  const { rows: names } = await pool.query<{ name: string; first_seen: string; last_seen: string }>(
+    prepared(
+      `SELECT name, ${day('first_seen')} AS first_seen, ${day('last_seen')} AS last_seen FROM supplier_names
+       WHERE supplier_id = $1 ORDER BY last_seen DESC, name`,
+      [supplier.id],
+    ),
+  )
   return JSON.stringify({
     document: supplier.document,
     name: supplier.name,
+    names,
     totals: totals(years, SUPPLIER_KINDS),
     years: grouped(years, 'year', SUPPLIER_KINDS, (r) => ({ year: r.year })),
     organizations: grouped(organizations, 'organization_id', SUPPLIER_KINDS, (r) => ({

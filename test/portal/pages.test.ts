@@ -209,6 +209,23 @@ describe('portal pages', () => {
     assert.ok(biddingPage.includes(`href="/contratos/${contract.id}"`))
   })
 
+  it("links a company's name to its page, and a person's to none", async () => {
+    const ofCompany = records.find(
+      (r) => r.type === 'contract' && String(r.provider_document).length === 14,
+    ) as DemoRecord
+    const html = (await get(`/contratos/${ofCompany.id}`)).body
+    assert.ok(html.includes(`href="/fornecedores/${ofCompany.provider_document}"`))
+    const supplierPage = await get(`/fornecedores/${ofCompany.provider_document}`)
+    assert.equal(supplierPage.statusCode, 200)
+    assert.ok(supplierPage.body.includes('Valor por ano'))
+    const ofPerson = records.find((r) => r.type === 'contract' && String(r.provider_document).length === 11)
+    if (ofPerson) {
+      const personal = (await get(`/contratos/${ofPerson.id}`)).body
+      assert.ok(!personal.includes('/fornecedores/'))
+      assert.equal((await get(`/fornecedores/${ofPerson.provider_document}`)).statusCode, 404)
+    }
+  })
+
   it('shows the organ: its totals, a chart of 24 months readable without script, its latest records', async () => {
     const organization = records.find((r) => r.type === 'organization') as DemoRecord
     const response = await get(`/orgaos/${organization.uuid}`)

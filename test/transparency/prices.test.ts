@@ -282,6 +282,10 @@ describe('price research, suppliers and organizations', () => {
     const page = body.data
     assert.equal(page.document, company.document)
     assert.equal(page.name, company.name)
+    assert.deepEqual(
+      page.names.map((n: Json) => n.name),
+      [company.name],
+    )
     // Orders: pens 1 × 10 + 3 × 10, boxes 10 × 2 + 12 × 3, paper 20 + 21 = 10 + 30 + 20 + 36 + 41 = 137.
     assert.deepEqual(page.totals.orders, {
       count: 6,
@@ -385,6 +389,18 @@ describe('price research, suppliers and organizations', () => {
     const missing = await fetch(`${server.base}/v1/transparency/prices/export?q=caneta`)
     assert.equal(missing.status, 422)
     assert.match(((await missing.json()) as Json).message, /^Parâmetro obrigatório: format\./)
+  })
+
+  it('keeps every name a company was recorded under', async () => {
+    const renamed = { ...(paper[0] as DemoRecord), provider_name: 'Papelaria Central Eireli' }
+    assert.ok((await importRecords(db.pool, [source(ndjson([renamed]))])).ok)
+    const { body } = await get(`/v1/transparency/suppliers/${company.document}`)
+    assert.equal(body.data.name, 'Papelaria Central Eireli')
+    assert.deepEqual(
+      body.data.names.map((n: Json) => n.name).sort(),
+      ['Papelaria Central Eireli', company.name].sort(),
+    )
+    assert.ok(!JSON.stringify(body).includes(person.name))
   })
 
   it('follows an import: a withdrawn order leaves the statistics and the pages', async () => {
