@@ -1,6 +1,9 @@
+import { arps } from '../resources/arp.js'
+import { directContracts } from '../resources/bidding.js'
+import { contracts } from '../resources/contract.js'
 import type { Figures } from '../transparency/parties.js'
 import { counted, day, MISSING, money, taxId } from './format.js'
-import { page, Scroll } from './layout.js'
+import { page, recordPath, Scroll, title } from './layout.js'
 import { listingUrl } from './listing.js'
 
 // The pages of what things cost and who is paid: the price panel (/precos), a company's page
@@ -198,9 +201,9 @@ function Items({ items }: { items: PriceItemView[] }) {
               </td>
               <td>
                 {item.contract_id ? (
-                  <a href={`/contratos/${item.contract_id}`}>{`Contrato ${item.contract_number}`}</a>
+                  <a href={recordPath(contracts, item.contract_id)}>{`Contrato ${item.contract_number}`}</a>
                 ) : item.arp_id ? (
-                  <a href={`/atas/${item.arp_id}`}>{`Ata ${item.arp_number}`}</a>
+                  <a href={recordPath(arps, item.arp_id)}>{`Ata ${item.arp_number}`}</a>
                 ) : (
                   (item.contract_number ?? item.arp_number ?? MISSING)
                 )}
@@ -297,10 +300,15 @@ export interface SupplierView {
   organizations: (ByKind & { organization_uuid: string; organization_name: string })[]
 }
 
+/** The kinds a supplier's page adds up: their title, and the listing filtered by the supplier (orders have none). */
 const SUPPLIER_KINDS: readonly [string, string, string][] = [
-  ['contracts', 'Contratos', '/contratos'],
-  ['arps', 'Atas de registro de preços', '/atas'],
-  ['direct_contracts', 'Contratações diretas', '/contratacoes-diretas'],
+  ...(
+    [
+      ['contracts', contracts],
+      ['arps', arps],
+      ['direct_contracts', directContracts],
+    ] as const
+  ).map(([kind, resource]): [string, string, string] => [kind, title(resource), `/${resource.portal.path}`]),
   ['orders', 'Ordens de fornecimento', ''],
 ]
 

@@ -7,15 +7,13 @@ import { cnpjFrom, cpfFrom } from '../../src/demo/tax-ids.js'
 import { importRecords } from '../../src/import/importer.js'
 import { serving } from '../helpers/app.js'
 import { seededDatabase, type TestDatabase } from '../helpers/db.js'
-import { demoRecords, first, ndjson, source } from '../helpers/records.js'
+import { eventually } from '../helpers/http.js'
+import { demoRecords, first, ndjson, source, TINY } from '../helpers/records.js'
 
 // The price research, the suppliers' and the organizations' pages, over orders whose prices were chosen so
 // that every statistic can be worked out by hand (below, beside each assertion).
 
-const demo = demoRecords(
-  { organizations: 2, orders: 1, contracts: 0, arps: 0, directContracts: 0, publicCalls: 0 },
-  5,
-)
+const demo = demoRecords(TINY, 5)
 const [orgA, orgB] = demo.filter((r) => r.type === 'organization') as [DemoRecord, DemoRecord]
 const template = first(demo, 'order')
 const company = { document: cnpjFrom([1, 2, 3, 4, 5, 6, 7, 8, 0, 0, 0, 1]), name: 'Papelaria Central Ltda' }
@@ -82,6 +80,21 @@ const paper = [
 // biome-ignore lint/suspicious/noExplicitAny: answers read as JSON, checked field by field
 type Json = Record<string, any>
 
+/** A contract of the company with organization A, worth 5,000.00. */
+const contract: DemoRecord = {
+  ...first(demo, 'contract'),
+  id: 'c0ffee00-0000-4000-8000-000000000001',
+  organization_uuid: orgA.uuid,
+  contract_number: 'CT 1/2025',
+  bidding_uuid: null,
+  arp_number: null,
+  provider_document: company.document,
+  provider_company_name: company.name,
+  amount_total: '5000.00',
+  date_start: '2025-02-01',
+  terms: [],
+}
+
 describe('price research, suppliers and organizations', () => {
   let db: TestDatabase
   let server: Awaited<ReturnType<typeof serving>>
@@ -91,7 +104,7 @@ describe('price research, suppliers and organizations', () => {
   }
 
   before(async () => {
-    db = await seededDatabase([orgA, orgB, ...pens, ...boxes, ...paper])
+    db = await seededDatabase([orgA, orgB, contract, ...pens, ...boxes, ...paper])
     server = await serving(db)
   })
   after(async () => {
@@ -293,7 +306,13 @@ describe('price research, suppliers and organizations', () => {
       first: '2025-03-10',
       last: '2025-03-10',
     })
-    assert.deepEqual(page.totals.contracts, { count: 0, value: '0.00', first: null, last: null })
+    assert.deepEqual(page.totals.contracts, {
+      count: 1,
+      value: '5000.00',
+      first: '2025-02-01',
+      last: '2025-02-01',
+    })
+    assert.deepEqual(page.totals.arps, { count: 0, value: '0.00', first: null, last: null })
     assert.deepEqual(
       page.years.map((y: Json) => [y.year, y.orders.count]),
       [[2025, 6]],
@@ -394,13 +413,49 @@ describe('price research, suppliers and organizations', () => {
   it('keeps every name a company was recorded under', async () => {
     const renamed = { ...(paper[0] as DemoRecord), provider_name: 'Papelaria Central Eireli' }
     assert.ok((await importRecords(db.pool, [source(ndjson([renamed]))])).ok)
+    // Every instance drops its cache when it hears of the import: this one hears it a moment after the commit.
+    await eventually(async () => {
+      const { body } = await get(`/v1/transparency/suppliers/${company.document}`)
+      assert.equal(body.data.name, 'Papelaria Central Eireli')
+    })
     const { body } = await get(`/v1/transparency/suppliers/${company.document}`)
-    assert.equal(body.data.name, 'Papelaria Central Eireli')
     assert.deepEqual(
       body.data.names.map((n: Json) => n.name).sort(),
       ['Papelaria Central Eireli', company.name].sort(),
     )
     assert.ok(!JSON.stringify(body).includes(person.name))
+  })
+
+  it("ranks an organization's suppliers, and a withdrawn contract leaves every total", async () => {
+    const before = await get(`/v1/transparency/organizations/${orgA.uuid}`)
+    assert.deepEqual(before.body.data.top_suppliers, [
+      {
+        document: company.document,
+        name: before.body.data.top_suppliers[0].name,
+        company: true,
+        contracts: 1,
+        value: '5000.00',
+      },
+    ])
+    const result = await importRecords(db.pool, [
+      source(
+        ndjson([{ type: 'withdraw', record: 'contract', organization_uuid: orgA.uuid, id: contract.id }]),
+      ),
+    ])
+    assert.ok(result.ok)
+    await eventually(async () => {
+      const after = await get(`/v1/transparency/organizations/${orgA.uuid}`)
+      assert.deepEqual(after.body.data.top_suppliers, [])
+    })
+    const after = await get(`/v1/transparency/organizations/${orgA.uuid}`)
+    assert.equal(after.body.data.totals.contracts.count, 0)
+    const supplier = await get(`/v1/transparency/suppliers/${company.document}`)
+    assert.deepEqual(supplier.body.data.totals.contracts, {
+      count: 0,
+      value: '0.00',
+      first: null,
+      last: null,
+    })
   })
 
   it('follows an import: a withdrawn order leaves the statistics and the pages', async () => {
@@ -418,6 +473,9 @@ describe('price research, suppliers and organizations', () => {
       ),
     ])
     assert.ok(result.ok)
+    await eventually(async () => {
+      assert.equal((await get('/v1/transparency/prices?q=caneta')).body.data.summary[0].items, 4)
+    })
     const { body } = await get('/v1/transparency/prices?q=caneta')
     const un = body.data.summary[0]
     assert.equal(un.items, 4)
