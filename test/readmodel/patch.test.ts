@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import fc from 'fast-check'
 import type { JsonValue as Json } from '../../src/json.js'
-import { applyPatch, restore, reversePatch, storedPatch } from '../../src/readmodel/patch.js'
+import { applyPatch, restore, restoreAll, reversePatch, storedPatch } from '../../src/readmodel/patch.js'
 
 // The reverse patches of a record's history (src/readmodel/patch.ts): for any two documents, the stored
 // patch turns the later back into the earlier, byte for byte, and it is never larger than the earlier whole.
@@ -88,5 +88,51 @@ describe('reverse patches', () => {
     const whole = storedPatch('{"a":"x"}', '{"b":"y"}')
     assert.equal(whole, '{"w":{"b":"y"}}')
     assert.equal(restore('{"a":"x"}', whole), '{"b":"y"}')
+  })
+
+  // What a patch names, exactly: only what differs, elements by their key. A patch that named more would still
+  // restore the version, so the round trips above cannot tell; these pin each rule.
+  it('name only the fields that differ, and nothing for the same document', () => {
+    assert.equal(reversePatch({ a: 1, b: 'x' }, { a: 1, b: 'x' }), undefined)
+    assert.equal(reversePatch({ l: [1, { c: 2 }] }, { l: [1, { c: 2 }] }), undefined)
+    assert.deepEqual(reversePatch({ a: 1, b: 'x', l: [1, 2] }, { a: 2, b: 'x', l: [1, 2] }), { s: { a: 2 } })
+    assert.deepEqual(reversePatch({ a: 1, l: [1, 2] }, { a: 1, l: [1, 3] }), {
+      p: { l: { a: [{ c: [0, 1] }, { v: 3 }] } },
+    })
+    assert.deepEqual(reversePatch({ a: 1, l: [1, 2] }, { a: 1, l: [1, 2, 3] }), {
+      p: { l: { a: [{ c: [0, 2] }, { v: 3 }] } },
+    })
+    // Fields in another order are another text: the object whole.
+    assert.equal(reversePatch({ a: 1, b: 2, c: 3 }, { a: 1, c: 3, b: 2 }), undefined)
+    assert.deepEqual(reversePatch({ x: { a: 1, b: 1 }, y: 1 }, { x: { b: 1, a: 1 }, y: 1 }), {
+      s: { x: { b: 1, a: 1 } },
+    })
+  })
+
+  it('match elements by id, uuid or number, and by place when a key is missing or repeated', () => {
+    for (const name of ['id', 'uuid', 'number']) {
+      const before = [{ [name]: 'a' }, { [name]: 'b' }]
+      const after = [{ [name]: 'n' }, ...before]
+      assert.deepEqual(reversePatch(after, before), { a: [{ c: [1, 2] }] }, name)
+    }
+    assert.deepEqual(reversePatch([{ id: 7 }, { id: 1 }], [{ id: 1 }]), { a: [{ c: [1, 1] }] })
+    // A changed element is patched in place, not given whole.
+    assert.deepEqual(reversePatch([{ id: 1, v: 'x', w: 1 }], [{ id: 1, v: 'y', w: 1 }]), {
+      a: [{ e: [0, { s: { v: 'y' } }] }],
+    })
+    // A repeated key, or an element without one: matched by place.
+    assert.deepEqual(reversePatch([{ id: 'n' }, { id: 'a' }, { id: 'a' }], [{ id: 'a' }, { id: 'a' }]), {
+      a: [{ e: [0, { s: { id: 'a' } }] }, { c: [1, 1] }],
+    })
+    assert.deepEqual(reversePatch([{ v: 1 }, { id: 'a' }], [{ id: 'a' }]), { a: [{ v: { id: 'a' } }] })
+  })
+
+  it('keep a small change as a patch, and read past an update that kept none', () => {
+    const before = JSON.stringify({ a: 'x'.repeat(200), b: 1 })
+    const after = JSON.stringify({ a: 'x'.repeat(200), b: 2 })
+    const stored = storedPatch(after, before)
+    assert.equal(stored, '{"s":{"b":1}}')
+    assert.equal(restoreAll(after, [null]), after)
+    assert.equal(restoreAll(after, [null, stored, null]), before)
   })
 })
