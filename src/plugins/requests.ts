@@ -25,6 +25,16 @@ declare module 'fastify' {
  * closed once answered, a log line when asked for, and the metrics. Global (fastify-plugin), registered
  * before every route.
  */
+/**
+ * A URL as the request log keeps it: any CPF a client wrote into it (11 digits, with or without its dots and
+ * dash, alone) masked as the API masks one, so that no log holds a person's whole document.
+ */
+export const loggedUrl = (url: string) =>
+  url.replace(
+    /(?<![0-9])[0-9]{3}(\.|%2E)?([0-9]{3})(\.|%2E)?([0-9]{3})(-)?[0-9]{2}(?![0-9])/gi,
+    '***.$2.$4-**',
+  )
+
 export default fp<RequestsOptions>(
   async function requests(app: FastifyInstance, { logRequests, metrics, ipv6Prefix }) {
     // Worked out when a limit asks, not on every request.
@@ -61,7 +71,7 @@ export default fp<RequestsOptions>(
         request.log.info(
           {
             method: request.method,
-            url: request.url,
+            url: loggedUrl(request.url),
             status: reply.statusCode,
             ms: Math.round(reply.elapsedTime),
           },

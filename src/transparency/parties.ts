@@ -16,23 +16,22 @@ export const ACTIVITY_KINDS = ['contracts', 'arps', 'direct_contracts', 'public_
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number]
 
 /**
- * Every record of the kinds, with its organization, supplier (null for a public call, which has none of its
- * own), main date and value. A direct contract counts once for each of its suppliers, with its whole value
- * (the finished total when there is one).
+ * Every record of the kinds that meets a condition (on the kind's own table; a bidding's is `b`), with its
+ * organization, main date and value (a bidding's finished total when there is one). A direct contract is
+ * counted once, whole, however many suppliers it has.
  */
 const activity = (condition: (kind: ActivityKind) => string) => `
-  SELECT 'contracts' AS kind, organization_id, supplier_id, date_start AS day, amount_total AS value
+  SELECT 'contracts' AS kind, organization_id, date_start AS day, amount_total AS value
     FROM contracts WHERE ${condition('contracts')}
-  UNION ALL SELECT 'arps', organization_id, supplier_id, date_signature, amount_total
+  UNION ALL SELECT 'arps', organization_id, date_signature, amount_total
     FROM arps WHERE ${condition('arps')}
-  UNION ALL SELECT 'direct_contracts', b.organization_id, bp.supplier_id, (b.opening_date AT TIME ZONE 'UTC')::date,
+  UNION ALL SELECT 'direct_contracts', b.organization_id, (b.opening_date AT TIME ZONE 'UTC')::date,
       coalesce(b.sum_amount_total_finish, b.sum_amount_total)
-    FROM biddings b JOIN (SELECT DISTINCT bidding_id, supplier_id FROM bidding_providers) bp ON bp.bidding_id = b.id
-    WHERE b.kind = 'direct_contract' AND ${condition('direct_contracts')}
-  UNION ALL SELECT 'public_calls', b.organization_id, NULL, (b.opening_date AT TIME ZONE 'UTC')::date,
+    FROM biddings b WHERE b.kind = 'direct_contract' AND ${condition('direct_contracts')}
+  UNION ALL SELECT 'public_calls', b.organization_id, (b.opening_date AT TIME ZONE 'UTC')::date,
       coalesce(b.sum_amount_total_finish, b.sum_amount_total)
     FROM biddings b WHERE b.kind = 'public_call' AND ${condition('public_calls')}
-  UNION ALL SELECT 'orders', organization_id, supplier_id, (deadline_delivery AT TIME ZONE 'UTC')::date, amount_total
+  UNION ALL SELECT 'orders', organization_id, (deadline_delivery AT TIME ZONE 'UTC')::date, amount_total
     FROM orders WHERE ${condition('orders')}`
 
 /** A kind's figures in a group: how many, their value, and the first and last dates. */
@@ -74,11 +73,19 @@ function grouped<R extends FigureRow>(
 
 const SUPPLIER_KINDS = ACTIVITY_KINDS.filter((kind) => kind !== 'public_calls')
 
-/** A supplier's records: a public call has no supplier of its own. */
-const bySupplier = (kind: ActivityKind) => (kind === 'public_calls' ? 'false' : 'supplier_id = $1')
+/** A supplier's records: a direct contract among its providers; a public call has no supplier of its own. */
+const bySupplier = (kind: ActivityKind) =>
+  kind === 'public_calls'
+    ? 'false'
+    : kind === 'direct_contracts'
+      ? 'b.id IN (SELECT bidding_id FROM bidding_providers WHERE supplier_id = $1)'
+      : 'supplier_id = $1'
 
-/** A company's digits from a path's CNPJ, written with or without its punctuation. */
-const digits = (text: string) => text.replace(/[.\-/\s]/g, '')
+/**
+ * A company's digits from a path's CNPJ, written with or without its punctuation; '' for any other text (which
+ * is looked up all the same, so that it takes as long as a CNPJ no company has).
+ */
+const digits = (text: string) => (/^[0-9.\-/\s]{1,30}$/.test(text) ? text.replace(/[.\-/\s]/g, '') : '')
 
 /**
  * A supplier's page: NotFoundError unless it names a company (CNPJ) that has records. A CPF, whole or masked,
@@ -94,22 +101,24 @@ export async function supplierData(pool: Pool, cnpj: string): Promise<string> {
   const supplier = found[0]
   if (supplier === undefined) throw new NotFoundError('record')
   const rows = await pool.query<
-    FigureRow & { year: number | null; organization_id: string; organization_name: string }
+    FigureRow & { year: number | null; organization_id: string; organization_name: string; by_year: boolean }
   >(
     prepared(
-      `SELECT x.kind, extract(year FROM x.day)::int AS year, NULL::uuid AS organization_id, NULL AS organization_name,
-         ${FIGURES}
-       FROM (${activity(bySupplier)}) x GROUP BY x.kind, 2
-       UNION ALL
-       SELECT x.kind, NULL, g.id, g.name, ${FIGURES}
-       FROM (${activity(bySupplier)}) x JOIN organizations g ON g.id = x.organization_id
-       GROUP BY x.kind, g.id, g.name
-       ORDER BY 2 DESC NULLS LAST, 4, 3`,
+      // One pass over the records, grouped by year and by organization at once; a row is of one grouping or
+      // the other (`by_year`).
+      `SELECT x.kind, x.year, x.organization_id, g.name AS organization_name, x.by_year, x.count, x.value,
+         x.first, x.last
+       FROM (SELECT a.kind, extract(year FROM a.day)::int AS year, a.organization_id,
+               GROUPING(a.organization_id) = 1 AS by_year, ${FIGURES}
+             FROM (${activity(bySupplier)}) a
+             GROUP BY GROUPING SETS ((a.kind, 2), (a.kind, a.organization_id))) x
+       LEFT JOIN organizations g ON g.id = x.organization_id AND NOT x.by_year
+       ORDER BY x.year DESC NULLS LAST, g.name, x.organization_id`,
       [supplier.id],
     ),
   )
-  const years = rows.rows.filter((r) => r.organization_id === null)
-  const organizations = rows.rows.filter((r) => r.organization_id !== null)
+  const years = rows.rows.filter((r) => r.by_year)
+  const organizations = rows.rows.filter((r) => !r.by_year)
   const { rows: names } = await pool.query<{ name: string; first_seen: string; last_seen: string }>(
     prepared(
       `SELECT name, ${day('first_seen')} AS first_seen, ${day('last_seen')} AS last_seen FROM supplier_names

@@ -1,6 +1,6 @@
 import { Type } from 'typebox'
 import { NO_CONTROL_PATTERN } from '../checks.js'
-import { type Pool, prepared } from '../db/pool.js'
+import { inTransaction, type Pool, type PoolClient, prepared } from '../db/pool.js'
 import { ParameterError } from '../errors.js'
 import { type AnyField, servedFrom } from '../resources/fields.js'
 import {
@@ -192,18 +192,28 @@ function researchSql(names: readonly PriceFilterName[]): string {
       SELECT p.order_id, p.position, p.unit, p.amount, p.quantity, p.organization_id, p.supplier_id, p.day
       FROM price_items p WHERE ${conditions.join(' AND ')}),
     s AS (
-      SELECT unit, count(*)::int AS n, count(DISTINCT organization_id)::int AS organizations,
-        count(DISTINCT supplier_id)::int AS suppliers, array_agg(amount ORDER BY amount) AS a, avg(amount) AS mean,
+      SELECT unit, count(*)::int AS n, array_agg(amount ORDER BY amount) AS a, avg(amount) AS mean,
         sum(amount * quantity) / nullif(sum(quantity), 0) AS weighted_mean
       FROM m GROUP BY unit),
+    o AS (SELECT unit, count(*)::int AS n FROM (SELECT DISTINCT unit, organization_id FROM m) x GROUP BY unit),
+    v AS (SELECT unit, count(*)::int AS n FROM (SELECT DISTINCT unit, supplier_id FROM m) x GROUP BY unit),
     q AS (
       SELECT s.*, compras_quantile(a, 0.25) AS p25, compras_quantile(a, 0.5) AS median,
         compras_quantile(a, 0.75) AS p75
       FROM s),
-    f AS (SELECT q.*, p25 - 1.5 * (p75 - p25) AS lo, p75 + 1.5 * (p75 - p25) AS hi FROM q),
+    f AS (
+      SELECT q.*, o.n AS organizations, v.n AS suppliers, p25 - 1.5 * (p75 - p25) AS lo,
+        p75 + 1.5 * (p75 - p25) AS hi
+      FROM q JOIN o ON o.unit = q.unit JOIN v ON v.unit = q.unit),
+    -- The prices inside the fences are a run of the sorted array: counted in one pass, then sliced.
+    c AS (
+      SELECT f.unit, count(*) FILTER (WHERE x < f.lo)::int AS below, count(*) FILTER (WHERE x > f.hi)::int AS above,
+        sum(x) FILTER (WHERE x BETWEEN f.lo AND f.hi) AS kept
+      FROM f, unnest(f.a) x GROUP BY f.unit),
     k AS (
-      SELECT f.unit, count(*)::int AS n, avg(x) AS mean, array_agg(x ORDER BY x) AS a
-      FROM f, unnest(f.a) x WHERE x BETWEEN f.lo AND f.hi GROUP BY f.unit)`
+      SELECT f.unit, f.n - c.below - c.above AS n, c.kept / (f.n - c.below - c.above) AS mean,
+        f.a[c.below + 1 : f.n - c.above] AS a
+      FROM f JOIN c ON c.unit = f.unit)`
 }
 
 /** The summary's entries, one per unit, most items first, as one JSON array. */
@@ -234,7 +244,11 @@ const SUMMARY = `coalesce((SELECT json_agg(${object([
   FROM f JOIN k ON k.unit = f.unit), '[]')::text`
 
 /** The statement of a research's summary and a page of its items, as JSON text. */
-function researchStatement(names: readonly PriceFilterName[], sort: PriceSort, after: boolean): string {
+export function researchStatement(
+  names: readonly PriceFilterName[],
+  sort: PriceSort,
+  after: boolean,
+): string {
   const order = ORDERS[sort]
   const past = order.direction === 'DESC' ? '<' : '>'
   const n = names.length
@@ -271,6 +285,25 @@ export function priceItemsSql(query: PriceQuery, select: string): { sql: string;
   }
 }
 
+/**
+ * Memory for a research's sorts (its prices, organizations and suppliers, per unit), for its transaction only: a
+ * common description's hundreds of thousands of prices are sorted in memory instead of spilled to disk.
+ */
+export const RESEARCH_WORK_MEM = '64MB'
+
+/** Runs a research's statement in a transaction of its own with RESEARCH_WORK_MEM. */
+async function researching<T>(pool: Pool, run: (client: PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect()
+  try {
+    return await inTransaction(client, async () => {
+      await client.query(`SET LOCAL work_mem = '${RESEARCH_WORK_MEM}'`)
+      return run(client)
+    })
+  } finally {
+    client.release()
+  }
+}
+
 /** The filters' names present, in a fixed order (so a shape has one text), with their values. */
 function present(query: PriceQuery): { names: PriceFilterName[]; values: (string | number)[] } {
   const names = (Object.keys(PRICE_FILTERS) as PriceFilterName[]).filter(
@@ -288,20 +321,20 @@ export async function priceResearch(pool: Pool, cursors: Cursors, query: PriceQu
   await cursors.ready()
   const placing = query.after ? [query.after.key, ...query.after.id.split('-')] : []
   type Row = { summary: string; more: boolean; items: string; last: string | null }
-  const { rows } = await pool
-    .query<Row>(
+  const { rows } = await researching(pool, (client) =>
+    client.query<Row>(
       prepared(researchStatement(names, query.sort, query.after !== undefined), [
         ...values,
         query.perPage,
         ...placing,
       ]),
-    )
-    .catch((error: { code?: unknown }) => {
-      // A cursor's key that is not a value of its sort's type: a cursor this service did not give.
-      if (query.after !== undefined && String(error.code ?? '').startsWith('22'))
-        throw new ParameterError('cursor', CURSOR_REFUSED)
-      throw error
-    })
+    ),
+  ).catch((error: { code?: unknown }) => {
+    // A cursor's key that is not a value of its sort's type: a cursor this service did not give.
+    if (query.after !== undefined && String(error.code ?? '').startsWith('22'))
+      throw new ParameterError('cursor', CURSOR_REFUSED)
+    throw error
+  })
   const row = rows[0] as Row
   await checkOrganization(pool, query.filters.organization_uuid as string | undefined, row.summary !== '[]')
   let next: string | null = null

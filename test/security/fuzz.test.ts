@@ -278,6 +278,72 @@ describe('fuzzing every route', () => {
     )
   })
 
+  const PRICE_NAMES = [
+    'q',
+    'unit',
+    'organization_uuid',
+    'provider_document',
+    'modality_id',
+    'date_from',
+    'date_to',
+    'sort',
+    'per_page',
+    'cursor',
+  ]
+
+  it('price research and its file: every parameter with every hostile value answers in the envelope', async () => {
+    for (const name of PRICE_NAMES)
+      for (const v of HOSTILE) {
+        const value = encodeURIComponent(v.toWellFormed())
+        const research = `/v1/transparency/prices?q=caneta&${name}=${value}`
+        checkPublic(research, await ask(research))
+        const file = `/v1/transparency/prices/export?format=csv&q=caneta&${name}=${value}`
+        checkPublic(file, await ask(file), true)
+      }
+  })
+
+  it('price research: any query string answers in the envelope', async () => {
+    await fc.assert(
+      fc.asyncProperty(query(PRICE_NAMES), async (q) => {
+        const url = `/v1/transparency/prices?${q}`
+        checkPublic(url, await ask(url))
+      }),
+      { seed: SEED, numRuns: RUNS },
+    )
+  })
+
+  it('suppliers and organizations: any query and any id answer in the envelope, and no CPF has a page', async () => {
+    for (const cpf of cpfs) {
+      const masked = `***.${cpf.slice(3, 6)}.${cpf.slice(6, 9)}-**`
+      for (const id of [cpf, masked]) {
+        const url = `/v1/transparency/suppliers/${encodeURIComponent(id)}`
+        const response = await ask(url)
+        assert.equal(response.statusCode, 404, url)
+        checkPublic(url, response)
+      }
+    }
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom('suppliers', 'organizations'),
+        fc.option(
+          value.map((v) => v.slice(0, 90)),
+          { nil: undefined },
+        ),
+        query(['q', 'document', 'per_page', 'cursor']),
+        async (which, id, q) => {
+          const url =
+            id === undefined
+              ? `/v1/transparency/${which}?${q}`
+              : `/v1/transparency/${which}/${encodeURIComponent(id.toWellFormed())}`
+          const response = await ask(url)
+          if (response.statusCode === 404 && id === '') return // the list's path without a slash
+          checkPublic(url, response)
+        },
+      ),
+      { seed: SEED, numRuns: RUNS },
+    )
+  })
+
   it('helpers and unknown paths answer in the envelope', async () => {
     await fc.assert(
       fc.asyncProperty(
