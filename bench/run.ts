@@ -32,7 +32,7 @@ import { type FloorFigures, measureLoadFloor } from './lib/floor.js'
 import { measureLongHistory, prepareLongHistory } from './lib/history.js'
 import { type Importer, type IncrementalFigures, measureIncremental } from './lib/imports.js'
 import { counts, log, options } from './lib/options.js'
-import { measurePrices } from './lib/prices.js'
+import { measurePrices, prepareRarePrices } from './lib/prices.js'
 import {
   buildRef,
   fetchText,
@@ -72,7 +72,10 @@ async function main() {
     const { url, load } = await prepareDataset(adminUrl)
     // A record with a long history, kept with the dataset (lib/history.ts).
     const fixing = createPool(url, { max: 2 })
-    await prepareLongHistory(fixing).finally(() => fixing.end())
+    // And an item bought a few times only, for the price research of a rare description (lib/prices.ts).
+    await prepareLongHistory(fixing)
+      .then(() => prepareRarePrices(fixing))
+      .finally(() => fixing.end())
     const previous = options.compare ? await buildRef(options.compare) : undefined
     if (previous) log(`--compare: built ${options.compare} (${previous.commit}) in a worktree of its own`)
     const wantsIncremental = !options.only || 'incremental import'.includes(options.only)

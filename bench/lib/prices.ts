@@ -1,10 +1,63 @@
+import { Readable } from 'node:stream'
 import type { Pool } from '../../src/db/pool.js'
+import { generateDemo } from '../../src/demo/generator.js'
+import { importRecords } from '../../src/import/importer.js'
 import { log } from './options.js'
 import { startService, stop } from './processes.js'
 
 // What a price research and the pages of who is paid cost uncached (a service with CACHE_MB=0): the most
-// common item description across every organ, a rare one, and the pages of the largest supplier and
-// organization, each the median of 21 requests one after another.
+// common item description across every organ, a rare one (a fixture of RARE_ITEMS items, kept with the
+// dataset: the demo's catalogue has no rare product), and the pages of the largest supplier and organization,
+// each the median of 21 requests one after another.
+
+export const RARE_DESCRIPTION = 'Desfibrilador externo automático com pás para adulto e criança'
+const RARE_ITEMS = 40
+
+/** Adds the rare item's orders once, to organizations of the dataset: kept with it, reused by later runs. */
+export async function prepareRarePrices(pool: Pool): Promise<void> {
+  const { rows } = await pool.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM price_items p JOIN item_descriptions d ON d.id = p.description_id
+     WHERE d.description = $1`,
+    [RARE_DESCRIPTION],
+  )
+  if ((rows[0]?.n ?? 0) >= RARE_ITEMS) return
+  const { rows: organizations } = await pool.query<{ id: string }>(
+    `SELECT id FROM organizations ORDER BY id LIMIT ${RARE_ITEMS}`,
+  )
+  const template = [
+    ...generateDemo(
+      { organizations: 1, orders: 1, contracts: 0, arps: 0, directContracts: 0, publicCalls: 0 },
+      9,
+    ),
+  ].find((r) => r.type === 'order') as Record<string, unknown>
+  const orders = Array.from({ length: RARE_ITEMS }, (_, k) => {
+    const cents = 650_000 + ((k * 7919) % 250_000)
+    return {
+      ...template,
+      organization_uuid: organizations[k % organizations.length]?.id,
+      number: `${String(k + 1).padStart(6, '0')}/DEA`,
+      arp_number: null,
+      contract_number: null,
+      amount_total: cents / 100,
+      items: [
+        {
+          number_item: '1',
+          description: RARE_DESCRIPTION,
+          brand: 'Instramed',
+          unit_measurement: 'UN',
+          quantity: 1,
+          amount: cents / 100,
+          amount_total: cents / 100,
+        },
+      ],
+    }
+  })
+  const text = orders.map((order) => JSON.stringify(order)).join('\n')
+  const result = await importRecords(pool, [
+    { name: 'rare.ndjson', stream: Readable.from([Buffer.from(text)]) },
+  ])
+  if (!result.ok) throw new Error(`rare items refused: ${JSON.stringify(result.problems.slice(0, 3))}`)
+}
 
 export interface PriceFigures {
   common: { q: string; items: number; medianMs: number }
@@ -34,7 +87,7 @@ async function choose(pool: Pool) {
      JOIN item_descriptions d ON d.id = x.description_id ORDER BY x.items DESC`,
   )
   const common = described.rows[0]
-  const rare = described.rows.at(-1)
+  const rare = described.rows.find((row) => row.description === RARE_DESCRIPTION)
   const supplier = await pool.query<{ document: string }>(
     `SELECT s.document FROM orders o JOIN suppliers s ON s.id = o.supplier_id WHERE length(s.document) = 14
      GROUP BY s.document ORDER BY count(*) DESC LIMIT 1`,
