@@ -25,6 +25,9 @@ export function runCli(
     const child = spawnCli(args, env)
     let stdout = ''
     let stderr = ''
+    // Decoded as a stream: a character split between two chunks is read whole.
+    child.stdout?.setEncoding('utf8')
+    child.stderr?.setEncoding('utf8')
     child.stdout?.on('data', (chunk) => {
       stdout += chunk
     })
