@@ -101,8 +101,12 @@ export function supplierHref(fields: Fields, row: JsonObject, name: string): str
     ([, g]) => !isRelation(g) && 'supplier' in g.store && g.store.supplier === 'document',
   )
   const value = document && row[document[0]]
-  return typeof value === 'string' && /^[0-9]{14}$/.test(value) ? `/fornecedores/${value}` : undefined
+  return typeof value === 'string' ? companyPath(value) : undefined
 }
+
+/** The page of a supplier by its document: a company's (CNPJ) only; none for a person. */
+export const companyPath = (document: string) =>
+  /^[0-9]{14}$/.test(document) ? `/fornecedores/${document}` : undefined
 
 /** A field's value as a cell's content: links for URLs, text otherwise. */
 export function Value({ field, value }: { field: AnyField; value: unknown }) {

@@ -66,7 +66,8 @@ function Supplier({ name, document }: { name: string; document: string }) {
 
 /** A box plot of each unit's prices: whiskers to the last prices inside the fences, outliers as dots. */
 function BoxPlot({ entry, index }: { entry: PriceSummary; index: number }) {
-  const width = 640
+  // Narrow, so that its labels stay legible when a phone scales it down.
+  const width = 400
   const low = Number(entry.min)
   const high = Number(entry.max)
   const span = high - low || 1
@@ -130,7 +131,7 @@ function UnitSummary({ entry, index }: { entry: PriceSummary; index: number }) {
       </p>
       <BoxPlot entry={entry} index={index} />
       <Scroll label={`Estatísticas por ${entry.unit}`}>
-        <table>
+        <table class="compact">
           <thead>
             <tr>
               <th scope="col">Estatística</th>
@@ -276,7 +277,11 @@ export function pricePage({ asked, research }: PricePanel): string {
               {research.summary.map((entry, i) => (
                 <UnitSummary key={entry.unit} entry={entry} index={i} />
               ))}
-              <h2>{`Itens (os ${research.items.data.length} de menor preço)`}</h2>
+              <h2>
+                {research.items.has_more
+                  ? `Itens: os ${research.items.data.length} de menor preço (todos no arquivo)`
+                  : `Itens (${research.items.data.length})`}
+              </h2>
               <Items items={research.items.data} />
             </>
           )}
@@ -317,8 +322,8 @@ const sum = (figures: ByKind) =>
 
 function YearChart({ years }: { years: SupplierView['years'] }) {
   const shown = years.filter((y) => y.year !== null).reverse()
-  const width = 640
-  const height = 200
+  const width = 400
+  const height = 160
   const top = Math.max(1, ...shown.map(sum))
   const bar = width / Math.max(1, shown.length)
   return (
@@ -343,6 +348,27 @@ function YearChart({ years }: { years: SupplierView['years'] }) {
       <figcaption>
         Valor de contratos, atas, contratações diretas e ordens, por ano da data principal.
       </figcaption>
+      <details>
+        <summary>Ver os valores em tabela</summary>
+        <Scroll label="Valor por ano">
+          <table class="compact">
+            <thead>
+              <tr>
+                <th scope="col">Ano</th>
+                <th scope="col">Valor</th>
+              </tr>
+            </thead>
+            <tbody>
+              {shown.map((y) => (
+                <tr key={String(y.year)}>
+                  <th scope="row">{String(y.year)}</th>
+                  <td class="money">{money(sum(y))}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </Scroll>
+      </details>
     </figure>
   )
 }
@@ -379,7 +405,12 @@ export function supplierPage(view: SupplierView): string {
       <ul class="kinds">
         {SUPPLIER_KINDS.map(([kind, label, path]) => {
           const f = view.totals[kind] as Figures
-          const text = `${label}: ${f.count} · ${money(f.value)}`
+          const text = (
+            <>
+              {`${label}: ${f.count} · `}
+              <span class="money">{money(f.value)}</span>
+            </>
+          )
           return (
             <li key={kind}>
               {path ? <a href={listingUrl(path, { provider_document: view.document })}>{text}</a> : text}

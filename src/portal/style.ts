@@ -34,7 +34,7 @@ button:hover{background:#06305f}
 .downloads{margin:0 0 12px}
 .scroll{overflow-x:auto;max-width:100%;border:1px solid #d0d7de;border-radius:6px}
 table{border-collapse:collapse;width:100%;min-width:640px;font-size:.95rem}
-td.money{white-space:nowrap}
+td.money,span.money{white-space:nowrap}
 th,td{text-align:left;padding:8px;border-bottom:1px solid #d0d7de;vertical-align:top}
 thead th{background:#f1f4f8}
 th a{text-decoration:none}
@@ -54,6 +54,7 @@ dd{margin:0;overflow-wrap:anywhere}
 .chart .tick{font-size:12px;fill:#3d3d3d}
 .chart .median{stroke:#fff;stroke-width:3}
 .chart .outlier{fill:#b35c00}
+table.compact{min-width:0}
 .filters{display:flex;flex-wrap:wrap;gap:8px 24px;align-items:end}
 .filters p{margin:0;display:flex;flex-direction:column}
 @media print{header.top,.crumbs,.filters,.downloads,.skip,footer{display:none}.scroll{overflow:visible}a{color:inherit;text-decoration:none}}

@@ -1,7 +1,7 @@
 import { type TObject, type TSchema, Type } from 'typebox'
 import { Nullable } from '../resources/fields.js'
 import { PriceItem } from '../resources/price.js'
-import { ACTIVITY_KINDS, type ActivityKind } from '../transparency/parties.js'
+import { ACTIVITY_KINDS, type ActivityKind, SUPPLIER_KINDS } from '../transparency/parties.js'
 import { shapeSchema } from './answer-schemas.js'
 
 // The answers' schemas of the price research and of the suppliers' and organizations' pages
@@ -77,7 +77,14 @@ export const Figures = Type.Object(
 const byKind = (kinds: readonly ActivityKind[]): Record<string, TSchema> =>
   Object.fromEntries(kinds.map((kind) => [kind, Figures]))
 
-const SUPPLIER_KINDS = ACTIVITY_KINDS.filter((kind) => kind !== 'public_calls')
+/** A page's figures of its kinds: over all, and by year. */
+const activity = (kinds: readonly ActivityKind[]) => ({
+  totals: Type.Object(byKind(kinds), { additionalProperties: false }),
+  years: Type.Array(
+    Type.Object({ year: Nullable(Type.Integer()), ...byKind(kinds) }, { additionalProperties: false }),
+    { description: 'Newest year first; null for records without a date' },
+  ),
+})
 
 export const SupplierPage = Type.Object(
   {
@@ -98,14 +105,7 @@ export const SupplierPage = Type.Object(
           "as it does not change the supplier's name either",
       },
     ),
-    totals: Type.Object(byKind(SUPPLIER_KINDS), { additionalProperties: false }),
-    years: Type.Array(
-      Type.Object(
-        { year: Nullable(Type.Integer()), ...byKind(SUPPLIER_KINDS) },
-        { additionalProperties: false },
-      ),
-      { description: 'Newest year first; null for records without a date' },
-    ),
+    ...activity(SUPPLIER_KINDS),
     organizations: Type.Array(
       Type.Object(
         {
@@ -126,14 +126,7 @@ export const OrganizationPage = Type.Object(
     uuid: Type.String({ format: 'uuid' }),
     name: Type.String(),
     document: Type.String({ description: 'The CNPJ, 14 digits' }),
-    totals: Type.Object(byKind(ACTIVITY_KINDS), { additionalProperties: false }),
-    years: Type.Array(
-      Type.Object(
-        { year: Nullable(Type.Integer()), ...byKind(ACTIVITY_KINDS) },
-        { additionalProperties: false },
-      ),
-      { description: 'Newest year first; null for records without a date' },
-    ),
+    ...activity(ACTIVITY_KINDS),
     top_suppliers: Type.Array(
       Type.Object(
         {

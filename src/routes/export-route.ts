@@ -1,10 +1,30 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import { CONTENT_TYPES, openExport } from '../export/export.js'
+import { CONTENT_TYPES, type ExportFile, openExport } from '../export/export.js'
 import { EXPORT_PARAMETERS, exportRequest } from '../export/request.js'
 import { failure } from '../reads/answer-schemas.js'
 import type { TransparencyOptions } from './route-options.js'
-import { sendDownload } from './send-download.js'
+import { type OpenedFile, sendDownload } from './send-download.js'
+
+/** The 200 of a file an export streams, in either of its types. */
+export const FILE_ANSWER = {
+  description: 'The file',
+  content: {
+    [CONTENT_TYPES.xlsx]: { schema: Type.String({ format: 'binary' }) },
+    [CONTENT_TYPES.csv]: { schema: Type.String({ format: 'binary' }) },
+  },
+}
+
+export const RETRY_AFTER = { 'Retry-After': { type: 'integer', description: 'Seconds to wait' } }
+
+/** An export's file as sendDownload sends it: its stream, type and attachment name. */
+export const fileDownload = (file: ExportFile): OpenedFile => ({
+  stream: file.stream,
+  headers: {
+    'Content-Type': file.contentType,
+    'Content-Disposition': `attachment; filename="${file.filename}"`,
+  },
+})
 
 /** Every record of a listing's filter as a file: GET /v1/transparency/export. */
 const exportRoute: FastifyPluginAsyncTypebox<TransparencyOptions> = async (
@@ -29,13 +49,7 @@ const exportRoute: FastifyPluginAsyncTypebox<TransparencyOptions> = async (
         security: [],
         querystring: EXPORT_PARAMETERS.schema,
         response: {
-          200: {
-            description: 'The file',
-            content: {
-              [CONTENT_TYPES.xlsx]: { schema: Type.String({ format: 'binary' }) },
-              [CONTENT_TYPES.csv]: { schema: Type.String({ format: 'binary' }) },
-            },
-          },
+          200: FILE_ANSWER,
           404: failure('`Organização não encontrada.`: organization_uuid'),
           422: failure('An unknown or invalid parameter, named in the message'),
           429: failure(
@@ -45,7 +59,7 @@ const exportRoute: FastifyPluginAsyncTypebox<TransparencyOptions> = async (
           503: failure(
             '`Exportações demais em andamento...` (EXPORT_CONCURRENCY exports already running; Retry-After) or ' +
               '`A exportação demorou demais...` (EXPORT_TIMEOUT passed before the first row)',
-            { 'Retry-After': { type: 'integer', description: 'Seconds to wait' } },
+            RETRY_AFTER,
           ),
         },
       },
@@ -61,13 +75,7 @@ const exportRoute: FastifyPluginAsyncTypebox<TransparencyOptions> = async (
             counted = rows
           },
         })
-        return {
-          stream: file.stream,
-          headers: {
-            'Content-Type': file.contentType,
-            'Content-Disposition': `attachment; filename="${file.filename}"`,
-          },
-        }
+        return fileDownload(file)
       })
     },
   )

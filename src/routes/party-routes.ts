@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import type { Answer } from '../readmodel/answer.js'
 import { failure, Success, TOO_MANY } from '../reads/answer-schemas.js'
@@ -10,6 +11,7 @@ import {
   SupplierPage,
 } from '../reads/party-schemas.js'
 import { PublicReads } from '../reads/public-reads.js'
+import type { Read } from '../reads/read.js'
 import { ORGANIZATION_LIST_PARAMETERS, SUPPLIER_LIST_PARAMETERS } from '../transparency/parties.js'
 import { PRICE_PARAMETERS } from '../transparency/prices.js'
 import type { TransparencyOptions } from './route-options.js'
@@ -22,6 +24,9 @@ const INVALID = failure('An unknown or invalid parameter; the message names it a
 
 export const partyRoutes: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app, options) => {
   const reads = new PublicReads(options)
+  /** A read's answer, sent: each read here always has one (a missing record is its NotFoundError). */
+  const send = async (request: FastifyRequest, reply: FastifyReply, read: Read) =>
+    sendAnswer(request, reply, (await reads.answer(read)) as Answer)
 
   app.get(
     '/transparency/prices',
@@ -49,8 +54,7 @@ export const partyRoutes: FastifyPluginAsyncTypebox<TransparencyOptions> = async
         },
       },
     },
-    async (request, reply) =>
-      sendAnswer(request, reply, (await reads.answer(reads.prices(request.url, request.query))) as Answer),
+    async (request, reply) => send(request, reply, reads.prices(request.url, request.query)),
   )
 
   app.get(
@@ -67,12 +71,7 @@ export const partyRoutes: FastifyPluginAsyncTypebox<TransparencyOptions> = async
         response: { 200: Success(SupplierList, 'A page of suppliers'), 422: INVALID, 429: TOO_MANY },
       },
     },
-    async (request, reply) =>
-      sendAnswer(
-        request,
-        reply,
-        (await reads.answer(reads.parties('suppliers', request.url, request.query))) as Answer,
-      ),
+    async (request, reply) => send(request, reply, reads.parties('suppliers', request.url, request.query)),
   )
 
   app.get(
@@ -101,8 +100,7 @@ export const partyRoutes: FastifyPluginAsyncTypebox<TransparencyOptions> = async
         },
       },
     },
-    async (request, reply) =>
-      sendAnswer(request, reply, (await reads.answer(reads.supplier(request.params.cnpj))) as Answer),
+    async (request, reply) => send(request, reply, reads.supplier(request.params.cnpj)),
   )
 
   app.get(
@@ -119,11 +117,7 @@ export const partyRoutes: FastifyPluginAsyncTypebox<TransparencyOptions> = async
       },
     },
     async (request, reply) =>
-      sendAnswer(
-        request,
-        reply,
-        (await reads.answer(reads.parties('organizations', request.url, request.query))) as Answer,
-      ),
+      send(request, reply, reads.parties('organizations', request.url, request.query)),
   )
 
   app.get(
@@ -145,11 +139,6 @@ export const partyRoutes: FastifyPluginAsyncTypebox<TransparencyOptions> = async
         },
       },
     },
-    async (request, reply) =>
-      sendAnswer(
-        request,
-        reply,
-        (await reads.answer(reads.organization(request.params.uuid.toLowerCase()))) as Answer,
-      ),
+    async (request, reply) => send(request, reply, reads.organization(request.params.uuid.toLowerCase())),
   )
 }

@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { Type } from 'typebox'
-import { CONTENT_TYPES, type ExportFormat } from '../export/export.js'
+import type { ExportFormat } from '../export/export.js'
 import { openPriceExport, PRICE_EXPORT_PARAMETERS } from '../export/prices.js'
 import { failure } from '../reads/answer-schemas.js'
 import { checkOrganization } from '../transparency/listing.js'
 import { priceQuery } from '../transparency/prices.js'
+import { FILE_ANSWER, fileDownload, RETRY_AFTER } from './export-route.js'
 import type { TransparencyOptions } from './route-options.js'
 import { sendDownload } from './send-download.js'
 
@@ -29,19 +29,14 @@ export const priceExportRoute: FastifyPluginAsyncTypebox<TransparencyOptions> = 
         security: [],
         querystring: PRICE_EXPORT_PARAMETERS.schema,
         response: {
-          200: {
-            description: 'The file',
-            content: {
-              [CONTENT_TYPES.xlsx]: { schema: Type.String({ format: 'binary' }) },
-              [CONTENT_TYPES.csv]: { schema: Type.String({ format: 'binary' }) },
-            },
-          },
+          200: FILE_ANSWER,
           404: failure('`Organização não encontrada.`: organization_uuid'),
           422: failure('An unknown or invalid parameter, named in the message'),
           429: failure('One export at a time per address, or over PUBLIC_RATE_LIMIT requests a minute'),
-          503: failure('EXPORT_CONCURRENCY exports already running (Retry-After), or EXPORT_TIMEOUT passed', {
-            'Retry-After': { type: 'integer', description: 'Seconds to wait' },
-          }),
+          503: failure(
+            'EXPORT_CONCURRENCY exports already running (Retry-After), or EXPORT_TIMEOUT passed',
+            RETRY_AFTER,
+          ),
         },
       },
     },
@@ -61,13 +56,7 @@ export const priceExportRoute: FastifyPluginAsyncTypebox<TransparencyOptions> = 
           source: source.toString(),
           asked: request.query,
         })
-        return {
-          stream: file.stream,
-          headers: {
-            'Content-Type': file.contentType,
-            'Content-Disposition': `attachment; filename="${file.filename}"`,
-          },
-        }
+        return fileDownload(file)
       })
     },
   )

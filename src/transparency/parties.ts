@@ -49,6 +49,22 @@ const FIGURES = `count(*)::int AS count, ${money('coalesce(sum(value), 0)')} AS 
 
 type FigureRow = Figures & { kind: ActivityKind }
 
+/** Which grouping of GROUPING SETS a row is of: over all of a kind, by year, or by the other key. */
+interface Grouped {
+  grouping: 'total' | 'year' | 'other'
+  year: number | null
+}
+
+/** A row's grouping, from the GROUPING SETS ((kind), (kind, year), (kind, other)) of the query. */
+const GROUPING = (a: string, other?: string) =>
+  `CASE WHEN GROUPING(${a}.year) = 0 THEN 'year' ${other ? `WHEN GROUPING(${a}.${other}) = 0 THEN 'other' ` : ''}ELSE 'total' END AS grouping`
+
+/** The records of `activity`, each with its main date's year. */
+const dated = (records: string) => `(SELECT r.*, extract(year FROM r.day)::int AS year FROM (${records}) r)`
+
+const of = <R extends Grouped>(rows: readonly R[], grouping: Grouped['grouping']) =>
+  rows.filter((r) => r.grouping === grouping)
+
 /** The figures of each kind, in ACTIVITY_KINDS' order (a kind with no record has zeros). */
 function byKind(rows: readonly FigureRow[], kinds: readonly ActivityKind[]): Record<string, Figures> {
   return Object.fromEntries(
@@ -71,7 +87,8 @@ function grouped<R extends FigureRow>(
   return [...groups.values()].map((group) => ({ ...head(group[0] as R), ...byKind(group, kinds) }))
 }
 
-const SUPPLIER_KINDS = ACTIVITY_KINDS.filter((kind) => kind !== 'public_calls')
+/** A supplier's kinds: a public call has no supplier of its own. */
+export const SUPPLIER_KINDS = ACTIVITY_KINDS.filter((kind) => kind !== 'public_calls')
 
 /** A supplier's records: a direct contract among its providers; a public call has no supplier of its own. */
 const bySupplier = (kind: ActivityKind) =>
@@ -95,30 +112,26 @@ const digits = (text: string) => (/^[0-9.\-/\s]{1,30}$/.test(text) ? text.replac
 export async function supplierData(pool: Pool, cnpj: string): Promise<string> {
   const { rows: found } = await pool.query<{ id: string; document: string; name: string }>(
     prepared('SELECT id, document, name FROM suppliers WHERE length(document) = 14 AND document = $1', [
-      digits(cnpj).slice(0, 20),
+      digits(cnpj),
     ]),
   )
   const supplier = found[0]
   if (supplier === undefined) throw new NotFoundError('record')
-  const rows = await pool.query<
-    FigureRow & { year: number | null; organization_id: string; organization_name: string; by_year: boolean }
+  const { rows } = await pool.query<
+    FigureRow & Grouped & { organization_id: string; organization_name: string }
   >(
     prepared(
-      // One pass over the records, grouped by year and by organization at once; a row is of one grouping or
-      // the other (`by_year`).
-      `SELECT x.kind, x.year, x.organization_id, g.name AS organization_name, x.by_year, x.count, x.value,
+      // One pass over the records, grouped by year, by organization and over all at once.
+      `SELECT x.kind, x.year, x.organization_id, g.name AS organization_name, x.grouping, x.count, x.value,
          x.first, x.last
-       FROM (SELECT a.kind, extract(year FROM a.day)::int AS year, a.organization_id,
-               GROUPING(a.organization_id) = 1 AS by_year, ${FIGURES}
-             FROM (${activity(bySupplier)}) a
-             GROUP BY GROUPING SETS ((a.kind, 2), (a.kind, a.organization_id))) x
-       LEFT JOIN organizations g ON g.id = x.organization_id AND NOT x.by_year
+       FROM (SELECT a.kind, a.year, a.organization_id, ${GROUPING('a', 'organization_id')}, ${FIGURES}
+             FROM ${dated(activity(bySupplier))} a
+             GROUP BY GROUPING SETS ((a.kind), (a.kind, a.year), (a.kind, a.organization_id))) x
+       LEFT JOIN organizations g ON g.id = x.organization_id AND x.grouping = 'other'
        ORDER BY x.year DESC NULLS LAST, g.name, x.organization_id`,
       [supplier.id],
     ),
   )
-  const years = rows.rows.filter((r) => r.by_year)
-  const organizations = rows.rows.filter((r) => !r.by_year)
   const { rows: names } = await pool.query<{ name: string; first_seen: string; last_seen: string }>(
     prepared(
       `SELECT name, ${day('first_seen')} AS first_seen, ${day('last_seen')} AS last_seen FROM supplier_names
@@ -130,43 +143,17 @@ export async function supplierData(pool: Pool, cnpj: string): Promise<string> {
     document: supplier.document,
     name: supplier.name,
     names,
-    totals: totals(years, SUPPLIER_KINDS),
-    years: grouped(years, 'year', SUPPLIER_KINDS, (r) => ({ year: r.year })),
-    organizations: grouped(organizations, 'organization_id', SUPPLIER_KINDS, (r) => ({
+    totals: byKind(of(rows, 'total'), SUPPLIER_KINDS),
+    years: grouped(of(rows, 'year'), 'year', SUPPLIER_KINDS, (r) => ({ year: r.year })),
+    organizations: grouped(of(rows, 'other'), 'organization_id', SUPPLIER_KINDS, (r) => ({
       organization_uuid: r.organization_id,
       organization_name: r.organization_name,
     })),
   })
 }
 
-/** The figures of each kind over every group. */
-function totals(rows: readonly FigureRow[], kinds: readonly ActivityKind[]): Record<string, Figures> {
-  return Object.fromEntries(
-    kinds.map((kind) => {
-      const of = rows.filter((r) => r.kind === kind)
-      if (of.length === 0) return [kind, NONE]
-      const cents = of.reduce((sum, r) => sum + BigInt(r.value.replace('.', '')), 0n)
-      const value = `${cents / 100n}.${String(cents % 100n).padStart(2, '0')}`
-      const dates = (pick: 'first' | 'last') =>
-        of
-          .map((r) => r[pick])
-          .filter((d): d is string => d !== null)
-          .sort()
-      return [
-        kind,
-        {
-          count: of.reduce((sum, r) => sum + r.count, 0),
-          value,
-          first: dates('first')[0] ?? null,
-          last: dates('last').at(-1) ?? null,
-        },
-      ]
-    }),
-  )
-}
-
 /** How many suppliers an organization's page ranks by contracted value. */
-export const TOP_SUPPLIERS = 10
+const TOP_SUPPLIERS = 10
 
 /** An organization's page: NotFoundError when none has the id. */
 export async function organizationData(pool: Pool, id: string): Promise<string> {
@@ -175,10 +162,11 @@ export async function organizationData(pool: Pool, id: string): Promise<string> 
   )
   const organization = found[0]
   if (organization === undefined) throw new NotFoundError('organization')
-  const { rows: years } = await pool.query<FigureRow & { year: number | null }>(
+  const { rows } = await pool.query<FigureRow & Grouped>(
     prepared(
-      `SELECT x.kind, extract(year FROM x.day)::int AS year, ${FIGURES}
-       FROM (${activity(() => 'organization_id = $1')}) x GROUP BY x.kind, 2 ORDER BY 2 DESC NULLS LAST`,
+      `SELECT x.kind, x.year, ${GROUPING('x')}, ${FIGURES}
+       FROM ${dated(activity(() => 'organization_id = $1'))} x
+       GROUP BY GROUPING SETS ((x.kind), (x.kind, x.year)) ORDER BY x.year DESC NULLS LAST`,
       [id],
     ),
   )
@@ -195,8 +183,8 @@ export async function organizationData(pool: Pool, id: string): Promise<string> 
     uuid: organization.id,
     name: organization.name,
     document: organization.document,
-    totals: totals(years, ACTIVITY_KINDS),
-    years: grouped(years, 'year', ACTIVITY_KINDS, (r) => ({ year: r.year })),
+    totals: byKind(of(rows, 'total'), ACTIVITY_KINDS),
+    years: grouped(of(rows, 'year'), 'year', ACTIVITY_KINDS, (r) => ({ year: r.year })),
     top_suppliers: top,
   })
 }

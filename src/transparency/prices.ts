@@ -74,7 +74,7 @@ export const PRICE_FILTERS = {
   ...dateRange('day', 'Data da ordem'),
 } satisfies Record<string, Filter>
 
-export type PriceFilterName = keyof typeof PRICE_FILTERS
+type PriceFilterName = keyof typeof PRICE_FILTERS
 
 const PRICE_SORTS = ['amount', '-amount', 'date', '-date'] as const
 export type PriceSort = (typeof PRICE_SORTS)[number]
@@ -165,7 +165,7 @@ export const ITEM_RAW: Readonly<Record<PriceItemName, string>> = {
 export const ITEM_NAMES = Object.keys(PriceItem.fields) as PriceItemName[]
 
 /** The item fields' served SQL (money as text, instants in UTC, a CPF masked), in PriceItem's order. */
-export const itemColumns = (): [PriceItemName, string][] =>
+const itemColumns = (): [PriceItemName, string][] =>
   ITEM_NAMES.map((name) => [name, servedFrom(PriceItem.fields[name] as AnyField, ITEM_RAW[name])])
 
 /** What an item's fields read, for the page's rows `p` (price rows with their unit's fences `f`). */
@@ -244,11 +244,7 @@ const SUMMARY = `coalesce((SELECT json_agg(${object([
   FROM f JOIN k ON k.unit = f.unit), '[]')::text`
 
 /** The statement of a research's summary and a page of its items, as JSON text. */
-export function researchStatement(
-  names: readonly PriceFilterName[],
-  sort: PriceSort,
-  after: boolean,
-): string {
+function researchStatement(names: readonly PriceFilterName[], sort: PriceSort, after: boolean): string {
   const order = ORDERS[sort]
   const past = order.direction === 'DESC' ? '<' : '>'
   const n = names.length
@@ -289,7 +285,7 @@ export function priceItemsSql(query: PriceQuery, select: string): { sql: string;
  * Memory for a research's sorts (its prices, organizations and suppliers, per unit), for its transaction only: a
  * common description's hundreds of thousands of prices are sorted in memory instead of spilled to disk.
  */
-export const RESEARCH_WORK_MEM = '64MB'
+const RESEARCH_WORK_MEM = '64MB'
 
 /** Runs a research's statement in a transaction of its own with RESEARCH_WORK_MEM. */
 async function researching<T>(pool: Pool, run: (client: PoolClient) => Promise<T>): Promise<T> {
@@ -345,5 +341,5 @@ export async function priceResearch(pool: Pool, cursors: Cursors, query: PriceQu
   return `{"summary":${row.summary},"items":{"data":${row.items},"next_cursor":${JSON.stringify(next)},"has_more":${row.more}}}`
 }
 
-export const CURSOR_REFUSED =
+const CURSOR_REFUSED =
   'Cursor inválido: cursor. Use o next_cursor de uma página anterior desta pesquisa, com a mesma ordenação.'
