@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net'
 import type { FastifyInstance } from 'fastify'
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client'
 import type { Pool } from './db/pool.js'
+import type { ExportGate } from './export/gate.js'
 import type { DocumentStore } from './readmodel/store.js'
 
 // Prometheus metrics (prom-client), served on a port of their own (METRICS_PORT), never on the public one.
@@ -14,6 +15,7 @@ export interface MetricsSources {
   pool: Pool
   exportPool: Pool
   store: DocumentStore
+  exportGate: ExportGate
   /** Whether Redis answers; undefined when the instance runs without Redis. */
   redisUp: () => boolean | undefined
 }
@@ -114,6 +116,15 @@ export class Metrics {
           this.set({ pool: name, state: 'idle' }, p.idleCount)
           this.set({ pool: name, state: 'waiting' }, p.waitingCount)
         }
+      },
+    })
+    const { exportGate } = sources
+    new Gauge({
+      name: `${PREFIX}exports_running`,
+      help: 'Streamed downloads holding an export place (EXPORT_CONCURRENCY bounds them)',
+      registers,
+      collect() {
+        this.set(exportGate.size)
       },
     })
     if (sources.redisUp() !== undefined)

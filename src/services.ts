@@ -92,10 +92,11 @@ export async function startServices(
     applicationName: 'compras-export',
     statementTimeoutMs: config.exportTimeoutSeconds * 1000,
   })
+  const exportGate = new ExportGate(config.exportConcurrency)
   let metrics: Metrics | undefined
   let metricsServer: http.Server | undefined
   if (config.metricsPort !== undefined) {
-    metrics = new Metrics({ pool, exportPool, store, redisUp: () => redisUp })
+    metrics = new Metrics({ pool, exportPool, store, exportGate, redisUp: () => redisUp })
     metricsServer = await serveMetrics(metrics, config.metricsPort, config.metricsHost)
   }
   return {
@@ -108,7 +109,7 @@ export async function startServices(
     notifications,
     imports,
     exportPool,
-    exportGate: new ExportGate(config.exportConcurrency),
+    exportGate,
     cursors,
     metrics,
     metricsServer,
