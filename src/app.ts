@@ -118,16 +118,19 @@ export async function buildApp(
     ipv6Prefix: config.ipv6Prefix,
   })
   await app.register(openapi)
-  await app.register(health, { pool: deps.pool })
+  await app.register(health, { pool: deps.pool, replicas: services.replicas })
+  // Public reads (documents, pages, feeds, exports) go to services.reads: the replicas when there are some.
   await app.register(orders, {
     prefix: '/external',
     ...services,
+    pool: services.reads,
     authFailureLimit: config.authFailureLimit,
     idleTimeoutMs: config.idleTimeoutSeconds * 1000,
   })
   await app.register(transparency, {
     prefix: '/v1',
     ...services,
+    pool: services.reads,
     publicRateLimit: config.publicRateLimit,
     onExportRows: services.metrics && ((rows: number) => services.metrics?.exportRows.inc(rows)),
     publication: { config: config.ocds, publicUrl: config.publicUrl },
@@ -140,7 +143,7 @@ export async function buildApp(
   })
   // The citizens' portal, at the root: pages over the same read path.
   await app.register(portal, {
-    pool: deps.pool,
+    pool: services.reads,
     store: services.store,
     cursors: services.cursors,
     publicLimiter: services.publicLimiter,

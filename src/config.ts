@@ -10,6 +10,10 @@ export interface Config {
   readonly host: string
   readonly dataDir: string
   readonly databaseUrl: string | undefined
+  /** Streaming replicas of DATABASE_URL that serve the public reads (DATABASE_REPLICA_URLS); none by default. */
+  readonly databaseReplicaUrls: readonly string[]
+  /** Seconds a replica may be behind the primary and still serve (REPLICA_MAX_LAG). */
+  readonly replicaMaxLagSeconds: number
   readonly redisUrl: string | undefined
   readonly logLevel: LogLevel
   readonly tls: { readonly certFile: string; readonly keyFile: string } | undefined
@@ -158,6 +162,21 @@ function parseTrustProxy(raw: string | undefined): false | number | string[] {
   return entries
 }
 
+/** DATABASE_REPLICA_URLS: comma-separated postgres:// URLs of streaming replicas of DATABASE_URL. */
+function parseReplicaUrls(raw: string | undefined, primary: string | undefined): readonly string[] {
+  if (raw === undefined) return Object.freeze([])
+  if (primary === undefined)
+    throw new ConfigError(
+      'DATABASE_REPLICA_URLS needs DATABASE_URL: replicas are of a PostgreSQL server of your own',
+    )
+  const urls = raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '')
+  for (const url of urls) parseUrl('DATABASE_REPLICA_URLS', url, ['postgres:', 'postgresql:'])
+  return Object.freeze(urls)
+}
+
 function parseOcdsPrefix(raw: string | undefined): string {
   if (raw === undefined) return PLACEHOLDER_OCDS_PREFIX
   if (!/^ocds-[a-z0-9]{6}$/.test(raw)) {
@@ -183,11 +202,14 @@ export function loadConfig(env: Env = process.env): Config {
   ] as const) {
     if (file !== undefined && !existsSync(file)) throw new ConfigError(`${key}: file not found: ${file}`)
   }
+  const databaseUrl = parseUrl('DATABASE_URL', text(env, 'DATABASE_URL'), ['postgres:', 'postgresql:'])
   return Object.freeze({
     port: parsePort(text(env, 'PORT')),
     host: text(env, 'HOST') ?? '0.0.0.0',
     dataDir: path.resolve(text(env, 'DATA_DIR') ?? 'data'),
-    databaseUrl: parseUrl('DATABASE_URL', text(env, 'DATABASE_URL'), ['postgres:', 'postgresql:']),
+    databaseUrl,
+    databaseReplicaUrls: parseReplicaUrls(text(env, 'DATABASE_REPLICA_URLS'), databaseUrl),
+    replicaMaxLagSeconds: parseWhole('REPLICA_MAX_LAG', text(env, 'REPLICA_MAX_LAG'), 5, 1, 3600),
     redisUrl: parseUrl('REDIS_URL', text(env, 'REDIS_URL'), ['redis:', 'rediss:']),
     logLevel: logLevel as LogLevel,
     tls: certFile !== undefined && keyFile !== undefined ? Object.freeze({ certFile, keyFile }) : undefined,

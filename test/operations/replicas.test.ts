@@ -1,0 +1,400 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, it } from 'node:test'
+import { migrate } from '../../src/db/migrate.js'
+import { createPool, type Pool } from '../../src/db/pool.js'
+import { ReadPool, Replicas } from '../../src/db/replicas.js'
+import type { DemoRecord } from '../../src/demo/generator.js'
+import { dumpRecords } from '../../src/import/dump.js'
+import { importRecords } from '../../src/import/importer.js'
+import { metricsPortOf } from '../../src/metrics.js'
+import { syncReadModel } from '../../src/readmodel/build.js'
+import { publicFeedPage } from '../../src/transparency/change-feeds.js'
+import { Cursors } from '../../src/transparency/cursors.js'
+import { buildTestApp, listen } from '../helpers/app.js'
+import { request, until } from '../helpers/http.js'
+import { demoRecords, first, ndjson, source } from '../helpers/records.js'
+import { type StandbyPair, startStandbyPair } from '../helpers/standby.js'
+
+// Reads from a real streaming standby (DATABASE_REPLICA_URLS): they land on it, and an instance that has heard
+// of an import never answers older than it, though the standby replays it seconds later; a lagging or dead
+// standby leaves the rotation and comes back; a mirror fed from a replica-backed instance ends equal to the
+// primary's dump.
+
+interface Entry {
+  cursor: string
+  kind: string
+  id: string
+  change: 'created' | 'updated' | 'withdrawn'
+  record?: Record<string, unknown>
+}
+
+interface FeedPage {
+  data: Entry[]
+  next_cursor: string
+  has_more: boolean
+}
+
+const PATHS: Record<string, string> = {
+  contract: 'contracts',
+  direct_contract: 'direct-contracts',
+  public_call: 'public-calls',
+  arp: 'arps',
+}
+
+describe('reads from a streaming replica', () => {
+  let pair: StandbyPair
+  let primary: Pool
+  const records = demoRecords(
+    { organizations: 2, orders: 12, contracts: 8, arps: 2, directContracts: 2, publicCalls: 3 },
+    57,
+  )
+  const contract = first(records, 'contract', (c) => c.bidding_uuid !== null)
+  let edits = 0
+  /** Imports a new object for the contract; the text it now has. */
+  const editContract = async () => {
+    const object = `Objeto alterado ${++edits}`
+    const result = await importRecords(primary, [source(ndjson([{ ...contract, object_details: object }]))])
+    assert.equal(result.ok, true, JSON.stringify(result.problems))
+    return object
+  }
+  /** The contract's object as the standby has it now (straight from its read model). */
+  const onStandby = async () => {
+    const standby = createPool(pair.standby.url, { max: 1 })
+    try {
+      const { rows } = await standby.query<{ object: string }>(
+        `SELECT body::json->>'object_details' AS object FROM detail_documents WHERE resource = 'contracts' AND id = $1`,
+        [contract.id],
+      )
+      return rows[0]?.object
+    } finally {
+      await standby.end()
+    }
+  }
+  /** The compras backends on the standby (the reads' connections, whatever their state). */
+  const readsOnStandby = async () => {
+    const standby = createPool(pair.standby.url, { max: 1 })
+    try {
+      const { rows } = await standby.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = 'compras' AND application_name = 'compras'`,
+      )
+      return rows[0]?.n ?? 0
+    } finally {
+      await standby.end()
+    }
+  }
+  const serve = async (env: Record<string, string> = {}) => {
+    const app = await buildTestApp(
+      { pool: primary },
+      {
+        env: {
+          DATABASE_URL: pair.primary.url,
+          DATABASE_REPLICA_URLS: pair.standby.url,
+          PUBLIC_RATE_LIMIT: '0',
+          ...env,
+        },
+      },
+    )
+    return { app, base: await listen(app) }
+  }
+  const ready = async (base: string) =>
+    JSON.parse((await request(`${base}/ready`)).body) as {
+      status: string
+      replicas: { name: string; state: string; lag_seconds: number | null }[]
+    }
+
+  before(async () => {
+    pair = await startStandbyPair()
+    primary = createPool(pair.primary.url, { max: 6 })
+    await migrate(primary)
+    await syncReadModel(primary)
+    const result = await importRecords(primary, [source(ndjson(records))])
+    assert.equal(result.ok, true, JSON.stringify(result.problems))
+    await pair.caughtUp()
+  })
+  after(async () => {
+    await primary?.end()
+    await pair?.stop()
+  })
+
+  it('reads on the standby, and on the primary from the moment an import is heard until the standby has it', async () => {
+    const replicas = new Replicas(primary, [pair.standby.url], { maxLagMs: 60_000 })
+    const replicaPool = createPool(pair.standby.url, { max: 2 })
+    const reads: Pool = new ReadPool(primary, [replicaPool], replicas)
+    try {
+      await replicas.start()
+      assert.deepEqual(
+        replicas.statuses.map((s) => s.state),
+        ['up'],
+      )
+      const inRecovery = async () =>
+        (await reads.query<{ standby: boolean }>('SELECT pg_is_in_recovery() AS standby')).rows[0]?.standby
+      assert.equal(await inRecovery(), true)
+      const client = await reads.connect()
+      try {
+        assert.equal((await client.query('SELECT pg_is_in_recovery() AS r')).rows[0].r, true)
+      } finally {
+        client.release()
+      }
+      await pair.applyDelay(60_000)
+      // Imports of more entries than a standby sees the log's sequence ahead of its replay (32 values).
+      await editContract()
+      for (let round = 0; round < 3; round++) {
+        const changed = records
+          .filter((r) => r.type === 'contract' || r.type === 'direct_contract')
+          .map((r) => ({ ...r, object_details: `Rodada ${round}` }))
+        assert.equal((await importRecords(primary, [source(ndjson(changed))])).ok, true)
+      }
+      const { rows } = await primary.query<{ last: number }>(
+        'SELECT max(seq)::int AS last FROM public_changes',
+      )
+      // Not yet heard: the standby still serves, without the imports; a cursor past its end (handed out by an
+      // instance that has heard) is not taken for one of a log loaded again: nothing new, as if nothing happened.
+      const cursors = new Cursors(reads)
+      const after = rows[0]?.last ?? 0
+      const unheard = await publicFeedPage(reads, cursors, { after, withRecords: false }, 10)
+      assert.equal(unheard.count, 0)
+      assert.equal(unheard.nextCursor, cursors.position('changes', after))
+      assert.equal(await inRecovery(), true)
+      replicas.heard()
+      assert.equal(await inRecovery(), false, 'the primary serves until the standby has replayed the import')
+      assert.equal(await inRecovery(), false)
+      await pair.applyDelay(0)
+      await until(async () => (await inRecovery()) === true, 20_000, 'the standby to serve again')
+    } finally {
+      await pair.applyDelay(0)
+      await replicas.close()
+      await reads.end()
+    }
+  })
+
+  it('sends the public reads of an instance to the standby, and shows it in /ready and the metrics', async () => {
+    const { app, base } = await serve({ METRICS_PORT: '0', HOST: '127.0.0.1' })
+    try {
+      const before = await readsOnStandby()
+      for (const path of [
+        `/v1/transparency/contracts/${contract.id}`,
+        '/v1/transparency/contracts?per_page=3',
+        '/v1/transparency/changes?per_page=2',
+        '/contratos',
+      ])
+        assert.equal((await request(`${base}${path}`)).status, 200, path)
+      assert.ok((await readsOnStandby()) > before, 'the reads opened connections on the standby')
+      const { status, replicas } = await ready(base)
+      assert.equal(status, 'ok')
+      assert.equal(replicas.length, 1)
+      assert.equal(replicas[0]?.state, 'up')
+      assert.equal(replicas[0]?.name, `127.0.0.1:${pair.standby.port}/compras`, 'no credentials')
+      const port = metricsPortOf(app.metricsServer as NonNullable<typeof app.metricsServer>)
+      const metrics = (await request(`http://127.0.0.1:${port}/metrics`)).body
+      const label = `replica="127.0.0.1:${pair.standby.port}/compras"`
+      assert.match(metrics, new RegExp(`^compras_replica_up\\{${label}\\} 1$`, 'm'))
+      assert.match(metrics, new RegExp(`^compras_replica_lag_seconds\\{${label}\\} \\d`, 'm'))
+    } finally {
+      await app.close()
+    }
+  })
+
+  it('never answers older than an import it has heard of, cached or not, though the standby replays it later', async () => {
+    // The standby may stay far behind and still serve (REPLICA_MAX_LAG): only the import's position keeps it out.
+    const { app, base } = await serve({ REPLICA_MAX_LAG: '600' })
+    try {
+      const { next_cursor: next } = JSON.parse(
+        (await request(`${base}/v1/transparency/changes?per_page=1000`)).body,
+      ).data as FeedPage
+      const faces = {
+        detail: `/v1/transparency/contracts/${contract.id}`,
+        listing: `/v1/transparency/contracts?q=${encodeURIComponent('Objeto alterado')}`,
+        feed: `/v1/transparency/changes?after=${next}&with_records=true`,
+        history: `/v1/transparency/contracts/${contract.id}/history`,
+        page: `/contratos/${contract.id}`,
+      }
+      // Each face read once, so that it is cached.
+      for (const path of Object.values(faces))
+        assert.equal((await request(`${base}${path}`)).status, 200, path)
+      await pair.applyDelay(30_000)
+      const object = await editContract()
+      // Once the instance shows the import anywhere, it has heard of it: from then on every face shows it.
+      await until(
+        async () => (await request(`${base}${faces.detail}`)).body.includes(object),
+        10_000,
+        'the instance to hear of the import',
+      )
+      for (let round = 0; round < 3; round++)
+        for (const [face, path] of Object.entries(faces)) {
+          const { status, body } = await request(`${base}${path}`)
+          assert.equal(status, 200, path)
+          assert.ok(body.includes(object), `${face} shows the import (round ${round})`)
+        }
+      assert.notEqual(await onStandby(), object, 'the standby had not replayed it: the primary answered')
+      await pair.applyDelay(0)
+      await pair.caughtUp()
+      assert.equal(await onStandby(), object)
+    } finally {
+      await pair.applyDelay(0)
+      await app.close()
+    }
+  })
+
+  it("releases a waiting feed reader with the import's entries though the standby has not replayed them", async () => {
+    const { app, base } = await serve({ REPLICA_MAX_LAG: '600' })
+    try {
+      const { next_cursor } = JSON.parse(
+        (await request(`${base}/v1/transparency/changes?per_page=1000`)).body,
+      ).data as FeedPage
+      await pair.applyDelay(30_000)
+      const waiting = request(
+        `${base}/v1/transparency/changes?after=${next_cursor}&wait=30&with_records=true`,
+      )
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      const imported = Date.now()
+      const object = await editContract()
+      const page = JSON.parse((await waiting).body).data as FeedPage
+      // Released by the import, not by its wait running out (30 s): a margin no slow machine comes near.
+      assert.ok(Date.now() - imported < 20_000, 'released by the import')
+      const mine = page.data.find((entry) => entry.id === contract.id)
+      assert.equal(mine?.change, 'updated')
+      assert.equal(mine?.record?.object_details, object)
+      // A cursor past what the standby has replayed is not taken for one of a log loaded again: resumed on
+      // an instance reading the standby, it answers as if nothing had happened yet.
+      const resumed = await request(`${base}/v1/transparency/changes?after=${page.next_cursor}`)
+      assert.equal(resumed.status, 200, resumed.body)
+    } finally {
+      await pair.applyDelay(0)
+      await app.close()
+    }
+  })
+
+  it('takes a lagging standby out of the rotation, and back once it has caught up', async () => {
+    const { app, base } = await serve({ REPLICA_MAX_LAG: '1' })
+    try {
+      await pair.applyDelay(30_000)
+      await editContract()
+      await until(
+        async () => (await ready(base)).replicas[0]?.state === 'lagging',
+        20_000,
+        'the standby to lag',
+      )
+      const lag = (await ready(base)).replicas[0]?.lag_seconds ?? 0
+      assert.ok(lag >= 1, `lag ${lag}`)
+      assert.equal((await request(`${base}/v1/transparency/contracts/${contract.id}`)).status, 200)
+      await pair.applyDelay(0)
+      await until(
+        async () => (await ready(base)).replicas[0]?.state === 'up',
+        20_000,
+        'the standby to serve again',
+      )
+    } finally {
+      await pair.applyDelay(0)
+      await app.close()
+    }
+  })
+
+  it('loses no listing when the standby dies under load, and serves from it again once restarted', async () => {
+    const { app, base } = await serve()
+    try {
+      let stop = false
+      let failed = 0
+      let answered = 0
+      // Four clients asking pages the cache does not hold (each from another day), while the standby dies.
+      const clients = [1, 2, 3, 4].map(async (client) => {
+        for (let k = 0; !stop; k++) {
+          const day = new Date(Date.UTC(1990, 0, 1) + (k * 4 + client) * 86_400_000)
+            .toISOString()
+            .slice(0, 10)
+          const { status } = await request(`${base}/v1/transparency/contracts?per_page=5&date_from=${day}`)
+          if (status === 200) answered++
+          else failed++
+        }
+      })
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      await pair.kill()
+      await until(
+        async () => (await ready(base)).replicas[0]?.state === 'down',
+        10_000,
+        'the standby to leave',
+      )
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      stop = true
+      await Promise.all(clients)
+      // A listing is read by single queries, each run again on the primary when the standby failed under it:
+      // none is lost. (A read holding a connection of the standby, an export, fails with it.)
+      assert.equal(failed, 0, `${failed} of ${answered + failed} requests failed`)
+      assert.ok(answered > 0)
+      await pair.restart()
+      await until(
+        async () => (await ready(base)).replicas[0]?.state === 'up',
+        20_000,
+        'the standby to return',
+      )
+      const opened = await readsOnStandby()
+      for (let k = 0; k < 10; k++)
+        assert.equal((await request(`${base}/v1/transparency/arps?per_page=${k + 1}`)).status, 200)
+      assert.ok((await readsOnStandby()) >= Math.max(1, opened), 'reads land on it again')
+    } finally {
+      await app.close()
+    }
+  })
+
+  it('lets a mirror fed by a replica-backed instance during concurrent imports end equal to the dump', async () => {
+    const { app, base } = await serve()
+    try {
+      const mirror = new Map<string, unknown>()
+      let cursor: string | undefined
+      const follow = async () => {
+        for (;;) {
+          const { status, body } = await request(
+            `${base}/v1/transparency/changes?per_page=50&with_records=true${cursor ? `&after=${cursor}` : ''}`,
+          )
+          assert.equal(status, 200, body)
+          const page = JSON.parse(body).data as FeedPage
+          for (const entry of page.data) {
+            const key = `${entry.kind} ${entry.id}`
+            if (entry.change === 'withdrawn') mirror.delete(key)
+            else mirror.set(key, entry.record)
+          }
+          cursor = page.next_cursor
+          if (!page.has_more) return
+        }
+      }
+      // Two importers at once, each changing records over and over, while the mirror follows.
+      const changed = (round: number, which: number): DemoRecord[] =>
+        records
+          .filter((r) => r.type in PATHS)
+          .filter((_, k) => k % 2 === which)
+          .map((r) =>
+            r.type === 'contract' || r.type === 'direct_contract'
+              ? { ...r, object_details: `Rodada ${round}.${which}` }
+              : r,
+          )
+      let importing = true
+      const importers = [0, 1].map(async (which) => {
+        for (let round = 0; round < 5; round++) {
+          const result = await importRecords(primary, [source(ndjson(changed(round, which)))])
+          assert.equal(result.ok, true, JSON.stringify(result.problems))
+        }
+      })
+      const following = (async () => {
+        while (importing) await follow()
+      })()
+      await Promise.all(importers)
+      importing = false
+      await following
+      await pair.caughtUp()
+      await follow()
+      const dumped: Record<string, unknown>[] = []
+      for await (const record of dumpRecords(primary, 100)) dumped.push(record)
+      const published = dumped.filter((r) => (r.type as string) in PATHS)
+      assert.deepEqual(
+        [...mirror.keys()].sort(),
+        published.map((r) => `${PATHS[r.type as string]} ${r.id}`).sort(),
+      )
+      for (const [key, record] of mirror) {
+        const [kind, id] = key.split(' ')
+        const { body } = await request(`${base}/v1/transparency/${kind}/${id}`)
+        assert.deepEqual(record, JSON.parse(body).data, key)
+      }
+    } finally {
+      await app.close()
+    }
+  })
+})
