@@ -12,12 +12,13 @@
 // bench/lib: options.ts (the command line), processes.ts (the servers, a build of another ref), dataset.ts
 // (the data and the requests), drivers.ts (wrk, autocannon, CPU), scenarios.ts (what is measured, and the
 // targets), exports.ts, imports.ts, soak.ts, report.ts.
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs'
+import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { openEmbedded } from '../src/db/embedded.js'
-import { createPool } from '../src/db/pool.js'
+import { createPool, type Pool } from '../src/db/pool.js'
+import { copyStandby, startStandby } from '../src/db/standby.js'
 import { type Entry, issueTokens, loadSamples, prepareDataset, readIntoPageCache } from './lib/dataset.js'
 import { cleanUpDrivers, drive, driveAtRate, type Measured, WRK } from './lib/drivers.js'
 import {
@@ -43,33 +44,94 @@ import {
   stop,
   withDatabase,
 } from './lib/processes.js'
+import { bulkLag, commitToAnswer, type LagFigure, lagDuring, type ReplicaFigures } from './lib/replica.js'
 import { markdown, type Report, type StorageFigures } from './lib/report.js'
 import { SCENARIOS, type ScenarioResult, type Server, targets } from './lib/scenarios.js'
 import { type SoakFigures, soak } from './lib/soak.js'
 
-async function database(): Promise<{ adminUrl: string; description: string; release?: () => Promise<void> }> {
-  if (process.env.BENCH_DATABASE_URL)
+interface BenchDatabase {
+  adminUrl: string
+  description: string
+  release?: () => Promise<void>
+  /** With --replica: the standby's port (its URLs are the primary's on that port). */
+  standbyPort?: number
+}
+
+async function database(): Promise<BenchDatabase> {
+  if (process.env.BENCH_DATABASE_URL) {
+    if (options.replica)
+      throw new Error(
+        "--replica makes a standby of the benchmark's own embedded database; a standby of your server needs " +
+          'replication allowed in its pg_hba.conf, which the benchmark does not touch: unset BENCH_DATABASE_URL',
+      )
     return { adminUrl: process.env.BENCH_DATABASE_URL, description: 'BENCH_DATABASE_URL' }
+  }
   // Under the system's temporary folder: the embedded server's unprivileged user must reach it when we
   // run as root, and a later run finds the dataset there again.
   const dataDir = process.env.BENCH_DATA_DIR ?? path.join(os.tmpdir(), 'compras-bench')
   mkdirSync(dataDir, { recursive: true })
   chmodSync(dataDir, 0o755)
-  const embedded = await openEmbedded(dataDir, 'command')
+  let embedded = await openEmbedded(dataDir, 'command')
   log(`database: embedded PostgreSQL in ${dataDir}`)
+  if (!options.replica)
+    return {
+      adminUrl: embedded.adminUrl,
+      description: `embedded in ${dataDir}`,
+      release: () => embedded.release(),
+    }
+  // A copy of the stopped server becomes its standby (src/db/standby.ts), streaming from it once it runs again.
+  await embedded.release()
+  const standbyDir = path.join(dataDir, 'standby')
+  const started = performance.now()
+  copyStandby(path.join(dataDir, 'pg'), standbyDir)
+  embedded = await openEmbedded(dataDir, 'command')
+  const primary = new URL(embedded.adminUrl)
+  const standby = await startStandby(
+    standbyDir,
+    {
+      port: Number(primary.port),
+      user: decodeURIComponent(primary.username),
+      password: decodeURIComponent(primary.password),
+    },
+    [
+      'max_connections=200',
+      'shared_buffers=256MB',
+      'hot_standby_feedback=on',
+      'max_standby_streaming_delay=-1',
+    ],
+  )
+  log(
+    `--replica: a standby of it on port ${standby.port}, copied and started in ${Math.round((performance.now() - started) / 1000)} s`,
+  )
   return {
     adminUrl: embedded.adminUrl,
-    description: `embedded in ${dataDir}`,
-    release: () => embedded.release(),
+    description: `embedded in ${dataDir}, with a streaming standby on the same host`,
+    standbyPort: standby.port,
+    release: async () => {
+      await standby.stop('fast')
+      rmSync(standbyDir, { recursive: true, force: true })
+      await embedded.release()
+    },
   }
+}
+
+/** A URL of the primary's, on the standby's port. */
+const onPort = (url: string, port: number) => {
+  const parsed = new URL(url)
+  parsed.port = String(port)
+  return parsed.toString()
 }
 
 async function main() {
   // Read before anything runs: a setting the service would refuse stops the run here, not at its end.
   const settings = serviceSettings()
-  const { adminUrl, description, release } = await database()
+  const { adminUrl, description, release, standbyPort } = await database()
   try {
     const { url, load } = await prepareDataset(adminUrl)
+    const standbyUrl = standbyPort === undefined ? undefined : onPort(url, standbyPort)
+    const standbyPool: Pool | undefined = standbyUrl ? createPool(standbyUrl, { max: 2 }) : undefined
+    const lags: LagFigure[] = []
+    let replica: ReplicaFigures | undefined
     // A record with a long history, kept with the dataset (lib/history.ts).
     const fixing = createPool(url, { max: 2 })
     // And an item bought a few times only, for the price research of a rare description (lib/prices.ts).
@@ -98,7 +160,13 @@ async function main() {
     if (wantsIncremental) {
       const theirs = previous && copy ? await previousImporter(previous.dist, copy.url) : undefined
       try {
-        incremental = await measureIncremental(pool, theirs)
+        if (standbyPool)
+          lags.push(
+            await lagDuring('the incremental imports', pool, standbyPool, async () => {
+              incremental = await measureIncremental(pool, theirs)
+            }),
+          )
+        else incremental = await measureIncremental(pool, theirs)
       } finally {
         await theirs?.pool.end()
       }
@@ -139,9 +207,16 @@ async function main() {
           )
         : undefined
       if (old) others.push({ ...old, stop: () => stop(old.child) })
+      const backed = standbyUrl
+        ? await startService(url, path.join(options.out, `serve-${options.scale}-replica.log`), undefined, {
+            DATABASE_REPLICA_URLS: standbyUrl,
+          })
+        : undefined
+      if (backed) others.push({ ...backed, stop: () => stop(backed.child) })
       const servers: [Server, { child: { pid?: number }; base: string }][] = [
         ['service', service],
         ['bare', bare],
+        ...(backed ? [['replica', backed] as [Server, typeof backed]] : []),
         ...(old ? [['previous', old] as [Server, typeof old]] : []),
       ]
       const scenarios = SCENARIOS.filter((scenario) => !options.only || scenario.name.includes(options.only))
@@ -163,7 +238,7 @@ async function main() {
             lacking.add(scenario.name)
             continue
           }
-          if (theirs.status !== 200 || (name === 'bare' && theirs.body !== ours.body))
+          if (theirs.status !== 200 || ((name === 'bare' || name === 'replica') && theirs.body !== ours.body))
             throw new Error(
               `the ${name} server's answer to ${entry.path} is not the service's: ${theirs.body.slice(0, 300)}`,
             )
@@ -205,6 +280,17 @@ async function main() {
         }
         results.push(result)
       }
+      // With --replica: a bulk import's lag, and how soon the replica-backed service shows a commit.
+      if (backed && standbyPool && (!options.only || 'replica'.includes(options.only))) {
+        const primaryPool = createPool(url, { max: 2 })
+        try {
+          lags.push(await bulkLag(primaryPool, standbyPool, Math.min(20_000, counts.orders)))
+          const contract = (samples.contracts[0] as Entry).path.split('/').at(-1) as string
+          replica = { lags, ...(await commitToAnswer(primaryPool, standbyPool, backed.base, contract)) }
+        } finally {
+          await primaryPool.end()
+        }
+      }
       rssAfterLoadMB = Math.round(residentBytes(service.child.pid as number) / 1e6)
       log(`service resident memory after the load scenarios: ${rssAfterLoadMB} MB`)
       if (old) previousRssMB = Math.round(residentBytes(old.child.pid as number) / 1e6)
@@ -216,6 +302,7 @@ async function main() {
       await stop(service.child)
       await previous?.remove()
       await copy?.drop()
+      await standbyPool?.end()
     }
     if (options.only) return
     // Each export on a service of its own: what the export itself needs, not what the load before it left
@@ -299,6 +386,7 @@ async function main() {
       soak: soaked,
       history,
       prices,
+      replica,
       targets: targets(results, exports, incremental, soaked, rssAfterLoadMB, history, prices),
     }
     const base = path.join(options.out, options.scale)

