@@ -64,7 +64,27 @@ export default fp(
       },
     })
     await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true })
-    app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
+    app.get(
+      '/openapi.json',
+      {
+        schema: {
+          operationId: 'getOpenApiDocument',
+          tags: ['operations'],
+          summary: 'This document (OpenAPI 3.0), as this instance serves it',
+          description: 'The same document is committed as docs/openapi.json; clients generate their types from it.',
+          security: [],
+          response: {
+            200: {
+              description: 'The OpenAPI document',
+              type: 'object',
+              additionalProperties: true,
+              properties: { openapi: { type: 'string', example: '3.0.3' } },
+            },
+          },
+        },
+      },
+      async () => app.swagger(),
+    )
   },
   { name: 'openapi' },
 )

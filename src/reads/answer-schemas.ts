@@ -14,11 +14,11 @@ import { ORDER_DOCUMENT, Order, PUBLIC_RESOURCES, type PublicResource } from '..
 // and what the shape-check test holds every served body to. A named shape is one schema object, so that
 // the document names it once (`Contract`, `Term`...) and every route refers to it.
 
-const named = new Map<string, TObject>()
+const named = new Map<string, TSchema>()
 
 /** One schema object per name. */
-function once(name: string, build: () => TObject): TObject {
-  let schema = named.get(name)
+function once<T extends TSchema = TObject>(name: string, build: () => T): T {
+  let schema = named.get(name) as T | undefined
   if (!schema) {
     schema = build()
     named.set(name, schema)
@@ -167,28 +167,72 @@ const entryProperties = {
   }),
 }
 
-/** An entry of the public feed: a record's key and change, and with with_records its record as served now. */
+/** The name of a kind's feed entry: direct-contracts → DirectContractChange. */
+const changeName = (path: string) =>
+  `${path
+    .replace(/s$/, '')
+    .split('-')
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join('')}Change`
+
+const entryKey = {
+  cursor: entryProperties.cursor,
+  id: Type.String({ format: 'uuid', description: "The record's id" }),
+  organization_uuid: Type.String({ format: 'uuid' }),
+  changed_at: entryProperties.changed_at,
+}
+
+/**
+ * An entry of the public feed: a record's key and change, and with with_records its record as served now.
+ * One variant per kind, whose record is that kind's, and one for withdrawals (tombstones, never a record):
+ * `change` and `kind` tell them apart.
+ */
 export const PublicChange = once('PublicChange', () =>
-  Type.Object(
-    {
-      cursor: entryProperties.cursor,
-      kind: Type.Union(
-        ['contracts', 'direct-contracts', 'public-calls', 'arps'].map((kind) => Type.Literal(kind)),
-        { description: 'The resource: its listing and detail are under /v1/transparency/{kind}' },
+  Type.Union(
+    [
+      ...PUBLIC_RESOURCES.map((resource) =>
+        Type.Object(
+          {
+            cursor: entryKey.cursor,
+            kind: Type.Literal(resource.path, {
+              description: `The resource: its listing and detail are under /v1/transparency/${resource.path}`,
+            }),
+            id: entryKey.id,
+            organization_uuid: entryKey.organization_uuid,
+            change: Type.Union([Type.Literal('created'), Type.Literal('updated')], {
+              description: 'Its document now shows the change',
+            }),
+            changed_at: entryKey.changed_at,
+            record: Type.Optional(detailSchema(resource)),
+          },
+          {
+            $id: changeName(resource.path),
+            additionalProperties: false,
+            description:
+              `A ${resource.label} created or updated; with with_records=true, \`record\` is the ${resource.label} as ` +
+              `GET /v1/transparency/${resource.path}/{id} serves it now (its latest state, not this entry's)`,
+          },
+        ),
       ),
-      id: Type.String({ format: 'uuid', description: "The record's id" }),
-      organization_uuid: Type.String({ format: 'uuid' }),
-      change: entryProperties.change,
-      changed_at: entryProperties.changed_at,
-      record: Type.Optional(
-        Type.Union([...new Set(PUBLIC_RESOURCES.map((resource) => detailSchema(resource)))], {
-          description:
-            'With with_records=true, on created and updated entries: the record as GET /v1/transparency/{kind}/{id} ' +
-            'serves it now (its latest state, not the state of this entry)',
-        }),
+      Type.Object(
+        {
+          cursor: entryKey.cursor,
+          kind: Type.Union(
+            PUBLIC_RESOURCES.map((resource) => Type.Literal(resource.path)),
+            { description: 'The resource the record was of' },
+          ),
+          id: entryKey.id,
+          organization_uuid: entryKey.organization_uuid,
+          change: Type.Literal('withdrawn', {
+            description:
+              'Published by mistake and gone: a mirror deletes it (a tombstone, never with a record)',
+          }),
+          changed_at: entryKey.changed_at,
+        },
+        { $id: 'Withdrawal', additionalProperties: false },
       ),
-    },
-    { $id: 'PublicChange', additionalProperties: false },
+    ],
+    { $id: 'PublicChange' },
   ),
 )
 

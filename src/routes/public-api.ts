@@ -8,10 +8,11 @@ import { CursorGone, ExportRefused, NotFoundError, ParameterError } from '../err
 import { MESSAGES } from '../messages.js'
 import { entityTag } from '../readmodel/answer.js'
 import { publicFailure } from '../readmodel/envelopes.js'
+import { failure } from '../reads/answer-schemas.js'
 import { PublicReads } from '../reads/public-reads.js'
 import { type ParameterProblem, parameterError } from '../transparency/parameters.js'
 import { changeLinesRoute, changesRoute } from './change-feed-routes.js'
-import exportRoute from './export-route.js'
+import exportRoute, { RETRY_AFTER } from './export-route.js'
 import { ocdsBulkRoute, ocdsExtensionRoutes } from './ocds-files.js'
 import { ocdsRoutes } from './ocds-routes.js'
 import { partyRoutes } from './party-routes.js'
@@ -47,6 +48,27 @@ function statusOf(error: Error): number | undefined {
  * cached by clients (ETag, Cache-Control), compressed on request, open to browsers (CORS).
  */
 const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app, options) => {
+  // Every operation lists what any of them may answer besides its own statuses: 304 to an If-None-Match
+  // that lists its ETag (not the files, which have none), 500, and 503 while the database is unreachable.
+  app.addHook('onRoute', (route) => {
+    const response = route.schema?.response as Record<string, unknown> | undefined
+    if (response === undefined) return
+    const content = (response[200] as { content?: Record<string, unknown> } | undefined)?.content
+    const file =
+      content !== undefined && Object.keys(content).some((type) => !type.startsWith('application/json'))
+    if (!file)
+      response[304] ??= {
+        description: 'Not modified: the If-None-Match header lists the ETag this answer has now (no body)',
+        type: 'null',
+      }
+    response[500] ??= failure(
+      `\`${MESSAGES.internal}\`: a failure of the service, logged with the request id`,
+    )
+    response[503] ??= failure(
+      `\`${MESSAGES.unavailable}\`: the database is unreachable; come back after Retry-After seconds`,
+      RETRY_AFTER,
+    )
+  })
   const { pool, store, publicRateLimit } = options
   const _reads = new PublicReads(options)
   // The children's options, without the parent's prefix (which they inherit anyway).

@@ -81,7 +81,7 @@ const FEED_PARAMETERS: Readonly<Record<string, Parameter>> = {
     'um instante ISO 8601, como 2026-01-31T12:00:00Z',
   ],
   with_records: [
-    Type.Union([Type.Literal('true'), Type.Literal('false')], {
+    Type.Boolean({
       description: 'true: each created or updated entry carries its record as its detail serves it now',
     }),
     'true ou false',
@@ -112,7 +112,7 @@ export function publicFeedQuery(query: ValidQuery, cursors: Cursors): PublicFeed
     kinds: parseKinds(query.kinds as string | undefined),
     organizationId: (query.organization_uuid as string | undefined)?.toLowerCase(),
     since: query.since as string | undefined,
-    withRecords: query.with_records === 'true',
+    withRecords: query.with_records === true,
   }
 }
 
