@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { describe, it } from 'node:test'
+import { clientTypes } from '../scripts/client-types.js'
 import { importSchemaDocument } from '../src/import/schema.js'
 import { openapiDocument } from '../src/openapi-document.js'
 
@@ -13,6 +14,14 @@ describe('published documents are current (npm run docs:export rewrites them)', 
 
   it('docs/openapi.json matches the routes', async () => {
     assert.deepEqual(committed('docs/openapi.json'), JSON.parse(JSON.stringify(await openapiDocument())))
+  })
+
+  it("client/src/schema.ts is what openapi-typescript makes of docs/openapi.json (the client's types)", async () => {
+    const generated = await clientTypes(committed('docs/openapi.json'))
+    assert.ok(
+      readFileSync(new URL('../client/src/schema.ts', import.meta.url), 'utf8') === generated,
+      'client/src/schema.ts is stale: run npm run docs:export',
+    )
   })
 })
 

@@ -71,7 +71,8 @@ export default fp(
           operationId: 'getOpenApiDocument',
           tags: ['operations'],
           summary: 'This document (OpenAPI 3.0), as this instance serves it',
-          description: 'The same document is committed as docs/openapi.json; clients generate their types from it.',
+          description:
+            'The same document is committed as docs/openapi.json; clients generate their types from it.',
           security: [],
           response: {
             200: {

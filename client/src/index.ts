@@ -1,0 +1,352 @@
+import {
+  ComprasError,
+  CursorResetError,
+  Http,
+  type HttpOptions,
+  isAbort,
+  type Query,
+  type RequestOptions,
+} from './http.js'
+import type { components, paths } from './schema.js'
+import { type CursorStore, FileCursorStore, MemoryCursorStore } from './stores.js'
+
+// compras-client: every operation of the compras API typed from its OpenAPI document (./schema.ts, generated),
+// listings read page after page by cursor, and sync(): a change feed followed from a cursor kept in a store.
+
+export type { components, HttpOptions as ComprasOptions, paths, RequestOptions }
+export { ComprasError, CursorResetError, type CursorStore, FileCursorStore, MemoryCursorStore }
+
+type Schemas = components['schemas']
+export type Contract = Schemas['Contract']
+/** A direct contract or a public call: one shape for both. */
+export type Bidding = Schemas['Bidding']
+export type Arp = Schemas['Arp']
+export type Order = Schemas['Order']
+export type History = Schemas['History']
+export type PublicChange = Schemas['PublicChange']
+export type OrderChange = Schemas['OrderChange']
+export type Lookup = Schemas['Lookup']
+
+/** An operation's query parameters. */
+type QueryOf<P extends keyof paths> = NonNullable<paths[P]['get']['parameters']['query']>
+
+/** Each public resource's shapes: its record, a page of its listing, a version of it, and its listing's query. */
+interface Kinds {
+  contracts: {
+    record: Contract
+    page: Schemas['ContractPage']
+    version: Schemas['ContractVersion']
+    query: QueryOf<'/v1/transparency/contracts'>
+  }
+  'direct-contracts': {
+    record: Bidding
+    page: Schemas['BiddingPage']
+    version: Schemas['BiddingVersion']
+    query: QueryOf<'/v1/transparency/direct-contracts'>
+  }
+  'public-calls': {
+    record: Bidding
+    page: Schemas['BiddingPage']
+    version: Schemas['BiddingVersion']
+    query: QueryOf<'/v1/transparency/public-calls'>
+  }
+  arps: {
+    record: Arp
+    page: Schemas['ArpPage']
+    version: Schemas['ArpVersion']
+    query: QueryOf<'/v1/transparency/arps'>
+  }
+}
+export type Kind = keyof Kinds
+
+/** What a listing is asked: its filters and sort, and per_page; pages are the client's to follow. */
+export type ListQuery<K extends Kind> = Omit<Kinds[K]['query'], 'page' | 'cursor'>
+/** A page of a listing, as `data` carries it. */
+export type ListPage<K extends Kind> = Kinds[K]['page']
+/** An item of a listing. */
+export type ListItem<K extends Kind> = Kinds[K]['page']['data'][number]
+
+/** What a listing page has that the client follows. */
+interface Paged<T> {
+  data: T[]
+  next_cursor?: string | null
+}
+
+/**
+ * Every item of a listing, page after page by cursor (the pages hold still while imports run): iterate it with
+ * `for await`, or take `pages()` or `toArray({ limit })`.
+ */
+export class Listing<T, P extends Paged<T> = Paged<T>> implements AsyncIterable<T> {
+  constructor(private readonly read: (cursor: string | undefined) => Promise<P>) {}
+
+  async *pages(): AsyncGenerator<P> {
+    let cursor: string | undefined
+    do {
+      const page = await this.read(cursor)
+      yield page
+      cursor = page.next_cursor ?? undefined
+    } while (cursor !== undefined)
+  }
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<T> {
+    for await (const page of this.pages()) yield* page.data
+  }
+
+  /** The items, at most `limit` of them (every one without a limit). */
+  async toArray({ limit = Number.POSITIVE_INFINITY }: { limit?: number } = {}): Promise<T[]> {
+    const items: T[] = []
+    if (limit <= 0) return items
+    for await (const item of this) {
+      items.push(item)
+      if (items.length >= limit) break
+    }
+    return items
+  }
+}
+
+/** A public resource: a record by id, its listing, its history and its earlier versions. */
+export class Records<K extends Kind> {
+  constructor(
+    private readonly http: Http,
+    readonly kind: K,
+  ) {}
+
+  /** The record, as its detail's `data` carries it. */
+  async get(id: string, options: RequestOptions = {}): Promise<Kinds[K]['record']> {
+    return (
+      await this.http.json<{ data: Kinds[K]['record'] }>(
+        `/v1/transparency/${this.kind}/${encodeURIComponent(id)}`,
+        {},
+        options,
+      )
+    ).data
+  }
+
+  /** Every item the listing has for the query, page after page by cursor. */
+  list(
+    query: ListQuery<K> = {} as ListQuery<K>,
+    options: RequestOptions = {},
+  ): Listing<ListItem<K>, ListPage<K>> {
+    return new Listing(async (cursor) => {
+      const asked = { ...(query as Query), ...(cursor === undefined ? {} : { cursor }) }
+      return (await this.http.json<{ data: ListPage<K> }>(`/v1/transparency/${this.kind}`, asked, options))
+        .data
+    })
+  }
+
+  /** Its versions, oldest first, and what each changed. */
+  async history(id: string, options: RequestOptions = {}): Promise<History> {
+    return (
+      await this.http.json<{ data: History }>(
+        `/v1/transparency/${this.kind}/${encodeURIComponent(id)}/history`,
+        {},
+        options,
+      )
+    ).data
+  }
+
+  /** The record as version `version` (from 1, the oldest) served it. */
+  async version(id: string, version: number, options: RequestOptions = {}): Promise<Kinds[K]['version']> {
+    return (
+      await this.http.json<{ data: Kinds[K]['version'] }>(
+        `/v1/transparency/${this.kind}/${encodeURIComponent(id)}/history`,
+        { version },
+        options,
+      )
+    ).data
+  }
+}
+
+/** What sync() follows from, and how. */
+export interface SyncOptions {
+  /** Where the cursor is kept: read at the start, written after each page the caller has handled. */
+  store?: CursorStore
+  /** Stops the sync cleanly: the iteration ends (a page being handled is not saved). */
+  signal?: AbortSignal
+  /** Entries a page (at most 1,000; 100 by default). */
+  perPage?: number
+  /** Seconds each request waits for the next import once caught up (at most 30; 25 by default). */
+  wait?: number
+  /**
+   * A cursor the server no longer knows (410: the database was loaded again): `throw` (the default) rejects with
+   * CursorResetError; `resync` calls onResync (empty your copy there) and starts over from the beginning.
+   */
+  onReset?: 'throw' | 'resync'
+  onResync?: () => void | Promise<void>
+}
+
+export interface PublicSyncOptions extends SyncOptions {
+  /** Each created or updated entry with its record as its detail serves it now. */
+  withRecords?: boolean
+  kinds?: readonly Kind[]
+  organizationUuid?: string
+  /** Entries changed at this instant or later (ISO 8601), for a first sync that needs no history. */
+  since?: string
+}
+
+interface FeedPage<E> {
+  data: E[]
+  next_cursor: string
+  has_more: boolean
+}
+
+/**
+ * Follows a feed from the store's cursor: yields every entry in order, and saves the cursor of a page once the
+ * caller has taken its last entry (a crash repeats at most one page, never skips one). Caught up, it waits for
+ * the next import on each request. It ends when the signal aborts.
+ */
+async function* follow<E>(
+  read: (after: string | undefined, wait: number, signal: AbortSignal | undefined) => Promise<FeedPage<E>>,
+  options: SyncOptions,
+): AsyncGenerator<E> {
+  const { store, signal } = options
+  const wait = Math.min(30, Math.max(0, options.wait ?? 25))
+  let cursor = await store?.get()
+  let caughtUp = false
+  while (!signal?.aborted) {
+    let page: FeedPage<E>
+    try {
+      page = await read(cursor, caughtUp ? wait : 0, signal)
+    } catch (error) {
+      if (isAbort(error, signal)) return
+      if (error instanceof CursorResetError && options.onReset === 'resync' && cursor !== undefined) {
+        await options.onResync?.()
+        cursor = undefined
+        caughtUp = false
+        continue
+      }
+      throw error
+    }
+    for (const entry of page.data) {
+      yield entry
+      if (signal?.aborted) return
+    }
+    if (page.next_cursor !== cursor) {
+      cursor = page.next_cursor
+      await store?.set(cursor)
+    }
+    caughtUp = !page.has_more
+  }
+}
+
+/** The compras API: `new Compras({ baseUrl })`. */
+export class Compras {
+  private readonly http: Http
+  readonly contracts: Records<'contracts'>
+  readonly directContracts: Records<'direct-contracts'>
+  readonly publicCalls: Records<'public-calls'>
+  readonly arps: Records<'arps'>
+
+  constructor(options: HttpOptions) {
+    this.http = new Http(options)
+    this.contracts = new Records(this.http, 'contracts')
+    this.directContracts = new Records(this.http, 'direct-contracts')
+    this.publicCalls = new Records(this.http, 'public-calls')
+    this.arps = new Records(this.http, 'arps')
+  }
+
+  /** An organ's supply orders, with its token. */
+  readonly orders = {
+    /** The order: the answer's `data`. A number the organ does not have is the spec's 500 "Ordem não encontrada". */
+    get: async (number: string, options: RequestOptions & { token: string }): Promise<Order> =>
+      (await this.http.json<{ data: Order }>('/external/orders', { order_number: number }, options)).data,
+    /** The organ's orders feed, followed from the store's cursor (see sync). */
+    changes: (options: SyncOptions & { token: string; since?: string }): AsyncGenerator<OrderChange> =>
+      follow<OrderChange>(
+        async (after, wait, signal) =>
+          (
+            await this.http.json<{ data: FeedPage<OrderChange> }>(
+              '/external/orders/changes',
+              {
+                after,
+                wait,
+                since: after === undefined ? options.since : undefined,
+                per_page: options.perPage,
+              },
+              { token: options.token, signal },
+            )
+          ).data,
+        options,
+      ),
+  }
+
+  /** The public change feed. */
+  readonly changes = {
+    /**
+     * Every change to a public record, in commit order, from the store's cursor on: created and updated
+     * entries (with their record when withRecords), and withdrawals. Caught up, it long-polls for the next import.
+     */
+    sync: (options: PublicSyncOptions = {}): AsyncGenerator<PublicChange> =>
+      follow<PublicChange>(
+        async (after, wait, signal) =>
+          (
+            await this.http.json<{ data: FeedPage<PublicChange> }>(
+              '/v1/transparency/changes',
+              {
+                after,
+                wait,
+                per_page: options.perPage,
+                with_records: options.withRecords === true ? true : undefined,
+                kinds: options.kinds,
+                organization_uuid: options.organizationUuid,
+                since: after === undefined ? options.since : undefined,
+              },
+              { signal },
+            )
+          ).data,
+        options,
+      ),
+    /** The feed after `after` as JSON Lines, whole, as a web stream. */
+    lines: async (
+      query: QueryOf<'/v1/transparency/changes.jsonl'> = {},
+      options: RequestOptions = {},
+    ): Promise<ReadableStream<Uint8Array>> =>
+      bodyOf(await this.http.get('/v1/transparency/changes.jsonl', query, options)),
+  }
+
+  /** The helpers: the ids the filters take, with their names. */
+  readonly helpers = {
+    biddingModalities: (options: RequestOptions = {}) => this.lookup('bidding-modalities', options),
+    biddingStatuses: (options: RequestOptions = {}) => this.lookup('bidding-statuses', options),
+    managementStatuses: (options: RequestOptions = {}) => this.lookup('management-statuses', options),
+  }
+
+  /** Open Contracting (OCDS 1.1) packages, as the service publishes them. */
+  readonly ocds = {
+    /** A release package of the latest release of each process, in the order they changed, after `after`. */
+    releases: async (
+      query: QueryOf<'/v1/ocds/releases'> = {},
+      options: RequestOptions = {},
+    ): Promise<Record<string, unknown>> => this.http.json('/v1/ocds/releases', query, options),
+    /** The record package of a process: its releases and its compiled release. */
+    record: async (
+      ocid: string,
+      query: QueryOf<'/v1/ocds/records/{ocid}'> = {},
+      options: RequestOptions = {},
+    ): Promise<Record<string, unknown>> =>
+      this.http.json(`/v1/ocds/records/${encodeURIComponent(ocid)}`, query, options),
+    /** Every latest release (with history, every release) as JSON Lines, as a web stream. */
+    download: async (
+      query: QueryOf<'/v1/ocds/releases.jsonl'> = {},
+      options: RequestOptions = {},
+    ): Promise<ReadableStream<Uint8Array>> =>
+      bodyOf(await this.http.get('/v1/ocds/releases.jsonl', query, options)),
+  }
+
+  /** A listing as a spreadsheet or CSV file, as a web stream (one export at a time per address). */
+  async export(
+    query: QueryOf<'/v1/transparency/export'>,
+    options: RequestOptions = {},
+  ): Promise<ReadableStream<Uint8Array>> {
+    return bodyOf(await this.http.get('/v1/transparency/export', query as Query, options))
+  }
+
+  private async lookup(name: string, options: RequestOptions): Promise<Lookup[]> {
+    return (await this.http.json<{ data: Lookup[] }>(`/v1/transparency/helpers/${name}`, {}, options)).data
+  }
+}
+
+function bodyOf(response: Response): ReadableStream<Uint8Array> {
+  if (response.body === null) throw new ComprasError(response.status, 'Resposta sem corpo', undefined, null)
+  return response.body
+}
