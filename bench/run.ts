@@ -28,6 +28,7 @@ import {
   feedThroughService,
   ocdsHistoryThroughService,
   ocdsThroughService,
+  syncThroughClient,
 } from './lib/exports.js'
 import { type FloorFigures, measureLoadFloor } from './lib/floor.js'
 import { measureLongHistory, prepareLongHistory } from './lib/history.js'
@@ -333,6 +334,7 @@ async function main() {
     const feeding = await startService(url, path.join(options.out, `serve-${options.scale}-feed.log`))
     try {
       exports.set('feed', await feedThroughService(feeding.base, feeding.child.pid as number))
+      exports.set('sync', await syncThroughClient(feeding.base))
     } finally {
       await stop(feeding.child)
     }

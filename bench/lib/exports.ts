@@ -64,6 +64,65 @@ get(process.argv[1], (response) => {
 }).on('error', (error) => { console.error(error.message); process.exit(1) })
 `
 
+/** compras-client's sync() catching up the whole feed with records, in a child process: entries, time, memory. */
+const SYNCING = `
+const { Compras } = await import(process.argv[2])
+const api = new Compras({ baseUrl: process.argv[1] })
+const started = performance.now()
+let lines = 0
+let peak = 0
+const rss = []
+const sample = () => { const now = process.memoryUsage().rss; peak = Math.max(peak, now); rss.push(now) }
+const sampler = setInterval(sample, 100)
+for await (const entry of api.changes.sync({ withRecords: true, perPage: 1000, untilCaughtUp: true })) {
+  if (entry.cursor) lines++
+}
+clearInterval(sampler)
+sample()
+const quarter = rss[Math.floor(rss.length / 4)] ?? peak
+console.log(JSON.stringify({ lines, seconds: (performance.now() - started) / 1000, peak, quarter, last: rss.at(-1) }))
+`
+
+export interface SyncFigures extends ExportFigures {
+  /** The client's resident memory a quarter into the catch-up and at its end, in MB. */
+  quarterRssMB: number
+  lastRssMB: number
+}
+
+/** compras-client's sync() catching the feed up with records, through the running service, beside the raw lines. */
+export async function syncThroughClient(base: string): Promise<SyncFigures> {
+  const client = new URL('../../client/src/index.ts', import.meta.url).href
+  const out = await new Promise<string>((resolve, reject) =>
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', '--input-type=module', '-e', SYNCING, base, client],
+      { maxBuffer: 1 << 20 },
+      (error, stdout) => (error ? reject(error) : resolve(stdout)),
+    ),
+  )
+  const { lines, seconds, peak, quarter, last } = JSON.parse(out.trim().split('\n').at(-1) as string) as {
+    lines: number
+    seconds: number
+    peak: number
+    quarter: number
+    last: number
+  }
+  const figures: SyncFigures = {
+    name: 'change feed with records through compras-client sync() (client)',
+    rows: lines,
+    seconds: Number(seconds.toFixed(2)),
+    rowsPerSecond: Math.round(lines / seconds),
+    peakRssMB: Math.round(peak / 1e6),
+    quarterRssMB: Math.round(quarter / 1e6),
+    lastRssMB: Math.round(last / 1e6),
+  }
+  log(
+    `${figures.name}: ${figures.rowsPerSecond} entries/s, the client's RSS ${figures.quarterRssMB} MB a quarter in, ` +
+      `${figures.lastRssMB} MB at the end, peak ${figures.peakRssMB} MB`,
+  )
+  return figures
+}
+
 /** Downloads url in a child node process; its summary line: lines, bytes, seconds. */
 function fetchInChild(url: string): Promise<string> {
   return new Promise((resolve, reject) => {

@@ -63,6 +63,9 @@ export interface ScenarioResult {
   servers: Partial<Record<Server, Measured>>
 }
 
+/** compras-client's sync() catching up: at least this share of the raw JSON Lines' rate. */
+export const SYNC_GOAL = 0.7
+
 /** With --replica: the replica-backed service's CPU per request, at most this many times the service's without. */
 export const REPLICA_GOAL = 1.1
 
@@ -246,6 +249,21 @@ export function targets(
       goal: '≥ 20,000 entries/s, peak RSS < 300 MB',
       met: feed.rowsPerSecond >= 20_000 && feed.peakRssMB < 300,
       seen: `${feed.rowsPerSecond.toLocaleString('en')} entries/s, ${feed.peakRssMB} MB`,
+    })
+  const sync = exports.get('sync') as
+    | (ExportFigures & { quarterRssMB?: number; lastRssMB?: number })
+    | undefined
+  if (sync && feed)
+    list.push({
+      scenario: 'change feed catch-up with records through compras-client sync()',
+      goal: `≥ ${SYNC_GOAL * 100}% of the raw JSON Lines' entries/s, the client's memory flat (< 20% growth)`,
+      met:
+        sync.rowsPerSecond >= SYNC_GOAL * feed.rowsPerSecond &&
+        (sync.lastRssMB ?? 0) <= 1.2 * (sync.quarterRssMB ?? Number.POSITIVE_INFINITY),
+      seen:
+        `${sync.rowsPerSecond.toLocaleString('en')} against ${feed.rowsPerSecond.toLocaleString('en')} entries/s ` +
+        `(${Math.round((100 * sync.rowsPerSecond) / Math.max(1, feed.rowsPerSecond))}%); client RSS ` +
+        `${sync.quarterRssMB} MB a quarter in, ${sync.lastRssMB} MB at the end`,
     })
   for (const [name, scenario] of [
     ['ocds', 'OCDS bulk download (JSON Lines)'],

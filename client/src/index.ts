@@ -173,6 +173,8 @@ export interface SyncOptions {
    */
   onReset?: 'throw' | 'resync'
   onResync?: () => void | Promise<void>
+  /** End once the feed has nothing more, instead of waiting for the next import (a catch-up that exits). */
+  untilCaughtUp?: boolean
 }
 
 export interface PublicSyncOptions extends SyncOptions {
@@ -226,6 +228,7 @@ async function* follow<E>(
       await store?.set(cursor)
     }
     caughtUp = !page.has_more
+    if (caughtUp && options.untilCaughtUp) return
   }
 }
 

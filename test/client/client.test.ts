@@ -345,6 +345,13 @@ describe('compras-client against the service', () => {
     // Resumed from the store, it goes on from the second page's first entry: nothing skipped.
     const resumed = await api.changes.sync({ store, perPage: 5 }).next()
     assert.deepEqual(resumed.value, taken[5])
+    // A catch-up that ends: every entry once, then done, with the last cursor kept.
+    const caughtUp: PublicChange[] = []
+    for await (const entry of api.changes.sync({ store: new MemoryCursorStore(), untilCaughtUp: true }))
+      caughtUp.push(entry)
+    const end = await feedEnd(base)
+    assert.equal(caughtUp.at(-1)?.cursor, end)
+    assert.equal(new Set(caughtUp.map((entry) => entry.cursor)).size, caughtUp.length)
   })
 
   it('stops a sync waiting for the next import at once when its signal aborts', async () => {
