@@ -1781,6 +1781,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A malformed request (a bad header or URL), answered before routing */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        message: string;
+                    };
+                };
+            };
         };
     };
     getHealth: {
@@ -2449,7 +2462,7 @@ export interface operations {
                 /** @description A cursor given by an earlier answer (an entry's, or next_cursor): the entries after it. None: from the start */
                 after?: string;
                 /** @description Comma-separated kinds: contracts, direct-contracts, public-calls, arps. None: all */
-                kinds?: string;
+                kinds?: ("contracts" | "direct-contracts" | "public-calls" | "arps")[];
                 /** @description Only records of this organization */
                 organization_uuid?: string;
                 /** @description Only entries changed at this instant or later (ISO 8601): a first sync that needs no history */
@@ -3184,7 +3197,7 @@ export interface operations {
                 /** @description Entries a page, 1 to 1000 */
                 per_page?: number;
                 /** @description Comma-separated kinds: contracts, direct-contracts, public-calls, arps. None: all */
-                kinds?: string;
+                kinds?: ("contracts" | "direct-contracts" | "public-calls" | "arps")[];
                 /** @description Only records of this organization */
                 organization_uuid?: string;
                 /** @description Only entries changed at this instant or later (ISO 8601): a first sync that needs no history */
@@ -3582,7 +3595,7 @@ export interface operations {
                 /** @description A field; a leading - sorts descending */
                 sort?: "date_start" | "-date_start" | "date_end" | "-date_end" | "amount_total" | "-amount_total" | "contract_number" | "-contract_number";
                 /** @description Comma-separated relations to add to each item: managers, inspectors, commitments, documents, terms, orders */
-                with_relations?: string;
+                with_relations?: ("managers" | "inspectors" | "commitments" | "documents" | "terms" | "orders")[];
                 /** @description A page's next_cursor: the next page, after that page's last row (keyset), instead of `page` (not with it). Read by cursor, the pages hold still while imports add and change records: a record that is there for the whole read, its sort value unchanged, is shown once. The same sort must be asked. Cursors are signed: one that this service did not give (or made for another sort, or another database's) is refused */
                 cursor?: string;
             };
@@ -3959,7 +3972,7 @@ export interface operations {
                 /** @description A field; a leading - sorts descending */
                 sort?: "opening_date" | "-opening_date" | "number" | "-number" | "sum_amount_total" | "-sum_amount_total";
                 /** @description Comma-separated relations to add to each item: documents, providers, arps, contracts */
-                with_relations?: string;
+                with_relations?: ("documents" | "providers" | "arps" | "contracts")[];
                 /** @description A page's next_cursor: the next page, after that page's last row (keyset), instead of `page` (not with it). Read by cursor, the pages hold still while imports add and change records: a record that is there for the whole read, its sort value unchanged, is shown once. The same sort must be asked. Cursors are signed: one that this service did not give (or made for another sort, or another database's) is refused */
                 cursor?: string;
             };
@@ -4336,7 +4349,7 @@ export interface operations {
                 /** @description A field; a leading - sorts descending */
                 sort?: "opening_date" | "-opening_date" | "number" | "-number" | "sum_amount_total" | "-sum_amount_total";
                 /** @description Comma-separated relations to add to each item: documents, providers, arps, contracts */
-                with_relations?: string;
+                with_relations?: ("documents" | "providers" | "arps" | "contracts")[];
                 /** @description A page's next_cursor: the next page, after that page's last row (keyset), instead of `page` (not with it). Read by cursor, the pages hold still while imports add and change records: a record that is there for the whole read, its sort value unchanged, is shown once. The same sort must be asked. Cursors are signed: one that this service did not give (or made for another sort, or another database's) is refused */
                 cursor?: string;
             };
@@ -4715,7 +4728,7 @@ export interface operations {
                 /** @description A field; a leading - sorts descending */
                 sort?: "date_signature" | "-date_signature" | "date_expiration" | "-date_expiration" | "amount_total" | "-amount_total" | "number" | "-number";
                 /** @description Comma-separated relations to add to each item: documents, terms, orders */
-                with_relations?: string;
+                with_relations?: ("documents" | "terms" | "orders")[];
                 /** @description A page's next_cursor: the next page, after that page's last row (keyset), instead of `page` (not with it). Read by cursor, the pages hold still while imports add and change records: a record that is there for the whole read, its sort value unchanged, is shown once. The same sort must be asked. Cursors are signed: one that this service did not give (or made for another sort, or another database's) is refused */
                 cursor?: string;
             };

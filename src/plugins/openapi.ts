@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
+import { LIST } from '../transparency/parameters.js'
 
 const DESCRIPTION = `Public-procurement data of the platform's public bodies (organs).
 
@@ -19,6 +20,36 @@ carry no per-client header: the \`X-RateLimit-*\` headers of the per-address lim
 answers (\`/external\`) carry \`Cache-Control: no-store\`: no proxy or browser may keep them.
 
 The document is generated from the same schemas that validate requests and serialize responses.`
+
+interface OpenApiParameter {
+  in?: string
+  schema?: Record<string, unknown>
+  style?: string
+  explode?: boolean
+}
+type OpenApiDocument = { paths?: Record<string, Record<string, { parameters?: OpenApiParameter[] }>> }
+
+/**
+ * Query parameters validated as comma-separated text (LIST: `kinds`, `with_relations`) published as what they
+ * are, an array of their values, comma-separated (style form, explode false), so generated clients type them.
+ */
+function publishLists(document: OpenApiDocument): OpenApiDocument {
+  for (const operations of Object.values(document.paths ?? {}))
+    for (const operation of Object.values(operations))
+      for (const parameter of operation.parameters ?? []) {
+        const values = parameter.schema?.[LIST]
+        if (parameter.in !== 'query' || !Array.isArray(values)) continue
+        const { description } = parameter.schema as { description?: string }
+        parameter.schema = {
+          type: 'array',
+          items: { type: 'string', enum: values },
+          ...(description ? { description } : {}),
+        }
+        parameter.style = 'form'
+        parameter.explode = false
+      }
+  return document
+}
 
 /** The OpenAPI document (from the route schemas) at /openapi.json and an API reference page at /docs. */
 export default fp(
@@ -57,6 +88,10 @@ export default fp(
           },
         },
       },
+      transformObject: (document) =>
+        'openapiObject' in document
+          ? (publishLists(document.openapiObject as OpenApiDocument) as typeof document.openapiObject)
+          : document.swaggerObject,
       // Components are named after their schemas ($id: Order, Contract, ContractPage...), not def-0, def-1.
       refResolver: {
         buildLocalReference: (json, _baseUri, _fragment, i) =>
@@ -80,6 +115,12 @@ export default fp(
               type: 'object',
               additionalProperties: true,
               properties: { openapi: { type: 'string', example: '3.0.3' } },
+            },
+            400: {
+              description: 'A malformed request (a bad header or URL), answered before routing',
+              type: 'object',
+              required: ['success', 'message'],
+              properties: { success: { type: 'boolean', enum: [false] }, message: { type: 'string' } },
             },
           },
         },

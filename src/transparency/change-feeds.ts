@@ -4,7 +4,7 @@ import { pastEnd } from '../db/replicas.js'
 import { ParameterError } from '../errors.js'
 import { PUBLIC_RESOURCES } from '../resources/index.js'
 import type { Cursors } from './cursors.js'
-import { type Parameter, parameters, type ValidQuery } from './parameters.js'
+import { LIST, type Parameter, parameters, type ValidQuery } from './parameters.js'
 
 // The change feeds (migrations/0015_change_log.sql, src/readmodel/log.ts), without HTTP: pages of the public
 // feed and of an organ's orders, and the public feed as lines, each entry as the JSON text it is served as.
@@ -65,7 +65,10 @@ const FEED_PARAMETERS: Readonly<Record<string, Parameter>> = {
     `um número inteiro de 1 a ${MAX_FEED_PAGE}`,
   ],
   kinds: [
-    Type.String({ description: `Comma-separated kinds: ${FEED_KINDS.join(', ')}. None: all` }),
+    Type.String({
+      description: `Comma-separated kinds: ${FEED_KINDS.join(', ')}. None: all`,
+      [LIST]: FEED_KINDS,
+    }),
     `uma lista separada por vírgulas de: ${FEED_KINDS.join(', ')}`,
   ],
   organization_uuid: [

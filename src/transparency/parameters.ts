@@ -111,6 +111,12 @@ export const PAGING: Readonly<Record<'page' | 'per_page', Parameter>> = {
   ],
 }
 
+/**
+ * A query parameter that takes a comma-separated list of these values: validated as text here (its message
+ * names the unknown ones), published in the OpenAPI document as an array of them (style form, explode false).
+ */
+export const LIST = 'x-list'
+
 /** The query parameters a listing accepts: the schema and, in Portuguese, what each accepts. */
 export function listingParameters(resource: PublicResource): Parameters {
   const relations = resource.offered
@@ -119,7 +125,10 @@ export function listingParameters(resource: PublicResource): Parameters {
     ...Object.fromEntries(Object.entries(resource.filters).map(([name, filter]) => [name, filter.parameter])),
     sort: sortParameter(resource),
     with_relations: [
-      Type.String({ description: `Comma-separated relations to add to each item: ${relations.join(', ')}` }),
+      Type.String({
+        description: `Comma-separated relations to add to each item: ${relations.join(', ')}`,
+        [LIST]: relations,
+      }),
       `uma lista separada por vírgulas de: ${relations.join(', ')}`,
     ],
     cursor: [

@@ -114,6 +114,11 @@ describe('compras-client against the service', () => {
         await raw(`/v1/transparency/${kind}/${id}/history?version=1`),
       )
     }
+    // Lists go comma-separated, as the document says (style form, explode false).
+    const related = await api.contracts
+      .list({ per_page: 2, with_relations: ['documents', 'terms'] })
+      .toArray()
+    assert.ok(related.length > 0 && related.every((item) => 'documents' in item && 'terms' in item))
     // A listing's filters go with every page.
     const mine = await api.contracts
       .list({ organization_uuid: organization.uuid as string, per_page: 4 })
