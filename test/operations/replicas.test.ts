@@ -13,7 +13,7 @@ import { Cursors } from '../../src/transparency/cursors.js'
 import { buildTestApp, listen } from '../helpers/app.js'
 import { request, until } from '../helpers/http.js'
 import { demoRecords, first, ndjson, source } from '../helpers/records.js'
-import { type StandbyPair, startStandbyPair } from '../helpers/standby.js'
+import { type StandbyPair, type StandbyServer, startStandbyPair } from '../helpers/standby.js'
 
 // Reads from a real streaming standby (DATABASE_REPLICA_URLS): they land on it, and an instance that has heard
 // of an import never answers older than it, though the standby replays it seconds later; a lagging or dead
@@ -75,7 +75,7 @@ describe('reads from a streaming replica', () => {
     const standby = createPool(pair.standby.url, { max: 1 })
     try {
       const { rows } = await standby.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = 'compras' AND application_name = 'compras'`,
+        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = 'compras' AND application_name = 'compras' AND pid <> pg_backend_pid()`,
       )
       return rows[0]?.n ?? 0
     } finally {
@@ -394,6 +394,95 @@ describe('reads from a streaming replica', () => {
         assert.deepEqual(record, JSON.parse(body).data, key)
       }
     } finally {
+      await app.close()
+    }
+  })
+})
+
+describe('reads from two streaming replicas', () => {
+  let pair: StandbyPair
+  let primary: Pool
+  const records = demoRecords(
+    { organizations: 1, orders: 6, contracts: 30, arps: 2, directContracts: 2, publicCalls: 2 },
+    571,
+  )
+
+  /**
+   * When a standby's compras backends last did anything (epoch seconds; 0: none): a read that lands on it moves
+   * it on; a connection the pool closes as idle can only move it back.
+   */
+  const lastActive = async (url: string) => {
+    const standby = createPool(url, { max: 1 })
+    try {
+      const { rows } = await standby.query<{ at: number | null }>(
+        `SELECT extract(epoch FROM max(state_change))::float8 AS at FROM pg_stat_activity
+         WHERE datname = 'compras' AND application_name = 'compras' AND pid <> pg_backend_pid()`,
+      )
+      return rows[0]?.at ?? 0
+    } finally {
+      await standby.end()
+    }
+  }
+
+  before(async () => {
+    pair = await startStandbyPair(2)
+    primary = createPool(pair.primary.url, { max: 4 })
+    await migrate(primary)
+    await syncReadModel(primary)
+    assert.equal((await importRecords(primary, [source(ndjson(records))])).ok, true)
+    await pair.caughtUp()
+  })
+  after(async () => {
+    await primary?.end()
+    await pair?.stop()
+  })
+
+  it('spreads the reads over both, and sends them all to the other while one lags', async () => {
+    const [a, b] = pair.standbys as [StandbyServer, StandbyServer]
+    const app = await buildTestApp(
+      { pool: primary },
+      {
+        env: {
+          DATABASE_URL: pair.primary.url,
+          DATABASE_REPLICA_URLS: `${a.url},${b.url}`,
+          REPLICA_MAX_LAG: '1',
+          PUBLIC_RATE_LIMIT: '0',
+        },
+      },
+    )
+    const base = await listen(app)
+    // Pages the cache does not hold: each another per_page.
+    let asked = 0
+    const uncached = async (n: number) => {
+      for (let k = 0; k < n; k++) {
+        const { status } = await request(`${base}/v1/transparency/contracts?per_page=${1 + (asked++ % 100)}`)
+        assert.equal(status, 200)
+      }
+    }
+    try {
+      await uncached(20)
+      assert.ok((await lastActive(a.url)) > 0, 'reads landed on the first')
+      assert.ok((await lastActive(b.url)) > 0, 'reads landed on the second')
+      await b.applyDelay(30_000)
+      const contract = first(records, 'contract')
+      assert.equal(
+        (await importRecords(primary, [source(ndjson([{ ...contract, object_details: 'Mudou' }]))])).ok,
+        true,
+      )
+      const state = async () =>
+        (JSON.parse((await request(`${base}/ready`)).body) as { replicas: { state: string }[] }).replicas.map(
+          (r) => r.state,
+        )
+      await until(async () => (await state()).join() === 'up,lagging', 20_000, 'the second to lag')
+      const before = await lastActive(b.url)
+      const beforeA = await lastActive(a.url)
+      await uncached(20)
+      assert.ok((await lastActive(b.url)) <= before, 'no read went to the lagging one')
+      assert.ok((await lastActive(a.url)) > beforeA, 'the other served them')
+      await b.applyDelay(0)
+      await until(async () => (await state()).join() === 'up,up', 20_000, 'the second to return')
+    } finally {
+      await b.applyDelay(0)
       await app.close()
     }
   })
