@@ -33,7 +33,7 @@ import {
 import { type FloorFigures, measureLoadFloor } from './lib/floor.js'
 import { measureLongHistory, prepareLongHistory } from './lib/history.js'
 import { type Importer, type IncrementalFigures, measureIncremental } from './lib/imports.js'
-import { counts, log, options } from './lib/options.js'
+import { counts, log, options, runs } from './lib/options.js'
 import { measurePrices, prepareRarePrices } from './lib/prices.js'
 import {
   buildRef,
@@ -141,7 +141,7 @@ async function main() {
       .finally(() => fixing.end())
     const previous = options.compare ? await buildRef(options.compare) : undefined
     if (previous) log(`--compare: built ${options.compare} (${previous.commit}) in a worktree of its own`)
-    const wantsIncremental = !options.only || 'incremental import'.includes(options.only)
+    const wantsIncremental = runs('incremental import')
     // The other build runs on a copy of the database, made before anything changes it: its importer and
     // its service (which rebuilds the read model in its own form when it starts) never touch this build's.
     // Issued before the copy, which must know them too; a database is copied with no one connected to it.
@@ -151,9 +151,7 @@ async function main() {
     const pool = createPool(url, { max: 2 })
     // What writing the loaded rows alone costs this server, beside what the load took on it (lib/floor.ts).
     const floor: FloorFigures | undefined =
-      options.floor === false ||
-      (load.reused && options.floor !== true) ||
-      (options.only && !'load floor'.includes(options.only))
+      options.floor === false || (load.reused && options.floor !== true) || !runs('load floor')
         ? undefined
         : await measureLoadFloor(pool)
     // Small imports on the loaded data, before the service starts: nothing else competes for the machine.
@@ -220,7 +218,7 @@ async function main() {
         ...(backed ? [['replica', backed] as [Server, typeof backed]] : []),
         ...(old ? [['previous', old] as [Server, typeof old]] : []),
       ]
-      const scenarios = SCENARIOS.filter((scenario) => !options.only || scenario.name.includes(options.only))
+      const scenarios = SCENARIOS.filter((scenario) => runs(scenario.name))
       // The bare server must send what the service sends, or they are not measured on the same work; a
       // previous build may send other bytes (a page it renders otherwise), or lack the route (a feature it
       // did not have: the scenario is measured without it).
@@ -282,7 +280,7 @@ async function main() {
         results.push(result)
       }
       // With --replica: a bulk import's lag, and how soon the replica-backed service shows a commit.
-      if (backed && standbyPool && (!options.only || 'replica'.includes(options.only))) {
+      if (backed && standbyPool && runs('replica')) {
         const primaryPool = createPool(url, { max: 2 })
         try {
           lags.push(await bulkLag(primaryPool, standbyPool, Math.min(20_000, counts.orders)))
@@ -296,7 +294,7 @@ async function main() {
       log(`service resident memory after the load scenarios: ${rssAfterLoadMB} MB`)
       if (old) previousRssMB = Math.round(residentBytes(old.child.pid as number) / 1e6)
       for (const other of others) await other.stop()
-      if (options.soak > 0 && (!options.only || 'soak'.includes(options.only)))
+      if (options.soak > 0 && runs('soak'))
         soaked = await soak(service.base, url, service.child.pid as number, samples, options.soak)
     } finally {
       for (const other of others) await other.stop()

@@ -37,7 +37,10 @@ export const program = new Command('bench')
     Number,
     5,
   )
-  .option('--only <text>', 'run only the scenarios whose name contains this (a quick look; no export)')
+  .option(
+    '--only <text>',
+    "run only the scenarios and steps whose name contains this, or one of its '|'-separated parts (a quick look; no export)",
+  )
   .option(
     '--compare <git-ref>',
     'also measure the service of this ref (built in a temporary worktree), alternated with the current one',
@@ -71,6 +74,10 @@ export const options = program.opts<{
 }>()
 
 export const counts = SCALES[options.scale]
+
+/** Whether --only lets the scenario or step of this name run: its name contains one of --only's parts. */
+export const runs = (name: string) =>
+  options.only === undefined || options.only.split('|').some((part) => name.includes(part))
 
 /** Items of every order of the benchmark's dataset. */
 export const ITEMS_PER_ORDER = 5
