@@ -58,6 +58,8 @@ export interface PoolOptions {
   onError?: (error: Error) => void
   /** Fail a checkout after this long (CONNECT_TIMEOUT_MS for serving); 0, the default: wait (commands). */
   connectTimeoutMs?: number
+  /** Fail a query whose answer has not come after this long (its connection is dropped); none by default. */
+  queryTimeoutMs?: number
 }
 
 const UNAVAILABLE_CODES = new Set([
@@ -112,6 +114,7 @@ export function createPool(connectionString: string, options: PoolOptions = {}):
     max: options.max ?? 10,
     application_name: options.applicationName ?? 'compras',
     connectionTimeoutMillis: options.connectTimeoutMs ?? 0,
+    ...(options.queryTimeoutMs === undefined ? {} : { query_timeout: options.queryTimeoutMs }),
     // A peer that vanished without closing (a cut cable, a dead host) is noticed by the kernel's probes.
     keepAlive: true,
   })

@@ -84,7 +84,13 @@ export class Replicas {
     this.checkMs = options.checkMs ?? 1000
     this.watched = urls.map((url) => ({
       name: serverName(url),
-      monitor: createPool(url, { max: 1, applicationName: 'compras-replica-check', connectTimeoutMs: 1000 }),
+      // A replica that stops answering (a cut network) is found down at the next check, not waited on for ever.
+      monitor: createPool(url, {
+        max: 1,
+        applicationName: 'compras-replica-check',
+        connectTimeoutMs: 1000,
+        queryTimeoutMs: 2000,
+      }),
       state: 'starting',
       replayed: -1n,
       lagMs: Number.POSITIVE_INFINITY,

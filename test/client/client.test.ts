@@ -324,6 +324,8 @@ describe('compras-client against the service', () => {
       assert.ok(existsSync(path.join(dir, 'index.d.ts')) && existsSync(path.join(dir, 'schema.d.ts')))
       const manifest = JSON.parse(readFileSync(path.join(client, 'package.json'), 'utf8'))
       assert.equal(manifest.dependencies, undefined)
+      const document = JSON.parse(readFileSync(new URL('../../docs/openapi.json', import.meta.url), 'utf8'))
+      assert.equal(manifest.version, document.info.version, "the package's version follows the API's")
       assert.equal(manifest.type, 'module')
       const script = `const { Compras } = await import(${JSON.stringify(path.join(dir, 'index.js'))});
         const api = new Compras({ baseUrl: ${JSON.stringify(base)} });

@@ -1,4 +1,5 @@
-import { appendFileSync, chmodSync, chownSync, mkdtempSync, rmSync } from 'node:fs'
+import { execFile } from 'node:child_process'
+import { appendFileSync, chmodSync, chownSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
@@ -22,6 +23,9 @@ export interface StandbyServer extends Server {
   kill(): Promise<void>
   /** Starts it again on its port. */
   restart(): Promise<void>
+  /** Stops its processes where they are (SIGSTOP), as a host that no longer answers; thaw lets them go on. */
+  freeze(): Promise<void>
+  thaw(): Promise<void>
 }
 
 export interface StandbyPair extends Omit<StandbyServer, keyof Server> {
@@ -44,6 +48,17 @@ async function query<T extends pg.QueryResultRow>(url: string, text: string): Pr
   } finally {
     await client.end()
   }
+}
+
+/** Sends a signal to a cluster's postmaster and every process it started. */
+async function signalAll(dir: string, signal: 'SIGSTOP' | 'SIGCONT') {
+  const postmaster = Number(readFileSync(path.join(dir, 'postmaster.pid'), 'utf8').split('\n')[0])
+  const children = await new Promise<number[]>((resolve) =>
+    execFile('pgrep', ['-P', String(postmaster)], (_error, stdout) =>
+      resolve(stdout.split('\n').filter(Boolean).map(Number)),
+    ),
+  )
+  for (const pid of [postmaster, ...children]) process.kill(pid, signal)
 }
 
 /** Starts a primary with a `compras` database, and `count` streaming standbys of it that have caught up. */
@@ -112,6 +127,8 @@ export async function startStandbyPair(count = 1): Promise<StandbyPair> {
       await standby.start()
       down.delete(standby)
     },
+    freeze: () => signalAll(standby.dir, 'SIGSTOP'),
+    thaw: () => signalAll(standby.dir, 'SIGCONT'),
   }))
   const [first] = standbys as [StandbyServer]
   return {
@@ -121,6 +138,8 @@ export async function startStandbyPair(count = 1): Promise<StandbyPair> {
     applyDelay: first.applyDelay,
     kill: first.kill,
     restart: first.restart,
+    freeze: first.freeze,
+    thaw: first.thaw,
     caughtUp,
     async stop() {
       for (const standby of started) await standby.stop('fast')

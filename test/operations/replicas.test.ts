@@ -335,6 +335,26 @@ describe('reads from a streaming replica', () => {
     }
   })
 
+  it('takes a standby that stops answering out within seconds, reading elsewhere meanwhile', async () => {
+    const { app, base } = await serve()
+    const state = async () => (await ready(base)).replicas[0]?.state
+    try {
+      assert.equal(await state(), 'up')
+      await pair.standby.freeze()
+      // Its check times out (2 s): down, and new reads go to the primary.
+      await until(async () => (await state()) === 'down', 10_000, 'the frozen standby to leave')
+      for (let k = 0; k < 5; k++) {
+        const { status } = await request(`${base}/v1/transparency/contracts?per_page=${k + 10}&page=2`)
+        assert.equal(status, 200)
+      }
+      await pair.standby.thaw()
+      await until(async () => (await state()) === 'up', 20_000, 'the standby to return')
+    } finally {
+      await pair.standby.thaw()
+      await app.close()
+    }
+  })
+
   it('lets a mirror fed by a replica-backed instance during concurrent imports end equal to the dump', async () => {
     const { app, base } = await serve()
     try {
