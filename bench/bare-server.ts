@@ -56,6 +56,9 @@ function queryOf(url: string): Record<string, unknown> {
   const query: Record<string, unknown> = Object.fromEntries(new URL(url, 'http://x').searchParams)
   for (const name of ['page', 'per_page', 'modality_id', 'status_id', 'management_status_id'])
     if (query[name] !== undefined) query[name] = Number(query[name])
+  // Booleans as the service's validation gives them (src/query-validation.ts).
+  for (const name of ['with_records'])
+    if (query[name] === 'true' || query[name] === 'false') query[name] = query[name] === 'true'
   return query
 }
 

@@ -100,21 +100,26 @@ export class Http {
   }
 
   /** A GET answered 2xx, after the retries a read allows: 429 and 503 (Retry-After honoured), network errors. */
-  async get(path: string, query: Query = {}, options: RequestOptions = {}): Promise<Response> {
+  async get(
+    path: string,
+    query: Query = {},
+    options: RequestOptions & { once?: boolean } = {},
+  ): Promise<Response> {
     const url = this.url(path, query)
     const headers: Record<string, string> = { accept: 'application/json', ...this.options.headers }
     if (options.token !== undefined) headers.authorization = options.token
+    const attempts = options.once ? 1 : this.attempts
     for (let attempt = 1; ; attempt++) {
       let response: Response
       try {
         response = await this.fetch(url, { headers, signal: options.signal })
       } catch (error) {
-        if (isAbort(error, options.signal) || attempt >= this.attempts) throw error
+        if (isAbort(error, options.signal) || attempt >= attempts) throw error
         await sleep(this.backoff(attempt), options.signal)
         continue
       }
       if (response.ok) return response
-      if ((response.status === 429 || response.status === 503) && attempt < this.attempts) {
+      if ((response.status === 429 || response.status === 503) && attempt < attempts) {
         const wait = retryAfterMs(response.headers.get('retry-after')) ?? this.backoff(attempt)
         await response.body?.cancel().catch(() => {})
         await sleep(wait, options.signal)
