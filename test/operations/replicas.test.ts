@@ -269,12 +269,16 @@ describe('reads from a streaming replica', () => {
     try {
       await pair.applyDelay(30_000)
       await editContract()
+      let lag = 0
       await until(
-        async () => (await ready(base)).replicas[0]?.state === 'lagging',
+        async () => {
+          const [standby] = (await ready(base)).replicas
+          lag = standby?.lag_seconds ?? 0
+          return standby?.state === 'lagging'
+        },
         20_000,
         'the standby to lag',
       )
-      const lag = (await ready(base)).replicas[0]?.lag_seconds ?? 0
       assert.ok(lag >= 1, `lag ${lag}`)
       assert.equal((await request(`${base}/v1/transparency/contracts/${contract.id}`)).status, 200)
       await pair.applyDelay(0)
