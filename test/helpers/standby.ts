@@ -41,11 +41,16 @@ export interface StandbyPair extends Omit<StandbyServer, keyof Server> {
 
 const DATABASE = 'compras'
 
-async function query<T extends pg.QueryResultRow>(url: string, text: string): Promise<T[]> {
+/** The rows of one statement on the server at `url`, over a connection of its own (a test's look at a standby). */
+export async function query<T extends pg.QueryResultRow>(
+  url: string,
+  text: string,
+  values: unknown[] = [],
+): Promise<T[]> {
   const client = new pg.Client({ connectionString: url })
   await client.connect()
   try {
-    return (await client.query<T>(text)).rows
+    return (await client.query<T>(text, values)).rows
   } finally {
     await client.end()
   }

@@ -13,7 +13,7 @@ import { Cursors } from '../../src/transparency/cursors.js'
 import { buildTestApp, listen } from '../helpers/app.js'
 import { request, until } from '../helpers/http.js'
 import { demoRecords, first, ndjson, source } from '../helpers/records.js'
-import { type StandbyPair, type StandbyServer, startStandbyPair } from '../helpers/standby.js'
+import { query, type StandbyPair, type StandbyServer, startStandbyPair } from '../helpers/standby.js'
 
 // Reads from a real streaming standby (DATABASE_REPLICA_URLS): they land on it, and an instance that has heard
 // of an import never answers older than it, though the standby replays it seconds later; a lagging or dead
@@ -58,30 +58,22 @@ describe('reads from a streaming replica', () => {
     return object
   }
   /** The contract's object as the standby has it now (straight from its read model). */
-  const onStandby = async () => {
-    const standby = createPool(pair.standby.url, { max: 1 })
-    try {
-      const { rows } = await standby.query<{ object: string }>(
+  const onStandby = async () =>
+    (
+      await query<{ object: string }>(
+        pair.standby.url,
         `SELECT body::json->>'object_details' AS object FROM detail_documents WHERE resource = 'contracts' AND id = $1`,
         [contract.id],
       )
-      return rows[0]?.object
-    } finally {
-      await standby.end()
-    }
-  }
+    )[0]?.object
   /** The compras backends on the standby (the reads' connections, whatever their state). */
-  const readsOnStandby = async () => {
-    const standby = createPool(pair.standby.url, { max: 1 })
-    try {
-      const { rows } = await standby.query<{ n: number }>(
+  const readsOnStandby = async () =>
+    (
+      await query<{ n: number }>(
+        pair.standby.url,
         `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = 'compras' AND application_name = 'compras' AND pid <> pg_backend_pid()`,
       )
-      return rows[0]?.n ?? 0
-    } finally {
-      await standby.end()
-    }
-  }
+    )[0]?.n ?? 0
   const serve = async (env: Record<string, string> = {}) => {
     const app = await buildTestApp(
       { pool: primary },
@@ -435,18 +427,14 @@ describe('reads from two streaming replicas', () => {
    * When a standby's compras backends last did anything (epoch seconds; 0: none): a read that lands on it moves
    * it on; a connection the pool closes as idle can only move it back.
    */
-  const lastActive = async (url: string) => {
-    const standby = createPool(url, { max: 1 })
-    try {
-      const { rows } = await standby.query<{ at: number | null }>(
+  const lastActive = async (url: string) =>
+    (
+      await query<{ at: number | null }>(
+        url,
         `SELECT extract(epoch FROM max(state_change))::float8 AS at FROM pg_stat_activity
          WHERE datname = 'compras' AND application_name = 'compras' AND pid <> pg_backend_pid()`,
       )
-      return rows[0]?.at ?? 0
-    } finally {
-      await standby.end()
-    }
-  }
+    )[0]?.at ?? 0
 
   before(async () => {
     pair = await startStandbyPair(2)
