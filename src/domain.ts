@@ -51,7 +51,7 @@ export const BIDDING_STATUSES = [
   'Concluído',
 ] as const
 
-/** The management (execution) status of a contract or ARP. */
+/** The management (execution) status of a contract or ARP (the interface does not list them: open). */
 export const MANAGEMENT_STATUSES = [
   'Aguardando assinatura',
   'Vigente',

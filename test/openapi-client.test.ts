@@ -5,10 +5,11 @@ import os from 'node:os'
 import path from 'node:path'
 import { describe, it } from 'node:test'
 import { promisify } from 'node:util'
-import openapiTS, { astToString } from 'openapi-typescript'
+import { clientTypes } from '../scripts/client-types.js'
 
 // An outside tool's view of the published contract: openapi-typescript generates types from
-// docs/openapi.json, and a small client written against them must type-check (and a wrong one must not).
+// docs/openapi.json (with the client package's one transform: open enums keep a string fallback), and a
+// small client written against them must type-check (and a wrong one must not).
 
 const run = promisify(execFile)
 const root = new URL('..', import.meta.url).pathname
@@ -22,6 +23,7 @@ type Contract = components['schemas']['Contract']
 type ContractAnswer = paths['/v1/transparency/contracts/{id}']['get']['responses'][200]['content']['application/json']
 type Page = components['schemas']['ContractPage']
 type ExportProblem = paths['/v1/transparency/export']['get']['responses'][422]['content']['application/json']
+type Bidding = components['schemas']['Bidding']
 
 export const query: OrderQuery = { order_number: '000001/2026' }
 export function total(answer: OrderAnswer): number {
@@ -35,12 +37,20 @@ export function describe(answer: ContractAnswer): string {
 }
 export const firstId = (page: Page): string | undefined => page.data[0]?.id
 export const problem = (answer: ExportProblem): string => (answer.success ? '' : answer.message)
+// An open enum: the values listed today, and any a later version adds.
+export const known: Bidding['status'] = 'Homologado'
+export const later: Bidding['status'] = 'Em consulta pública'
+export const later2: components['schemas']['ContractItem']['management_status'] = 'Prorrogado'
 
 // The types are not loose: each line below must fail, or the unused directive fails the check.
 // @ts-expect-error a field the contract does not have
 export const missing = (contract: Contract) => contract.numero
 // @ts-expect-error the order number is text
 export const wrong: OrderQuery = { order_number: 1 }
+// @ts-expect-error an order's status is one of the four the interface lists (a closed enum)
+export const closed: Order['status_title'] = 'Cancelada'
+// @ts-expect-error so is a modality (spec 2.3)
+export const modality: Bidding['modality'] = 'Leilão'
 // @ts-expect-error money in a contract is text, not a number
 export const money = (contract: Contract): number => contract.amount_total
 `
@@ -70,7 +80,7 @@ async function typeCheck(dir: string, client: string): Promise<{ ok: boolean; ou
 describe('the published OpenAPI document, read by a generator', () => {
   it('gives openapi-typescript types that a small client type-checks against', async () => {
     const document = JSON.parse(readFileSync(path.join(root, 'docs/openapi.json'), 'utf8'))
-    const types = astToString(await openapiTS(document))
+    const types = await clientTypes(document)
     const dir = mkdtempSync(path.join(os.tmpdir(), 'compras-client-'))
     try {
       writeFileSync(path.join(dir, 'schema.ts'), types)

@@ -1034,8 +1034,8 @@ export interface components {
             /** @enum {string} */
             modality: "Adesão" | "Pregão Eletrônico" | "Pregão Presencial" | "Tomada de Preço" | "Concorrência - Presencial" | "Chamamento Público" | "Carta Convite" | "Dispensa sem Disputa" | "Inexigibilidade" | "Leilão Presencial" | "Regime Diferenciado de Contratação" | "Dispensa Eletrônica" | "Diálogo Competitivo" | "Procedimento da Lei 13.393/2016" | "Concurso" | "Concorrência - Eletrônica" | "Manifestação de Interesse" | "Pré-Qualificação" | "Credenciamento" | "Leilão Eletrônico";
             budget_secret: boolean;
-            /** @enum {string} */
-            status: "Publicado" | "Em disputa" | "Em julgamento" | "Em habilitação" | "Em recurso" | "Adjudicado" | "Homologado" | "Suspenso" | "Revogado" | "Anulado" | "Deserto" | "Fracassado" | "Cancelado" | "Concluído";
+            /** @description One of the values listed today; later versions may add others */
+            status: "Publicado" | "Em disputa" | "Em julgamento" | "Em habilitação" | "Em recurso" | "Adjudicado" | "Homologado" | "Suspenso" | "Revogado" | "Anulado" | "Deserto" | "Fracassado" | "Cancelado" | "Concluído" | (string & {});
             register_price: boolean;
             /**
              * Format: date-time
@@ -1099,8 +1099,8 @@ export interface components {
              * @example 2025-03-10
              */
             date_expiration: string;
-            /** @enum {string} */
-            management_status: "Aguardando assinatura" | "Vigente" | "Suspenso" | "Encerrado" | "Rescindido" | "Cancelado";
+            /** @description One of the values listed today; later versions may add others */
+            management_status: "Aguardando assinatura" | "Vigente" | "Suspenso" | "Encerrado" | "Rescindido" | "Cancelado" | (string & {});
         };
         /** @description A linked contract; GET /v1/transparency/contracts/{id} has the rest */
         ContractSummary: {
@@ -1126,8 +1126,8 @@ export interface components {
              * @example 2025-03-10
              */
             date_end: string;
-            /** @enum {string} */
-            management_status: "Aguardando assinatura" | "Vigente" | "Suspenso" | "Encerrado" | "Rescindido" | "Cancelado";
+            /** @description One of the values listed today; later versions may add others */
+            management_status: "Aguardando assinatura" | "Vigente" | "Suspenso" | "Encerrado" | "Rescindido" | "Cancelado" | (string & {});
         };
         /** @description A public call created or updated; with with_records=true, `record` is the public call as GET /v1/transparency/public-calls/{id} serves it now (its latest state, not this entry's) */
         PublicCallChange: {
@@ -1340,8 +1340,8 @@ export interface components {
              * @example 2025-03-10
              */
             date_end: string;
-            /** @enum {string} */
-            management_status: "Aguardando assinatura" | "Vigente" | "Suspenso" | "Encerrado" | "Rescindido" | "Cancelado";
+            /** @description One of the values listed today; later versions may add others */
+            management_status: "Aguardando assinatura" | "Vigente" | "Suspenso" | "Encerrado" | "Rescindido" | "Cancelado" | (string & {});
             managers?: components["schemas"]["Person"][];
             inspectors?: components["schemas"]["Person"][];
             commitments?: components["schemas"]["Commitment"][];
@@ -1386,8 +1386,8 @@ export interface components {
             /** @enum {string} */
             modality: "Adesão" | "Pregão Eletrônico" | "Pregão Presencial" | "Tomada de Preço" | "Concorrência - Presencial" | "Chamamento Público" | "Carta Convite" | "Dispensa sem Disputa" | "Inexigibilidade" | "Leilão Presencial" | "Regime Diferenciado de Contratação" | "Dispensa Eletrônica" | "Diálogo Competitivo" | "Procedimento da Lei 13.393/2016" | "Concurso" | "Concorrência - Eletrônica" | "Manifestação de Interesse" | "Pré-Qualificação" | "Credenciamento" | "Leilão Eletrônico";
             budget_secret: boolean;
-            /** @enum {string} */
-            status: "Publicado" | "Em disputa" | "Em julgamento" | "Em habilitação" | "Em recurso" | "Adjudicado" | "Homologado" | "Suspenso" | "Revogado" | "Anulado" | "Deserto" | "Fracassado" | "Cancelado" | "Concluído";
+            /** @description One of the values listed today; later versions may add others */
+            status: "Publicado" | "Em disputa" | "Em julgamento" | "Em habilitação" | "Em recurso" | "Adjudicado" | "Homologado" | "Suspenso" | "Revogado" | "Anulado" | "Deserto" | "Fracassado" | "Cancelado" | "Concluído" | (string & {});
             register_price: boolean;
             /**
              * Format: date-time
@@ -1480,8 +1480,8 @@ export interface components {
              * @example 2025-03-10
              */
             date_expiration: string;
-            /** @enum {string} */
-            management_status: "Aguardando assinatura" | "Vigente" | "Suspenso" | "Encerrado" | "Rescindido" | "Cancelado";
+            /** @description One of the values listed today; later versions may add others */
+            management_status: "Aguardando assinatura" | "Vigente" | "Suspenso" | "Encerrado" | "Rescindido" | "Cancelado" | (string & {});
             documents?: components["schemas"]["Document"][];
             terms?: components["schemas"]["Term"][];
             orders?: components["schemas"]["OrderSummary"][];

@@ -38,6 +38,7 @@ const fields = {
   date_expiration: field('date', 'Data de vencimento'),
   management_status: field('enum', 'Situação de gestão', {
     values: MANAGEMENT_STATUSES,
+    open: true,
     store: { lookup: 'management_statuses', column: 'management_status_id' },
   }),
   documents: attachments('arp_id'),

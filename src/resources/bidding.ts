@@ -26,6 +26,7 @@ const fields = {
   budget_secret: field('boolean', 'Orçamento sigiloso'),
   status: field('enum', 'Situação', {
     values: BIDDING_STATUSES,
+    open: true,
     store: { lookup: 'bidding_statuses', column: 'status_id' },
   }),
   register_price: field('boolean', 'Registro de preços'),

@@ -38,6 +38,7 @@ const fields = {
   date_end: field('date', 'Fim da vigência'),
   management_status: field('enum', 'Situação de gestão', {
     values: MANAGEMENT_STATUSES,
+    open: true,
     store: { lookup: 'management_statuses', column: 'management_status_id' },
   }),
   documents: attachments('contract_id'),

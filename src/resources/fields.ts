@@ -73,6 +73,8 @@ export interface Field<
   readonly maximum?: number
   /** The values of an enum. */
   readonly values?: V
+  /** An enum the interface leaves open: a later version may add values, so clients must accept others. */
+  readonly open?: boolean
   /** A taxId shown whole: only the token-protected order query, to the organ that issued the order. */
   readonly reveal?: boolean
   /** Published as null (API, exports) while this boolean field of the record is true. */
@@ -132,6 +134,7 @@ export interface FieldOptions<N extends boolean, V extends readonly string[], S 
   minimum?: number
   maximum?: number
   values?: V
+  open?: boolean
   reveal?: boolean
   secretIf?: S
   examples?: readonly unknown[]
@@ -450,7 +453,16 @@ export function servedSchema(f: AnyField): TSchema {
         })
       case 'enum':
         // A string with `enum`, not a union of literals: the serializer would validate an anyOf at run time.
-        return Type.Unsafe<string>({ type: 'string', enum: [...(f.values ?? [])], ...options })
+        // An open one lists its values today as `x-extensible-enum` (Zalando's convention): any string is
+        // valid, and the client's generated type keeps a string fallback.
+        return f.open
+          ? Type.Unsafe<string>({
+              type: 'string',
+              'x-extensible-enum': [...(f.values ?? [])],
+              ...options,
+              description: `${options.description ? `${options.description}. ` : ''}One of the values listed today; later versions may add others`,
+            })
+          : Type.Unsafe<string>({ type: 'string', enum: [...(f.values ?? [])], ...options })
       case 'cpf':
         return Type.String({
           description: 'Masked: only the middle digits are visible',
