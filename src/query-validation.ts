@@ -32,10 +32,13 @@ function propertiesOf(schema: unknown, type: 'integer' | 'boolean'): string[] {
 
 const BOOLEANS: Readonly<Record<string, boolean>> = { true: true, false: false }
 
-/** Compiles a route's request schemas (querystring, params) for Fastify; see the file comment. */
+/**
+ * Compiles a route's request schemas (querystring, params) for Fastify; see the file comment. Integers in
+ * the query and the path (a history's version) are read from plain digits.
+ */
 export const requestValidator: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const validate: ValidateFunction = ajv.compile(schema as object)
-  const integers = httpPart === 'querystring' ? propertiesOf(schema, 'integer') : []
+  const integers = httpPart === 'querystring' || httpPart === 'params' ? propertiesOf(schema, 'integer') : []
   const booleans = httpPart === 'querystring' ? propertiesOf(schema, 'boolean') : []
   const check = (data: unknown) => {
     if (data !== null && typeof data === 'object') {

@@ -103,10 +103,10 @@ export async function measureLongHistory(url: string, pool: Pool, logFile: strin
       open(`/v1/transparency/contracts/${LONG_CONTRACT}`),
     ])
     const last = await drive('long history: the last version (uncached)', service.base, pid, [
-      open(`/v1/transparency/contracts/${LONG_CONTRACT}/history?version=${VERSIONS}`),
+      open(`/v1/transparency/contracts/${LONG_CONTRACT}/history/${VERSIONS}`),
     ])
     const first = await drive('long history: the first version (uncached)', service.base, pid, [
-      open(`/v1/transparency/contracts/${LONG_CONTRACT}/history?version=1`),
+      open(`/v1/transparency/contracts/${LONG_CONTRACT}/history/1`),
     ])
     const times: number[] = []
     let bytes = 0

@@ -149,8 +149,8 @@ export class Records<K extends Kind> {
   async version(id: string, version: number, options: RequestOptions = {}): Promise<Kinds[K]['version']> {
     return (
       await this.http.json<{ data: Kinds[K]['version'] }>(
-        `/v1/transparency/${this.kind}/${encodeURIComponent(id)}/history`,
-        { version },
+        `/v1/transparency/${this.kind}/${encodeURIComponent(id)}/history/${encodeURIComponent(version)}`,
+        {},
         options,
       )
     ).data

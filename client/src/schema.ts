@@ -360,10 +360,30 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Every version of a contract, or one of them whole
-         * @description The contract's versions, oldest first: each with when the import that made it ran, whether it created or updated the record, and what changed from the version before (field, label, before, after; elements of a relation named by their number, name or id). With `version`, that version whole, as its detail served it then. A record published before the change log has one version. A withdrawn record has no history (404): it was published by mistake.
+         * Every version of a contract
+         * @description The contract's versions, oldest first: each with when the import that made it ran, whether it created or updated the record, and what changed from the version before (field, label, before, after; elements of a relation named by their number, name or id). One version whole is at contracts/{id}/history/{version}. A record published before the change log has one version. A withdrawn record has no history (404): it was published by mistake.
          */
         get: operations["getContractHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/transparency/contracts/{id}/history/{version}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One version of a contract, whole
+         * @description The contract as its detail served it at that version (from 1, the oldest), with the import that made it. Versions past the last answer 404, as does a version number that is not one (0, text).
+         */
+        get: operations["getContractVersion"];
         put?: never;
         post?: never;
         delete?: never;
@@ -417,10 +437,30 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Every version of a direct contract, or one of them whole
-         * @description The direct contract's versions, oldest first: each with when the import that made it ran, whether it created or updated the record, and what changed from the version before (field, label, before, after; elements of a relation named by their number, name or id). With `version`, that version whole, as its detail served it then. A record published before the change log has one version. A withdrawn record has no history (404): it was published by mistake.
+         * Every version of a direct contract
+         * @description The direct contract's versions, oldest first: each with when the import that made it ran, whether it created or updated the record, and what changed from the version before (field, label, before, after; elements of a relation named by their number, name or id). One version whole is at direct-contracts/{id}/history/{version}. A record published before the change log has one version. A withdrawn record has no history (404): it was published by mistake.
          */
         get: operations["getDirectContractHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/transparency/direct-contracts/{id}/history/{version}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One version of a direct contract, whole
+         * @description The direct contract as its detail served it at that version (from 1, the oldest), with the import that made it. Versions past the last answer 404, as does a version number that is not one (0, text).
+         */
+        get: operations["getDirectContractVersion"];
         put?: never;
         post?: never;
         delete?: never;
@@ -474,10 +514,30 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Every version of a public call, or one of them whole
-         * @description The public call's versions, oldest first: each with when the import that made it ran, whether it created or updated the record, and what changed from the version before (field, label, before, after; elements of a relation named by their number, name or id). With `version`, that version whole, as its detail served it then. A record published before the change log has one version. A withdrawn record has no history (404): it was published by mistake.
+         * Every version of a public call
+         * @description The public call's versions, oldest first: each with when the import that made it ran, whether it created or updated the record, and what changed from the version before (field, label, before, after; elements of a relation named by their number, name or id). One version whole is at public-calls/{id}/history/{version}. A record published before the change log has one version. A withdrawn record has no history (404): it was published by mistake.
          */
         get: operations["getPublicCallHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/transparency/public-calls/{id}/history/{version}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One version of a public call, whole
+         * @description The public call as its detail served it at that version (from 1, the oldest), with the import that made it. Versions past the last answer 404, as does a version number that is not one (0, text).
+         */
+        get: operations["getPublicCallVersion"];
         put?: never;
         post?: never;
         delete?: never;
@@ -531,10 +591,30 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Every version of a ARP, or one of them whole
-         * @description The ARP's versions, oldest first: each with when the import that made it ran, whether it created or updated the record, and what changed from the version before (field, label, before, after; elements of a relation named by their number, name or id). With `version`, that version whole, as its detail served it then. A record published before the change log has one version. A withdrawn record has no history (404): it was published by mistake.
+         * Every version of a ARP
+         * @description The ARP's versions, oldest first: each with when the import that made it ran, whether it created or updated the record, and what changed from the version before (field, label, before, after; elements of a relation named by their number, name or id). One version whole is at arps/{id}/history/{version}. A record published before the change log has one version. A withdrawn record has no history (404): it was published by mistake.
          */
         get: operations["getArpHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/transparency/arps/{id}/history/{version}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One version of a ARP, whole
+         * @description The ARP as its detail served it at that version (from 1, the oldest), with the import that made it. Versions past the last answer 404, as does a version number that is not one (0, text).
+         */
+        get: operations["getArpVersion"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3439,7 +3519,7 @@ export interface operations {
     getContractHistory: {
         parameters: {
             query?: {
-                /** @description A version, from 1: that version whole */
+                /** @description Kept for links made before /history/{version}: answered 308 to that address */
                 version?: number;
             };
             header?: never;
@@ -3451,7 +3531,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The history (History), or with version the contract as it was (ContractVersion) */
+            /** @description The history */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3462,7 +3542,142 @@ export interface operations {
                         success: true;
                         /** @example Dados recuperados com sucesso */
                         message: string;
-                        data: components["schemas"]["History"] | components["schemas"]["ContractVersion"];
+                        data: components["schemas"]["History"];
+                    };
+                };
+            };
+            /** @description Not modified: the If-None-Match header lists the ETag this answer has now (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description With version: the address of that version (Location), where its answer is */
+            308: {
+                headers: {
+                    /** @description The version's own address */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `Identificador inválido.`: the id is not a UUID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        message: string;
+                    };
+                };
+            };
+            /** @description `Registro não encontrado.` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        message: string;
+                    };
+                };
+            };
+            /** @description An unknown or invalid parameter */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        message: string;
+                    };
+                };
+            };
+            /** @description `Muitas requisições deste endereço...`: over PUBLIC_RATE_LIMIT requests a minute from the address (the portal's pages count too). Only this answer carries the limit's headers: the others are public and cacheable. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed a minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window: 0 */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until a place frees */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        message: string;
+                    };
+                };
+            };
+            /** @description `Erro interno do servidor.`: a failure of the service, logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        message: string;
+                    };
+                };
+            };
+            /** @description `Serviço temporariamente indisponível. Tente novamente em alguns instantes.`: the database is unreachable; come back after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getContractVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The contract's UUID */
+                id: string;
+                /** @description The version, from 1 */
+                version: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The contract as it was */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @example Dados recuperados com sucesso */
+                        message: string;
+                        data: components["schemas"]["ContractVersion"];
                     };
                 };
             };
@@ -3486,21 +3701,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description `Registro não encontrado.`, or `Versão não encontrada.` for a version past the last */
+            /** @description `Registro não encontrado.`, or `Versão não encontrada.` for a version there is not */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        message: string;
-                    };
-                };
-            };
-            /** @description An unknown or invalid parameter */
-            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3818,7 +4020,7 @@ export interface operations {
     getDirectContractHistory: {
         parameters: {
             query?: {
-                /** @description A version, from 1: that version whole */
+                /** @description Kept for links made before /history/{version}: answered 308 to that address */
                 version?: number;
             };
             header?: never;
@@ -3830,7 +4032,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The history (History), or with version the direct contract as it was (BiddingVersion) */
+            /** @description The history */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3841,7 +4043,142 @@ export interface operations {
                         success: true;
                         /** @example Dados recuperados com sucesso */
                         message: string;
-                        data: components["schemas"]["History"] | components["schemas"]["BiddingVersion"];
+                        data: components["schemas"]["History"];
+                    };
+                };
+            };
+            /** @description Not modified: the If-None-Match header lists the ETag this answer has now (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description With version: the address of that version (Location), where its answer is */
+            308: {
+                headers: {
+                    /** @description The version's own address */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `Identificador inválido.`: the id is not a UUID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        message: string;
+                    };
+                };
+            };
+            /** @description `Registro não encontrado.` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        message: string;
+                    };
+                };
+            };
+            /** @description An unknown or invalid parameter */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        message: string;
+                    };
+                };
+            };
+            /** @description `Muitas requisições deste endereço...`: over PUBLIC_RATE_LIMIT requests a minute from the address (the portal's pages count too). Only this answer carries the limit's headers: the others are public and cacheable. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed a minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window: 0 */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until a place frees */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        message: string;
+                    };
+                };
+            };
+            /** @description `Erro interno do servidor.`: a failure of the service, logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        message: string;
+                    };
+                };
+            };
+            /** @description `Serviço temporariamente indisponível. Tente novamente em alguns instantes.`: the database is unreachable; come back after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getDirectContractVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The direct contract's UUID */
+                id: string;
+                /** @description The version, from 1 */
+                version: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The direct contract as it was */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @example Dados recuperados com sucesso */
+                        message: string;
+                        data: components["schemas"]["BiddingVersion"];
                     };
                 };
             };
@@ -3865,21 +4202,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description `Registro não encontrado.`, or `Versão não encontrada.` for a version past the last */
+            /** @description `Registro não encontrado.`, or `Versão não encontrada.` for a version there is not */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        message: string;
-                    };
-                };
-            };
-            /** @description An unknown or invalid parameter */
-            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4195,7 +4519,7 @@ export interface operations {
     getPublicCallHistory: {
         parameters: {
             query?: {
-                /** @description A version, from 1: that version whole */
+                /** @description Kept for links made before /history/{version}: answered 308 to that address */
                 version?: number;
             };
             header?: never;
@@ -4207,7 +4531,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The history (History), or with version the public call as it was (BiddingVersion) */
+            /** @description The history */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4218,7 +4542,142 @@ export interface operations {
                         success: true;
                         /** @example Dados recuperados com sucesso */
                         message: string;
-                        data: components["schemas"]["History"] | components["schemas"]["BiddingVersion"];
+                        data: components["schemas"]["History"];
+                    };
+                };
+            };
+            /** @description Not modified: the If-None-Match header lists the ETag this answer has now (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description With version: the address of that version (Location), where its answer is */
+            308: {
+                headers: {
+                    /** @description The version's own address */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `Identificador inválido.`: the id is not a UUID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        message: string;
+                    };
+                };
+            };
+            /** @description `Registro não encontrado.` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        message: string;
+                    };
+                };
+            };
+            /** @description An unknown or invalid parameter */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        message: string;
+                    };
+                };
+            };
+            /** @description `Muitas requisições deste endereço...`: over PUBLIC_RATE_LIMIT requests a minute from the address (the portal's pages count too). Only this answer carries the limit's headers: the others are public and cacheable. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed a minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window: 0 */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until a place frees */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        message: string;
+                    };
+                };
+            };
+            /** @description `Erro interno do servidor.`: a failure of the service, logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        message: string;
+                    };
+                };
+            };
+            /** @description `Serviço temporariamente indisponível. Tente novamente em alguns instantes.`: the database is unreachable; come back after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getPublicCallVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The public call's UUID */
+                id: string;
+                /** @description The version, from 1 */
+                version: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The public call as it was */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @example Dados recuperados com sucesso */
+                        message: string;
+                        data: components["schemas"]["BiddingVersion"];
                     };
                 };
             };
@@ -4242,21 +4701,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description `Registro não encontrado.`, or `Versão não encontrada.` for a version past the last */
+            /** @description `Registro não encontrado.`, or `Versão não encontrada.` for a version there is not */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        message: string;
-                    };
-                };
-            };
-            /** @description An unknown or invalid parameter */
-            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4572,7 +5018,7 @@ export interface operations {
     getArpHistory: {
         parameters: {
             query?: {
-                /** @description A version, from 1: that version whole */
+                /** @description Kept for links made before /history/{version}: answered 308 to that address */
                 version?: number;
             };
             header?: never;
@@ -4584,7 +5030,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The history (History), or with version the ARP as it was (ArpVersion) */
+            /** @description The history */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4595,7 +5041,142 @@ export interface operations {
                         success: true;
                         /** @example Dados recuperados com sucesso */
                         message: string;
-                        data: components["schemas"]["History"] | components["schemas"]["ArpVersion"];
+                        data: components["schemas"]["History"];
+                    };
+                };
+            };
+            /** @description Not modified: the If-None-Match header lists the ETag this answer has now (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description With version: the address of that version (Location), where its answer is */
+            308: {
+                headers: {
+                    /** @description The version's own address */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `Identificador inválido.`: the id is not a UUID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        message: string;
+                    };
+                };
+            };
+            /** @description `Registro não encontrado.` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        message: string;
+                    };
+                };
+            };
+            /** @description An unknown or invalid parameter */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        message: string;
+                    };
+                };
+            };
+            /** @description `Muitas requisições deste endereço...`: over PUBLIC_RATE_LIMIT requests a minute from the address (the portal's pages count too). Only this answer carries the limit's headers: the others are public and cacheable. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed a minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window: 0 */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until a place frees */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        message: string;
+                    };
+                };
+            };
+            /** @description `Erro interno do servidor.`: a failure of the service, logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        message: string;
+                    };
+                };
+            };
+            /** @description `Serviço temporariamente indisponível. Tente novamente em alguns instantes.`: the database is unreachable; come back after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getArpVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The ARP's UUID */
+                id: string;
+                /** @description The version, from 1 */
+                version: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ARP as it was */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @example Dados recuperados com sucesso */
+                        message: string;
+                        data: components["schemas"]["ArpVersion"];
                     };
                 };
             };
@@ -4619,21 +5200,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description `Registro não encontrado.`, or `Versão não encontrada.` for a version past the last */
+            /** @description `Registro não encontrado.`, or `Versão não encontrada.` for a version there is not */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        message: string;
-                    };
-                };
-            };
-            /** @description An unknown or invalid parameter */
-            422: {
                 headers: {
                     [name: string]: unknown;
                 };

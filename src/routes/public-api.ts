@@ -98,7 +98,11 @@ const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app,
       return reply.code(status).send(publicFailure(error.message))
     }
     if (error.validation) {
-      if (error.validationContext === 'params') return reply.code(400).send(publicFailure(MESSAGES.invalidId))
+      if (error.validationContext === 'params')
+        // A path's version that is not a positive number names no version; any other bad segment is an id.
+        return error.validation[0]?.instancePath === '/version'
+          ? reply.code(404).send(publicFailure(MESSAGES.versionNotFound))
+          : reply.code(400).send(publicFailure(MESSAGES.invalidId))
       const accepts = request.routeOptions.config.accepts ?? {}
       return reply.code(422).send(publicFailure(parameterError(error.validation[0], accepts).message))
     }

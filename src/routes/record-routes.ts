@@ -64,6 +64,7 @@ export const recordRoutes: FastifyPluginAsyncTypebox<TransparencyOptions> = asyn
       },
     )
 
+    const historyId = `${operationId('get', resource.path).replace(/s$/, '')}History`
     app.get(
       `/transparency/${resource.path}/:id/history`,
       {
@@ -71,14 +72,14 @@ export const recordRoutes: FastifyPluginAsyncTypebox<TransparencyOptions> = asyn
         // Answers are sent as the text built for them; the schemas describe them.
         serializerCompiler: () => (data) => JSON.stringify(data),
         schema: {
-          operationId: `${operationId('get', resource.path).replace(/s$/, '')}History`,
+          operationId: historyId,
           tags: ['transparency'],
-          summary: `Every version of a ${resource.label}, or one of them whole`,
+          summary: `Every version of a ${resource.label}`,
           description:
             `The ${resource.label}'s versions, oldest first: each with when the import that made it ran, whether it ` +
             'created or updated the record, and what changed from the version before (field, label, before, ' +
-            'after; elements of a relation named by their number, name or id). With `version`, that version ' +
-            'whole, as its detail served it then. A record published before the change log has one version. A ' +
+            'after; elements of a relation named by their number, name or id). One version whole is at ' +
+            `${resource.path}/{id}/history/{version}. A record published before the change log has one version. A ` +
             'withdrawn record has no history (404): it was published by mistake.',
           security: [],
           params: Type.Object({
@@ -87,20 +88,24 @@ export const recordRoutes: FastifyPluginAsyncTypebox<TransparencyOptions> = asyn
           querystring: Type.Object(
             {
               version: Type.Optional(
-                Type.Integer({ minimum: 1, description: 'A version, from 1: that version whole' }),
+                Type.Integer({
+                  minimum: 1,
+                  deprecated: true,
+                  description: 'Kept for links made before /history/{version}: answered 308 to that address',
+                }),
               ),
             },
             { additionalProperties: false },
           ),
           response: {
-            200: Success(
-              Type.Union([History, RecordVersion(resource)]),
-              `The history (History), or with version the ${resource.label} as it was (${resource.record.name}Version)`,
-            ),
+            200: Success(History, 'The history'),
+            308: {
+              description: 'With version: the address of that version (Location), where its answer is',
+              type: 'null',
+              headers: { Location: { type: 'string', description: "The version's own address" } },
+            },
             400: failure('`Identificador inválido.`: the id is not a UUID'),
-            404: failure(
-              '`Registro não encontrado.`, or `Versão não encontrada.` for a version past the last',
-            ),
+            404: failure('`Registro não encontrado.`'),
             422: failure('An unknown or invalid parameter'),
             429: TOO_MANY,
           },
@@ -108,7 +113,46 @@ export const recordRoutes: FastifyPluginAsyncTypebox<TransparencyOptions> = asyn
       },
       async (request, reply) => {
         const id = request.params.id.toLowerCase()
-        const answer = await reads.answer(reads.history(resource, id, request.query.version))
+        const { version } = request.query
+        if (version !== undefined) {
+          const path = request.url.slice(0, request.url.indexOf('?'))
+          return reply.redirect(`${path}/${version}`, 308)
+        }
+        const answer = await reads.answer(reads.history(resource, id, undefined))
+        if (answer === undefined) throw new NotFoundError('record')
+        return sendAnswer(request, reply, answer)
+      },
+    )
+
+    app.get(
+      `/transparency/${resource.path}/:id/history/:version`,
+      {
+        serializerCompiler: () => (data) => JSON.stringify(data),
+        schema: {
+          operationId: historyId.replace(/History$/, 'Version'),
+          tags: ['transparency'],
+          summary: `One version of a ${resource.label}, whole`,
+          description:
+            `The ${resource.label} as its detail served it at that version (from 1, the oldest), with the import ` +
+            'that made it. Versions past the last answer 404, as does a version number that is not one (0, text).',
+          security: [],
+          params: Type.Object({
+            id: Type.String({ format: 'uuid', description: `The ${resource.label}'s UUID` }),
+            version: Type.Integer({ minimum: 1, maximum: 2147483647, description: 'The version, from 1' }),
+          }),
+          response: {
+            200: Success(RecordVersion(resource), `The ${resource.label} as it was`),
+            400: failure('`Identificador inválido.`: the id is not a UUID'),
+            404: failure(
+              '`Registro não encontrado.`, or `Versão não encontrada.` for a version there is not',
+            ),
+            429: TOO_MANY,
+          },
+        },
+      },
+      async (request, reply) => {
+        const id = request.params.id.toLowerCase()
+        const answer = await reads.answer(reads.history(resource, id, request.params.version))
         if (answer === undefined) throw new NotFoundError('record')
         return sendAnswer(request, reply, answer)
       },

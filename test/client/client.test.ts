@@ -109,10 +109,7 @@ describe('compras-client against the service', () => {
       const id = (listed[0] as { id: string }).id
       assert.deepEqual(await resource.get(id), await raw(`/v1/transparency/${kind}/${id}`))
       assert.deepEqual(await resource.history(id), await raw(`/v1/transparency/${kind}/${id}/history`))
-      assert.deepEqual(
-        await resource.version(id, 1),
-        await raw(`/v1/transparency/${kind}/${id}/history?version=1`),
-      )
+      assert.deepEqual(await resource.version(id, 1), await raw(`/v1/transparency/${kind}/${id}/history/1`))
     }
     // Lists go comma-separated, as the document says (style form, explode false).
     const related = await api.contracts

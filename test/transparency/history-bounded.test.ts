@@ -83,16 +83,16 @@ describe('history that costs what it changed', () => {
     )
     for (let k = 1; k <= CHANGES; k++) {
       const response = await app.inject({
-        url: `/v1/transparency/contracts/${contract.id}/history?version=${k}`,
+        url: `/v1/transparency/contracts/${contract.id}/history/${k}`,
       })
-      assert.equal(response.statusCode, 200)
+      assert.equal(response.statusCode, 200, response.body)
       assert.equal(JSON.stringify(JSON.parse(response.body).data.record), served[k - 1], `version ${k}`)
     }
   })
 
   it('answers a version past the last as missing, on the API and the portal', async () => {
     const api = await app.inject({
-      url: `/v1/transparency/contracts/${contract.id}/history?version=${CHANGES + 1}`,
+      url: `/v1/transparency/contracts/${contract.id}/history/${CHANGES + 1}`,
     })
     assert.equal(api.statusCode, 404)
     assert.deepEqual(api.json(), { success: false, message: 'Versão não encontrada.' })
@@ -133,7 +133,7 @@ describe('history that costs what it changed', () => {
     assert.equal(wholes[0]?.n, 2)
     for (const k of [1, CHECKPOINT, CHECKPOINT + 1, CHANGES]) {
       const response = await app.inject({
-        url: `/v1/transparency/contracts/${contract.id}/history?version=${k}`,
+        url: `/v1/transparency/contracts/${contract.id}/history/${k}`,
       })
       assert.equal(JSON.stringify(JSON.parse(response.body).data.record), served[k - 1])
     }

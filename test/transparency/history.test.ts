@@ -191,28 +191,41 @@ describe('the history of a record', () => {
     ])
   })
 
-  it('gives each version whole, as its detail was served then', async () => {
+  it('gives each version whole, as its detail was served then, at its own address', async () => {
     for (const [k, text] of served.entries()) {
-      const { status, json } = await get(`${detail}/history?version=${k + 1}`)
+      const { status, json } = await get(`${detail}/history/${k + 1}`)
       assert.equal(status, 200)
       const body = json()
       assert.equal(body.data.version, k + 1)
       assert.equal(JSON.stringify(body.data.record), JSON.stringify(JSON.parse(text).data))
     }
-    const past = await get(`${detail}/history?version=4`)
-    assert.equal(past.status, 404)
-    assert.deepEqual(past.json(), { success: false, message: 'Versão não encontrada.' })
+    for (const url of [`${detail}/history/4`, `${detail}/history/0`, `${detail}/history/x`]) {
+      const past = await get(url)
+      assert.equal(past.status, 404, url)
+      assert.deepEqual(past.json(), { success: false, message: 'Versão não encontrada.' }, url)
+    }
     for (const [url, status] of [
       [`${detail}/history?version=0`, 422],
       [`${detail}/history?version=x`, 422],
       [`${detail}/history?versao=1`, 422],
       ['/v1/transparency/contracts/not-a-uuid/history', 400],
+      ['/v1/transparency/contracts/not-a-uuid/history/1', 400],
       ['/v1/transparency/contracts/00000000-0000-4000-8000-000000000000/history', 404],
+      ['/v1/transparency/contracts/00000000-0000-4000-8000-000000000000/history/1', 404],
     ] as const) {
       const answer = await get(url)
       assert.equal(answer.status, status, url)
       assert.equal(answer.json().success, false, url)
     }
+  })
+
+  it("sends a link made with ?version= on to the version's own address", async () => {
+    const moved = await fetch(`${base}${detail}/history?version=2`, { redirect: 'manual' })
+    assert.equal(moved.status, 308)
+    assert.equal(moved.headers.get('location'), `${detail}/history/2`)
+    // Followed, as fetch and browsers do: the version; and past the last, the version's 404.
+    assert.equal((await get(`${detail}/history?version=2`)).json().data.version, 2)
+    assert.equal((await get(`${detail}/history?version=99`)).status, 404)
   })
 
   it('shows the same story on the portal, with each earlier version at its own address', async () => {
@@ -328,7 +341,7 @@ describe('the history of a record', () => {
   })
 
   it('never shows a whole CPF in any version', async () => {
-    for (let n = 1; n <= 3; n++) await get(`${detail}/history?version=${n}`)
+    for (let n = 1; n <= 3; n++) await get(`${detail}/history/${n}`)
     const cpfs = records.flatMap((r) =>
       ['managers', 'inspectors'].flatMap((name) =>
         ((r[name] as { cpf: string }[] | undefined) ?? []).map((person) => person.cpf),

@@ -105,7 +105,7 @@ describe('a withdrawal leaves every face', () => {
     const versions = JSON.parse(history.text).data.versions as Version[]
     const texts = [history.text]
     for (const { version } of versions) {
-      const one = await get(`/v1/transparency/${kind}/${id}/history?version=${version}`)
+      const one = await get(`/v1/transparency/${kind}/${id}/history/${version}`)
       assert.equal(one.status, 200, one.text)
       texts.push(one.text)
     }
