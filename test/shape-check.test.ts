@@ -1,39 +1,24 @@
 import assert from 'node:assert/strict'
-import { readFileSync } from 'node:fs'
 import { after, before, describe, it } from 'node:test'
-import { Ajv, type ValidateFunction } from 'ajv'
+import type { ValidateFunction } from 'ajv'
 import type { FastifyInstance } from 'fastify'
 import { issueToken } from '../src/auth/tokens.js'
-import { isCalendarDate, isDateTime, isUuid } from '../src/checks.js'
 import { type DemoRecord, generateDemo, SCALES } from '../src/demo/generator.js'
 import { PUBLIC_RESOURCES } from '../src/resources/index.js'
 import { buildTestApp } from './helpers/app.js'
 import { seededDatabase, type TestDatabase } from './helpers/db.js'
+import { answerSchema, published } from './helpers/published.js'
 
 // Every record of the demo dataset, served by every detail, every listing page (with every relation)
 // and the order query, validated against the response schema the published OpenAPI document gives it:
 // what clients generate their code from must be what they get.
-
-const document = JSON.parse(readFileSync(new URL('../docs/openapi.json', import.meta.url), 'utf8'))
-const ajv = new Ajv({ strict: false, allErrors: true })
-ajv.addFormat('uuid', isUuid)
-ajv.addFormat('date', isCalendarDate)
-ajv.addFormat('date-time', isDateTime)
-ajv.addFormat('uri', (value: string) => URL.canParse(value))
-ajv.addSchema(document, 'openapi')
-
-/** The published 200 schema of GET path, as the document writes it (refs into its components). */
-function answerSchema(path: string): ValidateFunction {
-  const pointer = `/paths/${path.replaceAll('~', '~0').replaceAll('/', '~1')}/get/responses/200/content/application~1json/schema`
-  return ajv.compile({ $ref: `openapi#${pointer}` })
-}
 
 describe('every served body matches its published schema', () => {
   let db: TestDatabase
   let app: FastifyInstance
   const records: DemoRecord[] = [...generateDemo(SCALES.small, 2025)]
   const check = (validate: ValidateFunction, url: string, body: unknown) =>
-    assert.ok(validate(body), `${url}: ${ajv.errorsText(validate.errors, { separator: '\n' })}`)
+    assert.ok(validate(body), `${url}: ${published.errorsText(validate.errors, { separator: '\n' })}`)
   const get = async (url: string, headers: Record<string, string> = {}) => {
     const response = await app.inject({ method: 'GET', url, headers })
     assert.equal(response.statusCode, 200, `${url}: ${response.body}`)
@@ -128,5 +113,30 @@ describe('every served body matches its published schema', () => {
       const url = `/v1/transparency/organizations/${uuid}`
       check(answerSchema('/v1/transparency/organizations/{uuid}'), url, await get(url))
     }
+  })
+  it('OCDS: every release page, and each process as a record package and its releases as release packages', async () => {
+    const page = answerSchema('/v1/ocds/releases')
+    const record = answerSchema('/v1/ocds/records/{ocid}')
+    const one = answerSchema('/v1/ocds/releases/{id}')
+    const ocids: string[] = []
+    let url = '/v1/ocds/releases?per_page=100'
+    for (;;) {
+      const body = await get(url)
+      check(page, url, body)
+      if (body.releases.length === 0) break
+      ocids.push(...body.releases.map((r: { ocid: string }) => r.ocid))
+      url = new URL(body.links.next).pathname + new URL(body.links.next).search
+    }
+    assert.ok(ocids.length > 0)
+    for (const ocid of ocids) {
+      const url = `/v1/ocds/records/${ocid}?versioned=true`
+      const body = await get(url)
+      check(record, url, body)
+      for (const link of body.records[0].releases) {
+        const path = new URL(link.url).pathname
+        check(one, path, await get(path))
+      }
+    }
+    check(answerSchema('/v1/ocds/package.json'), 'package.json', await get('/v1/ocds/package.json'))
   })
 })

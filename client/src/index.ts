@@ -26,6 +26,9 @@ export type History = Schemas['History']
 export type PublicChange = Schemas['PublicChange']
 export type OrderChange = Schemas['OrderChange']
 export type Lookup = Schemas['Lookup']
+export type OcdsRelease = Schemas['OcdsRelease']
+export type OcdsReleasePackage = Schemas['OcdsReleasePackage']
+export type OcdsRecordPackage = Schemas['OcdsRecordPackage']
 
 /** An operation's query parameters. */
 type QueryOf<P extends keyof paths> = NonNullable<paths[P]['get']['parameters']['query']>
@@ -400,14 +403,25 @@ export class Compras {
     releases: async (
       query: QueryOf<'/v1/ocds/releases'> = {},
       options: RequestOptions = {},
-    ): Promise<Record<string, unknown>> => this.http.json('/v1/ocds/releases', query, options),
-    /** The record package of a process: its releases and its compiled release. */
+    ): Promise<OcdsReleasePackage> => this.http.json('/v1/ocds/releases', query, options),
+    /** The record package of a process: its releases linked, its compiled (and versioned) release. */
     record: async (
       ocid: string,
       query: QueryOf<'/v1/ocds/records/{ocid}'> = {},
       options: RequestOptions = {},
-    ): Promise<Record<string, unknown>> =>
+    ): Promise<OcdsRecordPackage> =>
       this.http.json(`/v1/ocds/records/${encodeURIComponent(ocid)}`, query, options),
+    /** One release, current or replaced, by its id (where a record's linked releases point). */
+    release: async (id: string, options: RequestOptions = {}): Promise<OcdsRelease> => {
+      const pkg = await this.http.json<OcdsReleasePackage>(
+        `/v1/ocds/releases/${encodeURIComponent(id)}`,
+        {},
+        options,
+      )
+      const [release] = pkg.releases
+      if (release === undefined) throw new ComprasError(404, 'Registro não encontrado.', undefined, pkg)
+      return release
+    },
     /** Every latest release (with history, every release) as JSON Lines, as a web stream. */
     download: async (
       query: QueryOf<'/v1/ocds/releases.jsonl'> = {},

@@ -910,6 +910,257 @@ export interface components {
             /** @description On created and updated entries: the order as GET /external/orders answers it now */
             order?: components["schemas"]["Order"];
         };
+        /** @description A release package (https://standard.open-contracting.org/schema/1__1__5/release-package-schema.json); only a page of /v1/ocds/releases past the end, which gives the cursor to resume from, has no release */
+        OcdsReleasePackage: {
+            /** Format: uri */
+            uri: string;
+            /** @enum {string} */
+            version: "1.1";
+            extensions: string[];
+            /**
+             * Format: date-time
+             * @description ISO 8601, with its offset
+             */
+            publishedDate: string;
+            publisher: components["schemas"]["OcdsPublisher"];
+            /** Format: uri */
+            license: string;
+            /** Format: uri */
+            publicationPolicy?: string;
+            releases: components["schemas"]["OcdsRelease"][];
+            links?: components["schemas"]["OcdsLinks"];
+        };
+        /** @description Who publishes (OCDS_PUBLISHER_NAME, OCDS_PUBLISHER_URI) */
+        OcdsPublisher: {
+            name: string;
+            /** Format: uri */
+            uri?: string;
+        };
+        /** @description A release (https://standard.open-contracting.org/schema/1__1__5/release-schema.json), as compras fills it: docs/ocds-mapping.md, field by field */
+        OcdsRelease: {
+            /** @description OCDS_PREFIX, a hyphen and the process UUID */
+            ocid: string;
+            /** @description The ocid, a hyphen and the version; a compiled release: the ocid, a hyphen and its date */
+            id: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, with its offset
+             */
+            date: string;
+            tag: ("tender" | "tenderUpdate" | "tenderCancellation" | "award" | "awardUpdate" | "awardCancellation" | "contract" | "contractUpdate" | "contractAmendment" | "implementation" | "implementationUpdate" | "contractTermination" | "compiled")[];
+            /** @enum {string} */
+            initiationType: "tender";
+            parties: components["schemas"]["OcdsParty"][];
+            buyer: components["schemas"]["OcdsOrganizationReference"];
+            tender?: components["schemas"]["OcdsTender"];
+            awards?: components["schemas"]["OcdsAward"][];
+            contracts?: components["schemas"]["OcdsContract"][];
+            /** @enum {string} */
+            language: "pt";
+        };
+        /** @description An organization or person the release names, once, with every role it plays */
+        OcdsParty: {
+            /** @description `BR-CNPJ-<cnpj>` for a company or organ, `pessoa-N` for a person */
+            id: string;
+            name: string;
+            identifier?: components["schemas"]["OcdsIdentifier"];
+            roles: ("buyer" | "procuringEntity" | "tenderer" | "supplier")[];
+        };
+        /** @description A CNPJ; a person has none (no value derived from a CPF is published) */
+        OcdsIdentifier: {
+            /** @enum {string} */
+            scheme: "BR-CNPJ";
+            id: string;
+            legalName: string;
+        };
+        /** @description A party, by its id in the release */
+        OcdsOrganizationReference: {
+            id: string;
+            name: string;
+        };
+        /** @description The direct contract or public call */
+        OcdsTender: {
+            /** Format: uuid */
+            id: string;
+            title: string;
+            description: string;
+            /** @enum {string} */
+            status: "active" | "complete" | "cancelled" | "unsuccessful";
+            procuringEntity: components["schemas"]["OcdsOrganizationReference"];
+            value?: components["schemas"]["OcdsValue"];
+            /** @enum {string} */
+            procurementMethod: "direct" | "open" | "selective" | "limited";
+            /** @description The modality, as spec 2.3 names it */
+            procurementMethodDetails: string;
+            awardCriteriaDetails?: string;
+            tenderPeriod?: components["schemas"]["OcdsPeriod"];
+            numberOfTenderers: number;
+            tenderers?: components["schemas"]["OcdsOrganizationReference"][];
+            documents?: components["schemas"]["OcdsDocument"][];
+        };
+        /** @description An amount in reais */
+        OcdsValue: {
+            amount: number;
+            /** @enum {string} */
+            currency: "BRL";
+        };
+        /** @description A period: a day of ours starts at 00:00:00 and ends at 23:59:59 Brasília time (-03:00) */
+        OcdsPeriod: {
+            /**
+             * Format: date-time
+             * @description ISO 8601, with its offset
+             */
+            startDate?: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, with its offset
+             */
+            endDate?: string;
+        };
+        /** @description A published document */
+        OcdsDocument: {
+            id: string;
+            title: string;
+            /** Format: uri */
+            url: string;
+        };
+        /** @description An ARP (the framework agreement), or the award of a contract that came from none */
+        OcdsAward: {
+            /** @description An ARP's UUID, or `<contract uuid>-award` for a contract with no ARP */
+            id: string;
+            title: string;
+            description?: string;
+            /** @enum {string} */
+            status: "pending" | "active" | "cancelled";
+            /**
+             * Format: date-time
+             * @description ISO 8601, with its offset
+             */
+            date?: string;
+            value?: components["schemas"]["OcdsValue"];
+            suppliers?: components["schemas"]["OcdsOrganizationReference"][];
+            contractPeriod?: components["schemas"]["OcdsPeriod"];
+            documents?: components["schemas"]["OcdsDocument"][];
+            amendments?: components["schemas"]["OcdsAmendment"][];
+        };
+        /** @description An additive term: its number, the day it was signed, its kind and what it says */
+        OcdsAmendment: {
+            id: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, with its offset
+             */
+            date: string;
+            rationale: string;
+            description: string;
+        };
+        /** @description A contract */
+        OcdsContract: {
+            /** Format: uuid */
+            id: string;
+            awardID: string;
+            title: string;
+            description: string;
+            /** @enum {string} */
+            status: "pending" | "active" | "terminated" | "cancelled";
+            period: components["schemas"]["OcdsPeriod"];
+            value: components["schemas"]["OcdsValue"];
+            documents?: components["schemas"]["OcdsDocument"][];
+            implementation?: components["schemas"]["OcdsImplementation"];
+            amendments?: components["schemas"]["OcdsAmendment"][];
+        };
+        /** @description The supply orders */
+        OcdsImplementation: {
+            milestones: components["schemas"]["OcdsMilestone"][];
+        };
+        /** @description A supply order, a delivery milestone of its contract; `value` is the milestone-value extension's */
+        OcdsMilestone: {
+            /** @description The supply order's number */
+            id: string;
+            title: string;
+            /** @enum {string} */
+            type: "delivery";
+            description: string;
+            /**
+             * Format: date-time
+             * @description The order's delivery deadline
+             */
+            dueDate: string;
+            /** @enum {string} */
+            status: "scheduled" | "met" | "partiallyMet";
+            value?: components["schemas"]["OcdsValue"];
+        };
+        /** @description The neighbouring pages, with the same filters */
+        OcdsLinks: {
+            /** Format: uri */
+            next?: string;
+            /** Format: uri */
+            prev?: string;
+        };
+        /** @description A record package of one process (https://standard.open-contracting.org/schema/1__1__5/record-package-schema.json) */
+        OcdsRecordPackage: {
+            /** Format: uri */
+            uri: string;
+            /** @enum {string} */
+            version: "1.1";
+            extensions: string[];
+            /**
+             * Format: date-time
+             * @description ISO 8601, with its offset
+             */
+            publishedDate: string;
+            publisher: components["schemas"]["OcdsPublisher"];
+            /** Format: uri */
+            license: string;
+            /** Format: uri */
+            publicationPolicy?: string;
+            records: components["schemas"]["OcdsRecord"][];
+        };
+        /** @description One contracting process */
+        OcdsRecord: {
+            ocid: string;
+            releases: components["schemas"]["OcdsLinkedRelease"][];
+            compiledRelease: components["schemas"]["OcdsRelease"];
+            versionedRelease?: components["schemas"]["OcdsVersionedRelease"];
+        };
+        /** @description A release of the process, linked by its address */
+        OcdsLinkedRelease: {
+            /**
+             * Format: uri
+             * @description GET /v1/ocds/releases/{id}, with the id as the fragment
+             */
+            url: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, with its offset
+             */
+            date: string;
+            tag: ("tender" | "tenderUpdate" | "tenderCancellation" | "award" | "awardUpdate" | "awardCancellation" | "contract" | "contractUpdate" | "contractAmendment" | "implementation" | "implementationUpdate" | "contractTermination")[];
+        };
+        /** @description With versioned=true: every value each field had, with the release that gave it (https://standard.open-contracting.org/schema/1__1__5/versioned-release-validation-schema.json) */
+        OcdsVersionedRelease: {
+            ocid: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description The fields every package of this publication carries */
+        OcdsPackageMetadata: {
+            /** Format: uri */
+            uri: string;
+            /** @enum {string} */
+            version: "1.1";
+            extensions: string[];
+            /**
+             * Format: date-time
+             * @description ISO 8601, with its offset
+             */
+            publishedDate: string;
+            publisher: components["schemas"]["OcdsPublisher"];
+            /** Format: uri */
+            license: string;
+            /** Format: uri */
+            publicationPolicy?: string;
+        };
         PublicChangePage: {
             data: components["schemas"]["PublicChange"][];
             /**
@@ -2673,9 +2924,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json; charset=utf-8": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["OcdsReleasePackage"];
                 };
             };
             /** @description Not modified: the If-None-Match header lists the ETag this answer has now (no body) */
@@ -2783,9 +3032,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json; charset=utf-8": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["OcdsRecordPackage"];
                 };
             };
             /** @description Not modified: the If-None-Match header lists the ETag this answer has now (no body) */
@@ -2890,9 +3137,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json; charset=utf-8": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["OcdsReleasePackage"];
                 };
             };
             /** @description Not modified: the If-None-Match header lists the ETag this answer has now (no body) */
@@ -2981,9 +3226,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json; charset=utf-8": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["OcdsPackageMetadata"];
                 };
             };
             /** @description Not modified: the If-None-Match header lists the ETag this answer has now (no body) */
@@ -3059,7 +3302,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json; charset=utf-8": {
+                    "application/json": {
                         [key: string]: unknown;
                     };
                 };
@@ -3137,7 +3380,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json; charset=utf-8": {
+                    "application/json": {
                         [key: string]: unknown;
                     };
                 };

@@ -264,7 +264,7 @@ export function releaseContent(source: ProcessSource): JsonObject {
 }
 
 /** The codelist's release tags, in its order: a release's tags are listed in it. */
-const TAGS = [
+export const TAGS = [
   'tender',
   'tenderUpdate',
   'tenderCancellation',

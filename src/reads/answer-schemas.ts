@@ -326,11 +326,8 @@ export const RecordVersion = (resource: PublicResource) =>
     ),
   )
 
-/** The media type of OCDS packages. */
+/** The media type OCDS packages are sent with. */
 export const OCDS_JSON = 'application/json; charset=utf-8'
 
-/** An OCDS package's answer: the OCDS schemas describe it (docs/ocds-mapping.md), not this document. */
-export const ocdsPackage = (description: string) => ({
-  description,
-  content: { [OCDS_JSON]: { schema: Type.Object({}, { additionalProperties: true }) } },
-})
+/** An OCDS answer (not in the transparency envelope): described by its schema (src/ocds/schemas.ts). */
+export const ocdsPackage = (schema: TSchema, description: string) => ({ description, allOf: [schema] })

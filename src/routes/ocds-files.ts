@@ -55,7 +55,7 @@ export const ocdsExtensionRoutes: FastifyPluginAsyncTypebox<TransparencyOptions>
           response: {
             200:
               type === OCDS_JSON
-                ? PACKAGE(summary)
+                ? PACKAGE(Type.Object({}, { additionalProperties: true }), summary)
                 : { description: summary, content: { [type]: { schema: Type.String() } } },
             429: TOO_MANY,
           },

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { NotFoundError } from '../errors.js'
+import { OcdsPackageMetadata, OcdsRecordPackage, OcdsReleasePackage } from '../ocds/schemas.js'
 import { failure, ocdsPackage as PACKAGE, TOO_MANY } from '../reads/answer-schemas.js'
 import { PublicReads } from '../reads/public-reads.js'
 import { RECORD_PARAMETERS, RELEASE_PARAMETERS, releaseQuery } from '../transparency/ocds-packages.js'
@@ -19,6 +20,8 @@ export const ocdsRoutes: FastifyPluginAsyncTypebox<TransparencyOptions> = async 
     '/ocds/releases',
     {
       config: { accepts: RELEASE_PARAMETERS.accepts },
+      // Packages are sent as the text built for them; the schemas describe them.
+      serializerCompiler: () => (data) => JSON.stringify(data),
       schema: {
         operationId: 'listOcdsReleases',
         tags: ['ocds'],
@@ -37,7 +40,7 @@ export const ocdsRoutes: FastifyPluginAsyncTypebox<TransparencyOptions> = async 
         security: [],
         querystring: RELEASE_PARAMETERS.schema,
         response: {
-          200: PACKAGE('A release package'),
+          200: PACKAGE(OcdsReleasePackage, 'A release package'),
           404: failure('`Registro não encontrado.` (an empty page) or `Organização não encontrada.`'),
           422: failure('An unknown or invalid parameter; the message names it and what it accepts'),
           429: TOO_MANY,
@@ -55,6 +58,7 @@ export const ocdsRoutes: FastifyPluginAsyncTypebox<TransparencyOptions> = async 
     '/ocds/records/:ocid',
     {
       config: { accepts: RECORD_PARAMETERS.accepts },
+      serializerCompiler: () => (data) => JSON.stringify(data),
       schema: {
         operationId: 'getOcdsRecord',
         tags: ['ocds'],
@@ -74,7 +78,7 @@ export const ocdsRoutes: FastifyPluginAsyncTypebox<TransparencyOptions> = async 
         }),
         querystring: RECORD_PARAMETERS.schema,
         response: {
-          200: PACKAGE('A record package'),
+          200: PACKAGE(OcdsRecordPackage, 'A record package'),
           404: failure('`Registro não encontrado.`'),
           422: failure('An unknown or invalid parameter'),
           429: TOO_MANY,
@@ -93,6 +97,7 @@ export const ocdsRoutes: FastifyPluginAsyncTypebox<TransparencyOptions> = async 
   app.get(
     '/ocds/releases/:id',
     {
+      serializerCompiler: () => (data) => JSON.stringify(data),
       schema: {
         operationId: 'getOcdsRelease',
         tags: ['ocds'],
@@ -106,7 +111,7 @@ export const ocdsRoutes: FastifyPluginAsyncTypebox<TransparencyOptions> = async 
           id: Type.String({ maxLength: 120, description: 'The release id, `ocds-xxxxxx-<uuid>-<version>`' }),
         }),
         response: {
-          200: PACKAGE('A release package with one release'),
+          200: PACKAGE(OcdsReleasePackage, 'A release package with one release'),
           404: failure('`Registro não encontrado.`'),
           429: TOO_MANY,
         },
@@ -122,6 +127,7 @@ export const ocdsRoutes: FastifyPluginAsyncTypebox<TransparencyOptions> = async 
   app.get(
     '/ocds/package.json',
     {
+      serializerCompiler: () => (data) => JSON.stringify(data),
       schema: {
         operationId: 'getOcdsPackageMetadata',
         tags: ['ocds'],
@@ -131,7 +137,7 @@ export const ocdsRoutes: FastifyPluginAsyncTypebox<TransparencyOptions> = async 
           "latest release's date, publisher, license, publicationPolicy), without releases: the metadata of " +
           'GET /v1/ocds/releases.jsonl, whose lines are releases only (its Link header points here).',
         security: [],
-        response: { 200: PACKAGE('The package metadata'), 429: TOO_MANY },
+        response: { 200: PACKAGE(OcdsPackageMetadata, 'The package metadata'), 429: TOO_MANY },
       },
     },
     async (request, reply) => {

@@ -127,8 +127,13 @@ describe('compras-client against the service', () => {
       await raw('/v1/transparency/helpers/bidding-modalities'),
     )
     const releases = await api.ocds.releases({ per_page: 2 })
-    const ocid = (releases.releases as { ocid: string }[])[0]?.ocid as string
-    assert.equal(((await api.ocds.record(ocid)).records as { ocid: string }[])[0]?.ocid, ocid)
+    const [latest] = releases.releases
+    assert.ok(latest)
+    const record = (await api.ocds.record(latest.ocid, { versioned: true })).records[0]
+    assert.equal(record?.ocid, latest.ocid)
+    assert.equal(record?.versionedRelease?.ocid, latest.ocid)
+    const linked = record?.releases.at(-1)?.url as string
+    assert.deepEqual(await api.ocds.release(decodeURIComponent(new URL(linked).hash.slice(1))), latest)
     const csv = await new Response(await api.export({ resource: 'contracts', format: 'csv' })).text()
     assert.equal(csv.trimEnd().split('\r\n').length, 71, 'the title row and every contract')
   })

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import AjvDraft04 from 'ajv-draft-04'
 import { isDateTime } from '../../src/checks.js'
+import { componentSchema, published } from './published.js'
 
 // The official OCDS 1.1 schemas and codelists (test/ocds/standard, draft-04), compiled once for the tests
 // that check what compras publishes against them.
@@ -22,6 +23,8 @@ export const validateRelease = ajv.compile({ $ref: releaseSchema.id })
 export const validateReleasePackage = ajv.compile(readJson('release-package-schema.json'))
 export const validateRecordPackage = ajv.compile(readJson('record-package-schema.json'))
 export const validateVersioned = ajv.compile<Json>({ $ref: versionedSchema.id })
+/** A release as the OpenAPI document publishes it (src/ocds/schemas.ts). */
+const validatePublishedRelease = componentSchema('OcdsRelease')
 export const validateValue = ajv.compile({ $ref: `${releaseSchema.id}#/definitions/Value` })
 
 const codelists = new Map<string, Set<string>>()
@@ -71,6 +74,11 @@ export type Json = Record<string, any>
 /** A release that validates, whose codelist values are all known, whose milestones' values are Values. */
 export function checkRelease(release: Json, where: string): void {
   assert.ok(validateRelease(release), `${where}: ${ajv.errorsText(validateRelease.errors)}`)
+  // And as the OpenAPI document describes it: every field the release has, described there.
+  assert.ok(
+    validatePublishedRelease(release),
+    `${where}: ${published.errorsText(validatePublishedRelease.errors)}`,
+  )
   const problems: string[] = []
   checkCodelists(releaseSchema, release, where, problems)
   assert.deepEqual(problems, [])

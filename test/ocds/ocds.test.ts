@@ -18,6 +18,7 @@ import {
   validateReleasePackage,
   validateVersioned,
 } from '../helpers/ocds.js'
+import { componentSchema, published } from '../helpers/published.js'
 import { assertFresh } from '../helpers/readmodel.js'
 import { ndjson, source } from '../helpers/records.js'
 
@@ -344,6 +345,9 @@ describe('OCDS publication', () => {
     // The compiled release is the latest state; the versioned one has both descriptions, and whence.
     assert.deepEqual({ ...record.compiledRelease, id: now.id, tag: now.tag }, now)
     assert.ok(validateVersioned(record.versionedRelease), ajv.errorsText(validateVersioned.errors))
+    // The record of two releases, its compiled release merged, as the OpenAPI document describes it.
+    const publishedRecord = componentSchema('OcdsRecord')
+    assert.ok(publishedRecord(record), published.errorsText(publishedRecord.errors))
     const versions = record.versionedRelease.contracts.find((c: Json) => c.id === contract.id).description
     assert.deepEqual(
       versions.map((v: Json) => [v.releaseID, v.releaseTag, v.value]),
