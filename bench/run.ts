@@ -303,7 +303,21 @@ async function main() {
       await copy?.drop()
       await standbyPool?.end()
     }
-    if (options.only) return
+    // A new mirror's catch-up: the feed's lines read raw, then the same through compras-client's sync().
+    const catchUp = async () => {
+      const feeding = await startService(url, path.join(options.out, `serve-${options.scale}-feed.log`))
+      try {
+        exports.set('feed', await feedThroughService(feeding.base, feeding.child.pid as number))
+        exports.set('sync', await syncThroughClient(feeding.base))
+      } finally {
+        await stop(feeding.child)
+      }
+    }
+    if (options.only) {
+      // The catch-up alone (`--only catch-up`): its figures are logged, as a quick look's are.
+      if (runs('catch-up')) await catchUp()
+      return
+    }
     // Each export on a service of its own: what the export itself needs, not what the load before it left
     // in V8's heap (reported above as rssAfterLoadMB).
     const rows = samples.contracts.length
@@ -329,13 +343,7 @@ async function main() {
         await stop(fresh.child)
       }
     }
-    const feeding = await startService(url, path.join(options.out, `serve-${options.scale}-feed.log`))
-    try {
-      exports.set('feed', await feedThroughService(feeding.base, feeding.child.pid as number))
-      exports.set('sync', await syncThroughClient(feeding.base))
-    } finally {
-      await stop(feeding.child)
-    }
+    await catchUp()
     exports.set('exceljs', await exportWithExceljs(url))
     const measuring = createPool(url, { max: 1 })
     const history = await measureLongHistory(

@@ -39,7 +39,7 @@ export const program = new Command('bench')
   )
   .option(
     '--only <text>',
-    "run only the scenarios and steps whose name contains this, or one of its '|'-separated parts (a quick look; no export)",
+    "run only the scenarios and steps whose name contains this, or one of its '|'-separated parts (a quick look; no export but the catch-up, `--only catch-up`; no report)",
   )
   .option(
     '--compare <git-ref>',
