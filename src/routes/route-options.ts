@@ -29,3 +29,7 @@ export interface TransparencyOptions {
   /** How streamed files are bounded: the export gate and the reader watchdog's limits. */
   downloads: DownloadLimits
 }
+
+/** An operation's id in the OpenAPI document: a verb and the path in camel case (`listDirectContracts`). */
+export const operationId = (verb: string, path: string) =>
+  verb + path.replace(/(^|-)([a-z])/g, (_, _dash, letter: string) => letter.toUpperCase())
