@@ -17,6 +17,15 @@ import { until } from './helpers/http.js'
 const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8')
 const hasShellTools = ['/usr/bin/jq', '/usr/bin/curl', '/bin/bash'].every((tool) => existsSync(tool))
 
+describe('the README', () => {
+  it('is a short guide: at most 300 lines, starting with the two commands a new user types', () => {
+    assert.ok(README.split('\n').length - 1 <= 300, `${README.split('\n').length - 1} lines`)
+    const commands = README.slice(0, 1500)
+    assert.ok(commands.includes('npm install && npm start'))
+    assert.ok(commands.includes('npm test'))
+  })
+})
+
 describe("the README's examples, on the demo data", () => {
   let db: TestDatabase
   let app: FastifyInstance
