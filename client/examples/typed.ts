@@ -2,10 +2,12 @@
 // following its kind. Compiled with the rest of the repository (`npm run check`, strict).
 import {
   type Arp,
+  type Bidding,
   Compras,
   ComprasError,
   type Contract,
   MemoryCursorStore,
+  type OcdsRelease,
   type Order,
 } from '../src/index.js'
 
@@ -43,10 +45,35 @@ export async function arpsChanged(signal: AbortSignal): Promise<Arp[]> {
   return arps
 }
 
+/** A status the interface leaves open: the values listed today, and a default for any a later version adds. */
+export function stage(call: Bidding): 'open' | 'closed' | 'unknown' {
+  switch (call.status) {
+    case 'Publicado':
+    case 'Em disputa':
+      return 'open'
+    case 'Homologado':
+    case 'Cancelado':
+      return 'closed'
+    default:
+      return 'unknown'
+  }
+}
+
+/** An OCDS record: its releases linked, its compiled release typed as compras fills it. */
+export async function suppliersOf(ocid: string): Promise<string[]> {
+  const [record] = (await api.ocds.record(ocid)).records
+  const parties = record?.compiledRelease.parties ?? []
+  return parties.filter((party) => party.roles.includes('supplier')).map((party) => party.name)
+}
+
 // The types are not loose: each line below must fail, or the unused directive fails the check.
 // @ts-expect-error a contract's amount is text, not a number
 export const amount = (contract: Contract): number => contract.amount_total
 // @ts-expect-error the sort takes only the listing's own fields
 export const wrongSort = () => api.contracts.list({ sort: 'object_details' })
+// @ts-expect-error an order's status is one of the four of the interface, a closed list
+export const notAStatus: Order['status_title'] = 'Cancelada'
+// @ts-expect-error an OCDS release names its process by ocid: it has no number
+export const noNumber = (release: OcdsRelease) => release.number
 // @ts-expect-error the orders feed needs the organ's token
 export const noToken = () => api.orders.changes({})
