@@ -66,10 +66,9 @@ export function historyRoutes(app: App, reads: PublicReads, resource: PublicReso
     async (request, reply) => {
       const id = request.params.id.toLowerCase()
       const { version } = request.query
-      if (version !== undefined) {
-        const path = request.url.slice(0, request.url.indexOf('?'))
-        return reply.redirect(`${path}/${version}`, 308)
-      }
+      // Built from the route, never from the URL as sent: the Location is always this service's own path.
+      if (version !== undefined)
+        return reply.redirect(`${request.routeOptions.url?.replace(':id', id)}/${version}`, 308)
       const answer = await reads.answer(reads.history(resource, id, undefined))
       if (answer === undefined) throw new NotFoundError('record')
       return sendAnswer(request, reply, answer)
