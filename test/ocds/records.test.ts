@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify'
 import type { DemoRecord } from '../../src/demo/generator.js'
 import { importRecords } from '../../src/import/importer.js'
 import { compiledRelease, type Release, versionedRelease } from '../../src/ocds/merge.js'
+import { syncReadModel } from '../../src/readmodel/build.js'
 import { buildTestApp } from '../helpers/app.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
 import {
@@ -224,6 +225,23 @@ describe('OCDS records bounded by what they hold', () => {
     assert.ok((await tags()).includes('contractAmendment'), 'added')
     await importLines([{ ...contract, terms: [{ ...term, description: 'Prorrogação por 24 meses' }] }])
     assert.deepEqual(await tags(), ['contractAmendment'])
+  })
+
+  it('completes, once, the records of processes published before compiled releases were kept', async () => {
+    const whole = JSON.parse((await get(`/v1/ocds/records/${ocid}?versioned=true`)).text).records[0]
+    // As a database from before records were kept: a process of many releases, without its compiled ones.
+    await db.pool.query('UPDATE ocds_releases SET compiled = NULL, versioned = NULL WHERE process_id = $1', [
+      call.id,
+    ])
+    assert.deepEqual(await syncReadModel(db.pool), ['history'])
+    assert.deepEqual(await syncReadModel(db.pool), [])
+    const { rows } = await db.pool.query<{ kept: boolean }>(
+      'SELECT compiled IS NOT NULL AND versioned IS NOT NULL AS kept FROM ocds_releases WHERE process_id = $1',
+      [call.id],
+    )
+    assert.equal(rows[0]?.kept, true)
+    const again = JSON.parse((await get(`/v1/ocds/records/${ocid}?versioned=true`)).text).records[0]
+    assert.deepEqual(again, whole)
   })
 
   it('takes a withdrawn process away with every release it had', async () => {
