@@ -227,6 +227,28 @@ describe('OCDS records bounded by what they hold', () => {
     assert.deepEqual(await tags(), ['contractAmendment'])
   })
 
+  it("keeps in a small process's compiled release what its first change leaves out", async () => {
+    // One small release (its compiled release not stored, made per request), then a change that leaves the
+    // estimate out (a budget made secret): the compiled release keeps it, as the merge of both does.
+    const lone: DemoRecord = {
+      ...call,
+      id: 'e0000000-0000-4000-8000-000000000077',
+      number: 'PC-LONE 1/2026',
+      budget_secret: false,
+      sum_amount_total: '1000.00',
+    }
+    const own = `${PREFIX}-${lone.id}`
+    await importLines([lone])
+    await importLines([{ ...lone, budget_secret: true }])
+    const [record] = JSON.parse((await get(`/v1/ocds/records/${own}?versioned=true`)).text).records
+    const releases = (await linked(record)) as Release[]
+    assert.equal(releases.length, 2)
+    assert.equal((releases[1] as Json).tender.value, undefined)
+    assert.deepEqual(record.compiledRelease.tender.value, { amount: 1000, currency: 'BRL' })
+    assert.deepEqual(record.compiledRelease, compiledRelease(releases))
+    assert.deepEqual(record.versionedRelease, versionedRelease(releases))
+  })
+
   it('completes, once, the records of processes published before compiled releases were kept', async () => {
     const whole = JSON.parse((await get(`/v1/ocds/records/${ocid}?versioned=true`)).text).records[0]
     // As a database from before records were kept: a process of many releases, without its compiled ones.
