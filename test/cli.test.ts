@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
@@ -23,7 +23,10 @@ describe('compras CLI', () => {
     db = await createTestDatabase({ migrated: false })
     env = { DATABASE_URL: db.url }
   })
-  after(() => db.drop())
+  after(async () => {
+    await db.drop()
+    rmSync(dir, { recursive: true, force: true })
+  })
 
   it('migrate applies the migrations, then has nothing to do', async () => {
     const first = await runCli(['migrate'], env)

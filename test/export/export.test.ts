@@ -504,6 +504,7 @@ describe('export', () => {
     })
     assert.equal(formatless.code, 1)
     assert.match(formatless.stderr, /^compras: .*format/)
+    rmSync(out, { force: true })
   })
 })
 

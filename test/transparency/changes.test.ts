@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { writeFileSync } from 'node:fs'
+import { rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
@@ -297,6 +297,7 @@ describe('the public change feed', () => {
       }
     }
     const results = await imports
+    for (const file of files) rmSync(file, { force: true })
     for (const result of results) assert.equal(result.code, 0, result.stderr)
     const all = (await readAll('', 50, start)).entries
     assert.deepEqual(
