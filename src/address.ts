@@ -1,4 +1,4 @@
-import { isIPv4, isIPv6 } from 'node:net'
+import { isIPv6 } from 'node:net'
 
 // The address a per-address limit counts a client under. An IPv4 address is one client; an IPv6 subscriber
 // is given a whole prefix (a /64, usually: RFC 6177), so each address of it would be a budget of its own.
@@ -8,21 +8,22 @@ export const DEFAULT_IPV6_PREFIX = 64
 
 /** The eight 16-bit groups of an IPv6 address (an IPv4 tail made into two), or undefined. */
 function groups(address: string): number[] | undefined {
-  const bare = address.replace(/%.*$/, '')
-  if (!isIPv6(bare)) return undefined
-  let text = bare
+  if (!isIPv6(address)) return undefined
+  // Without its zone (fe80::1%eth0). isIPv6 allows a zone, and a dotted quad, only at the end.
+  let text = address.replace(/%.*/, '')
   // An embedded IPv4 tail (::ffff:192.0.2.1) as its two groups.
-  const tail = /(\d+\.\d+\.\d+\.\d+)$/.exec(text)?.[1]
+  const tail = /\d+\.\d+\.\d+\.\d+/.exec(text)?.[0]
   if (tail) {
     const [a, b, c, d] = tail.split('.').map(Number) as [number, number, number, number]
     text = `${text.slice(0, -tail.length)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`
   }
   const [head = '', rest] = text.split('::')
   const left = head === '' ? [] : head.split(':')
+  // Stryker disable next-line ConditionalExpression,StringLiteral: an empty group reads as NaN, which the mask makes 0
   const right = rest === undefined || rest === '' ? [] : rest.split(':')
+  // What `::` stands for (nothing, in an address written whole).
   const missing = 8 - left.length - right.length
-  const all = rest === undefined ? left : [...left, ...Array<string>(missing).fill('0'), ...right]
-  return all.map((group) => Number.parseInt(group, 16))
+  return [...left, ...Array<string>(missing).fill('0'), ...right].map((group) => Number.parseInt(group, 16))
 }
 
 /**
@@ -30,18 +31,18 @@ function groups(address: string): number[] | undefined {
  * too), an IPv6 address as its first `prefixBits` bits (`2001:db8:0:1::/64`). Anything else, as it is.
  */
 export function addressKey(address: string, prefixBits = DEFAULT_IPV6_PREFIX): string {
-  if (isIPv4(address)) return address
   const parts = groups(address)
-  if (parts === undefined) return address
+  if (parts === undefined) return address // IPv4, or not an address
   // ::ffff:a.b.c.d is an IPv4 client.
   if (parts.slice(0, 5).every((g) => g === 0) && parts[5] === 0xffff)
     return [parts[6] as number, parts[7] as number]
       .flatMap((g) => [g >> 8, g & 0xff])
       .map(String)
       .join('.')
+  // Each group's bits within the prefix: all 16, some, or none (a mask of 0xffff, a shorter one, or 0).
   const kept = parts.map((group, i) => {
     const bits = Math.min(16, Math.max(0, prefixBits - i * 16))
-    return bits === 16 ? group : bits === 0 ? 0 : group & (0xffff << (16 - bits)) & 0xffff
+    return group & (0xffff << (16 - bits)) & 0xffff
   })
   return `${kept.map((g) => g.toString(16)).join(':')}/${prefixBits}`
 }

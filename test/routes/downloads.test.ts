@@ -122,6 +122,50 @@ function get(
   })
 }
 
+/**
+ * A GET over a raw socket that reads at most `bytesPerSecond` on average, for at most `forMs`: whether the
+ * server reset it (and when, from the request), or it was still reading when the time was up.
+ */
+function readAt(
+  base: string,
+  path: string,
+  address: string,
+  bytesPerSecond: number,
+  forMs: number,
+): Promise<{ how: 'reset' | 'end' | 'kept'; afterMs: number; bytes: number }> {
+  const { port } = new URL(base)
+  return new Promise((resolve) => {
+    const start = Date.now()
+    const socket = net.connect({ port: Number(port), host: '127.0.0.1' })
+    let bytes = 0
+    let done = false
+    const finish = (how: 'reset' | 'end' | 'kept') => {
+      if (done) return
+      done = true
+      clearTimeout(timer)
+      socket.destroy()
+      resolve({ how, afterMs: Date.now() - start, bytes })
+    }
+    const timer = setTimeout(() => finish('kept'), forMs)
+    socket.on('error', (error: Error & { code?: string }) =>
+      finish(error.code === 'ECONNRESET' ? 'reset' : 'end'),
+    )
+    socket.on('close', () => finish('end'))
+    socket.on('data', (chunk: Buffer) => {
+      bytes += chunk.length
+      // Ahead of the rate: stop reading (the kernel's buffers fill) until it is caught up with.
+      const ahead = (bytes * 1000) / bytesPerSecond - (Date.now() - start)
+      if (ahead > 0) {
+        socket.pause()
+        setTimeout(() => socket.resume(), ahead)
+      }
+    })
+    socket.write(
+      `GET ${path} HTTP/1.1\r\nHost: localhost\r\nX-Forwarded-For: ${address}\r\nConnection: close\r\n\r\n`,
+    )
+  })
+}
+
 describe('streamed downloads and their places', () => {
   let db: TestDatabase
   let app: FastifyInstance
@@ -301,6 +345,46 @@ describe('streamed downloads and their places', () => {
       assert.match(ending.status ?? '', /^HTTP\/1\.1 200/)
       assert.ok(ending.bytes < 4 * 1024 * 1024, `${ending.bytes} bytes reached the reader`)
     })
+  it("hands a download's connection from the server's idle timeout to the watchdog", async () => {
+    // The server's own timeout would end a stalled connection with a FIN, leaving the kernel to hold its
+    // unsent bytes for minutes; the watchdog resets it instead.
+    const sockets: net.Socket[] = []
+    const onConnection = (socket: net.Socket) => sockets.push(socket)
+    app.server.on('connection', onConnection)
+    const client = net.connect({ port: Number(new URL(base).port), host: '127.0.0.1' })
+    try {
+      await new Promise((resolve) => client.once('connect', resolve))
+      client.write(
+        `GET ${DOWNLOADS[0][1]} HTTP/1.1\r\nHost: localhost\r\nX-Forwarded-For: ${next()}\r\nConnection: close\r\n\r\n`,
+      )
+      await new Promise((resolve) => client.once('data', resolve))
+      client.pause()
+      const served = sockets.find((socket) => socket.remotePort === client.localPort)
+      assert.ok(served, 'the server side of the connection')
+      assert.equal(served.timeout, 0)
+    } finally {
+      app.server.off('connection', onConnection)
+      client.destroy()
+    }
+  })
+
+  it('drops a reader slower than DOWNLOAD_MIN_RATE, and keeps one faster', async () => {
+    // A floor of 1 MB/s, so that a reader under it still drains often (never idle): only its rate drops it.
+    const floored = await buildTestApp(db, {
+      env: { TRUST_PROXY: 'true', IDLE_TIMEOUT: '2', DOWNLOAD_MIN_RATE: '1000', PUBLIC_RATE_LIMIT: '0' },
+    })
+    try {
+      const flooredBase = await listen(floored)
+      // Windows of 4 s, the first one spared: dropped at about 8 s.
+      const slow = await readAt(flooredBase, DOWNLOADS[0][1], next(), 400 * 1024, 30_000)
+      assert.equal(slow.how, 'reset', JSON.stringify(slow))
+      assert.ok(slow.afterMs >= 7000, `dropped after ${slow.afterMs} ms, before its second window ended`)
+      const fast = await readAt(flooredBase, DOWNLOADS[0][1], next(), 4 * 1024 * 1024, 12_000)
+      assert.notEqual(fast.how, 'reset', JSON.stringify(fast))
+    } finally {
+      await floored.close()
+    }
+  })
 })
 
 describe('what the reader watchdog makes of a reader', () => {
@@ -358,6 +442,45 @@ describe('what the reader watchdog makes of a reader', () => {
     watch.drain(29_500)
     assert.equal(watch.beat(59_000, true, 0), 'ok')
     assert.equal(watch.beat(59_500, true, 0), 'idle')
+  })
+
+  it('finds a slow reader after windows of twice the idle time, when that is under a minute', () => {
+    // IDLE_TIMEOUT of 2 s: windows of 4 s, the first one spared.
+    const watch = new ReaderWatch({ idleMs: 2000, minBytesPerSecond: 64 * 1024 }, 0, 0)
+    assert.deepEqual(
+      follow(watch, 60, (t) => {
+        watch.drain(t * 1000)
+        return t * 16 * 1024
+      }),
+      { verdict: 'slow', at: 8 },
+    )
+  })
+
+  it('finds a reader slow by what it took in the last window, after a fast start', () => {
+    // 1 MB/s for the first minute, then 16 kB/s.
+    const watch = new ReaderWatch(limits, 0, 0)
+    const found = follow(watch, 300, (t) => {
+      watch.drain(t * 1000)
+      return Math.min(t, 60) * 1024 * 1024 + Math.max(0, t - 60) * 16 * 1024
+    })
+    assert.deepEqual(found, { verdict: 'slow', at: 120 })
+  })
+
+  it('keeps a reader at exactly the floor, and finds one slow that the answer waited on half the time', () => {
+    const atFloor = new ReaderWatch(limits, 0, 0)
+    const steady = follow(atFloor, 300, (t) => {
+      atFloor.drain(t * 1000)
+      return t * 64 * 1024
+    })
+    assert.deepEqual(steady, { verdict: 'ok', at: 300 })
+    const half = new ReaderWatch(limits, 0, 0)
+    const waitedHalf = follow(
+      half,
+      300,
+      (t) => t * 1024,
+      (t) => t % 2 === 0,
+    )
+    assert.deepEqual(waitedHalf, { verdict: 'slow', at: 120 })
   })
 
   it('never finds a reader slow when there is no floor', () => {

@@ -22,6 +22,22 @@ describe('client addresses as the limits count them', () => {
     assert.equal(addressKey('fe80::1%eth0'), 'fe80:0:0:0:0:0:0:0/64')
   })
 
+  it('reads every way of writing an IPv6 address, and leaves what is not one as it is', () => {
+    // An IPv4-mapped address, with octets of every length and a zone; an IPv4-compatible one is IPv6.
+    assert.equal(addressKey('::ffff:203.10.113.99'), '203.10.113.99')
+    assert.equal(addressKey('::ffff:203.10.113.99%eth0'), '203.10.113.99')
+    assert.equal(addressKey('::5'), '0:0:0:0:0:0:0:0/64')
+    assert.equal(addressKey('::5', 128), '0:0:0:0:0:0:0:5/128')
+    // `::` at the end, at the start, and not at all; every bit kept at 128, none at 0.
+    assert.equal(addressKey('2001:db8::', 128), '2001:db8:0:0:0:0:0:0/128')
+    assert.equal(addressKey('::2001:db8', 128), '0:0:0:0:0:0:2001:db8/128')
+    assert.equal(addressKey('1:2:3:4:5:6:7:ffff', 128), '1:2:3:4:5:6:7:ffff/128')
+    assert.equal(addressKey('1:2:3:4:5:6:7:ffff', 0), '0:0:0:0:0:0:0:0/0')
+    assert.equal(addressKey('2001:db8:ffff:ffff::', 33), '2001:db8:8000:0:0:0:0:0/33')
+    for (const text of ['unknown', '', '2001:db8::1::2', '203.0.113.256'])
+      assert.equal(addressKey(text), text)
+  })
+
   describe('over HTTP', () => {
     let db: TestDatabase
     let app: FastifyInstance
