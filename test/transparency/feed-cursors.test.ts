@@ -165,6 +165,13 @@ describe('cursors that say when to start over', () => {
     const page2 = await get(app, `/v1/transparency/contracts?per_page=2&cursor=${cursor}`)
     assert.equal(page2.status, 200)
     assert.equal(page2.body.data.current_page, 2)
+    // By page number, the last page gives no cursor on, and the one before it does.
+    const lastPage = page1.body.data.last_page as number
+    assert.ok(lastPage > 2)
+    const last = await get(app, `/v1/transparency/contracts?per_page=2&page=${lastPage}`)
+    assert.equal(last.body.data.next_cursor, null)
+    const beforeLast = await get(app, `/v1/transparency/contracts?per_page=2&page=${lastPage - 1}`)
+    assert.equal(typeof beforeLast.body.data.next_cursor, 'string')
     // The page number made up: the signature no longer holds.
     const [payload, signature] = cursor.split('.') as [string, string]
     const text = Buffer.from(payload, 'base64url').toString()
@@ -175,6 +182,20 @@ describe('cursors that say when to start over', () => {
     assert.match(refused.body.message as string, /^Cursor inválido: cursor\./)
     // Signed by another database's secret.
     assert.equal((await get(copyApp, `/v1/transparency/contracts?per_page=2&cursor=${cursor}`)).status, 422)
+    // Signed with this database's own secret, but holding a key that is not a value of its sort's type (an
+    // amount): refused as a cursor, not a failure of the server.
+    const own = new Cursors(await loadLogIdentity(db.pool))
+    for (const key of ['not an amount', '1e999999']) {
+      const mistyped = own.listing({ sort: '-amount_total', key, id: orgA.uuid as string, page: 2 })
+      const answer = await get(app, `/v1/transparency/contracts?sort=-amount_total&cursor=${mistyped}`)
+      assert.equal(answer.status, 422, JSON.stringify(answer.body))
+      assert.match(answer.body.message as string, /^Cursor inválido: cursor\./)
+    }
+    const typed = own.listing({ sort: '-amount_total', key: '1.00', id: orgA.uuid as string, page: 2 })
+    assert.equal(
+      (await get(app, `/v1/transparency/contracts?sort=-amount_total&cursor=${typed}`)).status,
+      200,
+    )
     // A page and a cursor together.
     const both = await get(app, `/v1/transparency/contracts?per_page=2&page=2&cursor=${cursor}`)
     assert.equal(both.status, 422)
