@@ -18,9 +18,9 @@ function groups(address: string): number[] | undefined {
     text = `${text.slice(0, -tail.length)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`
   }
   const [head = '', rest] = text.split('::')
-  const left = head === '' ? [] : head.split(':')
-  // Stryker disable next-line ConditionalExpression,StringLiteral: an empty group reads as NaN, which the mask makes 0
-  const right = rest === undefined || rest === '' ? [] : rest.split(':')
+  const left = head ? head.split(':') : []
+  // Stryker disable next-line ConditionalExpression: an empty group reads as NaN, which the mask makes 0
+  const right = rest ? rest.split(':') : []
   // What `::` stands for (nothing, in an address written whole).
   const missing = 8 - left.length - right.length
   return [...left, ...Array<string>(missing).fill('0'), ...right].map((group) => Number.parseInt(group, 16))

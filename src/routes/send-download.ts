@@ -6,7 +6,8 @@ import { type ReaderLimits, watchReader } from './reader-watch.js'
 
 // How a streamed file goes out (an export, the OCDS bulk download, the change feed as lines): one place of
 // the export gate held from the request to the socket's close, a watchdog for readers that stop reading or
-// read too slowly (src/routes/reader-watch.ts), and a failure in the middle that cuts the transfer so a truncated file never looks complete.
+// read too slowly (src/routes/reader-watch.ts), and a failure in the middle that cuts the transfer so a
+// truncated file never looks complete.
 
 /** The limits of streamed downloads: the export gate's places, and what a reader is held to. */
 export interface DownloadLimits extends ReaderLimits {

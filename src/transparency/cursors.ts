@@ -40,6 +40,9 @@ export interface ListCursor {
   page: number
 }
 
+/** What an organ feed's cursor carries of its organization's id: enough to tell one organization from another. */
+const organizationBound = (organizationId: string) => organizationId.slice(0, 8)
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
 /** The text base64url holds, when the text is its canonical spelling (no padding, no stray bits). */
@@ -95,7 +98,7 @@ export class Cursors {
    */
   position(feed: Feed, seq: number | string, scope?: string): string {
     if (this.log === undefined) throw new Error('Cursors used before ready()')
-    const bound = scope === undefined ? '' : `.${scope.slice(0, 8)}`
+    const bound = scope === undefined ? '' : `.${organizationBound(scope)}`
     return Buffer.from(`${MARKS[feed]}.${this.tag}${bound}.${seq}`).toString('base64url')
   }
 
@@ -122,7 +125,7 @@ export class Cursors {
       if (!known) throw this.invalid(parameter)
       throw this.gone(parameter)
     }
-    const expected = scope === undefined ? undefined : scope.slice(0, 8)
+    const expected = scope === undefined ? undefined : organizationBound(scope)
     if (bound !== expected) throw this.gone(parameter)
     return Number(seq)
   }

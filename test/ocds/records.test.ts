@@ -78,6 +78,19 @@ describe('OCDS records bounded by what they hold', () => {
     return releases
   }
 
+  /** A process's record with its versioned release, valid as a record package, and the releases it links. */
+  const versionedRecord = async (id: string) => {
+    const body: Json = JSON.parse((await get(`/v1/ocds/records/${id}?versioned=true`)).text)
+    assert.ok(validateRecordPackage(body), ajv.errorsText(validateRecordPackage.errors))
+    const record: Json = body.records[0]
+    return { record, releases: (await linked(record)) as Release[] }
+  }
+  /** The record's compiled and versioned releases are what a merge of its releases makes. */
+  const assertMerged = (record: Json, releases: Release[]) => {
+    assert.deepEqual(record.compiledRelease, compiledRelease(releases))
+    assert.deepEqual(record.versionedRelease, versionedRelease(releases))
+  }
+
   before(async () => {
     db = await createTestDatabase()
     app = await buildTestApp(db, {
@@ -113,12 +126,8 @@ describe('OCDS records bounded by what they hold', () => {
   })
 
   it('makes the compiled and versioned releases at import as a merge of every release would', async () => {
-    const body: Json = JSON.parse((await get(`/v1/ocds/records/${ocid}?versioned=true`)).text)
-    assert.ok(validateRecordPackage(body), ajv.errorsText(validateRecordPackage.errors))
-    const [record] = body.records
-    const releases = (await linked(record)) as Release[]
-    assert.deepEqual(record.compiledRelease, compiledRelease(releases))
-    assert.deepEqual(record.versionedRelease, versionedRelease(releases))
+    const { record, releases } = await versionedRecord(ocid)
+    assertMerged(record, releases)
     // What never changed has one value, whence the first release: not a value per release.
     const documentTitle = record.versionedRelease.tender.documents[0].title
     assert.deepEqual(
@@ -191,9 +200,7 @@ describe('OCDS records bounded by what they hold', () => {
     await importLines([moving])
     // Then it leaves the call: a process of its own.
     await importLines([{ ...moving, bidding_uuid: null }])
-    const body: Json = JSON.parse((await get(`/v1/ocds/records/${ocid}?versioned=true`)).text)
-    const [record] = body.records
-    const releases = (await linked(record)) as Release[]
+    const { record, releases } = await versionedRecord(ocid)
     assert.ok(
       !((releases.at(-1) as Json).contracts as Json[]).some((c) => c.id === moving.id),
       'not in the latest release',
@@ -202,8 +209,7 @@ describe('OCDS records bounded by what they hold', () => {
       record.compiledRelease.contracts.some((c: Json) => c.id === moving.id),
       'in the compiled one',
     )
-    assert.deepEqual(record.compiledRelease, compiledRelease(releases))
-    assert.deepEqual(record.versionedRelease, versionedRelease(releases))
+    assertMerged(record, releases)
   })
 
   it('tags an edited additive term, not only an added one, a contractAmendment', async () => {
@@ -237,16 +243,13 @@ describe('OCDS records bounded by what they hold', () => {
       budget_secret: false,
       sum_amount_total: '1000.00',
     }
-    const own = `${PREFIX}-${lone.id}`
     await importLines([lone])
     await importLines([{ ...lone, budget_secret: true }])
-    const [record] = JSON.parse((await get(`/v1/ocds/records/${own}?versioned=true`)).text).records
-    const releases = (await linked(record)) as Release[]
+    const { record, releases } = await versionedRecord(`${PREFIX}-${lone.id}`)
     assert.equal(releases.length, 2)
     assert.equal((releases[1] as Json).tender.value, undefined)
     assert.deepEqual(record.compiledRelease.tender.value, { amount: 1000, currency: 'BRL' })
-    assert.deepEqual(record.compiledRelease, compiledRelease(releases))
-    assert.deepEqual(record.versionedRelease, versionedRelease(releases))
+    assertMerged(record, releases)
   })
 
   it('completes, once, the records of processes published before compiled releases were kept', async () => {
@@ -299,11 +302,8 @@ describe('OCDS records bounded by what they hold', () => {
       { ...contract, arp_number: null },
       { type: 'withdraw', record: 'arp', organization_uuid: organization.uuid, id: arp.id },
     ])
-    const body: Json = JSON.parse((await get(`/v1/ocds/records/${ocid}?versioned=true`)).text)
-    assert.ok(validateRecordPackage(body), ajv.errorsText(validateRecordPackage.errors))
-    const [record] = body.records
-    const releases = await linked(record)
-    for (const release of [...releases, record.compiledRelease]) {
+    const { record, releases } = await versionedRecord(ocid)
+    for (const release of [...releases, record.compiledRelease] as Json[]) {
       checkRelease(release, release.id)
       assert.ok(!JSON.stringify(release).includes(arp.id as string), `${release.id} still shows the ARP`)
       // Every contract's award is there: its own, since its ARP is gone.

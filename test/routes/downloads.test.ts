@@ -45,6 +45,10 @@ function lingering(port: number): number {
   return count
 }
 
+/** A GET of `path` as a raw request, from `address` (X-Forwarded-For), on a connection that closes after it. */
+const requestFor = (path: string, address: string) =>
+  `GET ${path} HTTP/1.1\r\nHost: localhost\r\nX-Forwarded-For: ${address}\r\nConnection: close\r\n\r\n`
+
 /** How a raw GET ended: the server's bytes read, and whether the connection ended cleanly or was reset. */
 interface Ending {
   bytes: number
@@ -90,9 +94,7 @@ function get(
       if (head.length < 1000) head += chunk.toString('latin1', 0, 1000)
       bytes += chunk.length
     }
-    socket.write(
-      `GET ${path} HTTP/1.1\r\nHost: localhost\r\nX-Forwarded-For: ${address}\r\nConnection: close\r\n\r\n`,
-    )
+    socket.write(requestFor(path, address))
     if (options.headOnly) {
       socket.once('data', (chunk: Buffer) => {
         take(chunk)
@@ -162,9 +164,7 @@ function readAt(
         setTimeout(() => socket.resume(), ahead)
       }
     })
-    socket.write(
-      `GET ${path} HTTP/1.1\r\nHost: localhost\r\nX-Forwarded-For: ${address}\r\nConnection: close\r\n\r\n`,
-    )
+    socket.write(requestFor(path, address))
   })
 }
 
@@ -347,6 +347,7 @@ describe('streamed downloads and their places', () => {
       assert.match(ending.status ?? '', /^HTTP\/1\.1 200/)
       assert.ok(ending.bytes < 4 * 1024 * 1024, `${ending.bytes} bytes reached the reader`)
     })
+
   it("hands a download's connection from the server's idle timeout to the watchdog", async () => {
     // The server's own timeout would end a stalled connection with a FIN, leaving the kernel to hold its
     // unsent bytes for minutes; the watchdog resets it instead.
@@ -356,9 +357,7 @@ describe('streamed downloads and their places', () => {
     const client = net.connect({ port: Number(new URL(base).port), host: '127.0.0.1' })
     try {
       await new Promise((resolve) => client.once('connect', resolve))
-      client.write(
-        `GET ${DOWNLOADS[0][1]} HTTP/1.1\r\nHost: localhost\r\nX-Forwarded-For: ${next()}\r\nConnection: close\r\n\r\n`,
-      )
+      client.write(requestFor(DOWNLOADS[0][1], next()))
       await new Promise((resolve) => client.once('data', resolve))
       client.pause()
       const served = sockets.find((socket) => socket.remotePort === client.localPort)

@@ -172,16 +172,10 @@ describe('listing cursors', () => {
     refused(payload)
     refused(`${payload}=.${signature}`)
     refused('')
-    assert.equal(
-      (() => {
-        try {
-          cursors.readListing('', '-amount')
-        } catch (error) {
-          return (error as Error).message
-        }
-      })(),
-      'Cursor inválido: cursor. Use o next_cursor de uma página anterior desta listagem, com a mesma ordenação.',
-    )
+    assert.throws(() => cursors.readListing('', '-amount'), {
+      message:
+        'Cursor inválido: cursor. Use o next_cursor de uma página anterior desta listagem, com a mesma ordenação.',
+    })
   })
 
   it('refuses what its signature covers when it is not a cursor', () => {
