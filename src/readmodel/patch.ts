@@ -106,7 +106,7 @@ export function reversePatch(after: JsonValue, before: JsonValue): Patch | undef
     before.forEach((element, i) => {
       // The same element in the new array: by its key, or (without keys) at the same place.
       const at =
-        // Stryker disable next-line EqualityOperator: at after.length the element is undefined, given whole below alike
+        // Stryker disable next-line EqualityOperator,ConditionalExpression: past after's end the element is undefined, given whole below alike
         afterKeys && beforeKeys ? index.get(beforeKeys[i] as string) : i < after.length ? i : undefined
       // Stryker disable next-line ConditionalExpression,BlockStatement: without it an unmatched element reaches the same { v } below
       if (at === undefined) {
@@ -156,6 +156,7 @@ export const wholeVersion = (text: string) => `{"w":${text}}`
 /** The text of a reverse patch between two documents' texts, or of `before` whole where that is shorter. */
 export function storedPatch(afterText: string, beforeText: string): string {
   const patch = reversePatch(JSON.parse(afterText) as JsonValue, JSON.parse(beforeText) as JsonValue)
+  // Stryker disable next-line ConditionalExpression: JSON.stringify(undefined) is undefined too
   const text = patch === undefined ? undefined : JSON.stringify(patch)
   // A document so changed that its patch is as large as it: the version itself, marked as such.
   // Stryker disable next-line EqualityOperator: at equal lengths either form restores the same text

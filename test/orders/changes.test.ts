@@ -82,6 +82,13 @@ describe("an organ's feed of its orders", () => {
       const query = await get(`/external/orders?order_number=${encodeURIComponent(entry.number)}`, tokenA)
       assert.deepEqual(entry.order, query.body.data)
     }
+    // A page holds per_page entries at most, and says whether more follow: exactly so at the edge.
+    const whole = await get(`/external/orders/changes?per_page=${entries.length}`, tokenA)
+    assert.deepEqual(whole.body.data.data, entries)
+    assert.equal(whole.body.data.has_more, false)
+    const short = await get(`/external/orders/changes?per_page=${entries.length - 1}`, tokenA)
+    assert.deepEqual(short.body.data.data, entries.slice(0, -1))
+    assert.equal(short.body.data.has_more, true)
     // Another organ sees its own, never these.
     const theirs = (await readAll(tokenB)).entries.map((e) => e.number)
     assert.ok(

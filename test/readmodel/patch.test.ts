@@ -102,6 +102,12 @@ describe('reverse patches', () => {
     assert.deepEqual(reversePatch({ a: 1, l: [1, 2] }, { a: 1, l: [1, 2, 3] }), {
       p: { l: { a: [{ c: [0, 2] }, { v: 3 }] } },
     })
+    // Values that look alike and are not the same text: a number and an empty object, an array and an
+    // object with a length, a string and an object keyed by its positions.
+    assert.deepEqual(reversePatch({ a: 1 }, { a: {} }), { s: { a: {} } })
+    assert.deepEqual(reversePatch({ a: 'xy' }, { a: { 0: 'x', 1: 'y' } }), { s: { a: { 0: 'x', 1: 'y' } } })
+    assert.deepEqual(reversePatch({ a: [] }, { a: { length: 0 } }), { s: { a: { length: 0 } } })
+    assert.deepEqual(reversePatch({ a: { length: 0 } }, { a: [] }), { s: { a: [] } })
     // Fields in another order are another text: the object whole.
     assert.equal(reversePatch({ a: 1, b: 2, c: 3 }, { a: 1, c: 3, b: 2 }), undefined)
     assert.deepEqual(reversePatch({ x: { a: 1, b: 1 }, y: 1 }, { x: { b: 1, a: 1 }, y: 1 }), {

@@ -107,6 +107,13 @@ describe('the public change feed', () => {
     // An entry's cursor is where the next read starts: the rest of the feed after it, exactly.
     const middle = entries[5] as Entry
     assert.deepEqual((await readAll('', 4, middle.cursor)).entries, entries.slice(6))
+    // A page holds per_page entries at most, and says whether more follow: exactly so at the edge.
+    const whole = await get(`/v1/transparency/changes?per_page=${entries.length}`)
+    assert.deepEqual(whole.body.data.data, entries)
+    assert.equal(whole.body.data.has_more, false)
+    const short = await get(`/v1/transparency/changes?per_page=${entries.length - 1}`)
+    assert.deepEqual(short.body.data.data, entries.slice(0, -1))
+    assert.equal(short.body.data.has_more, true)
   })
 
   it('adds nothing when an import writes the same content again', async () => {
@@ -146,6 +153,8 @@ describe('the public change feed', () => {
       arps.map((e) => e.cursor),
       all.filter((e) => e.kind === 'arps' || e.kind === 'contracts').map((e) => e.cursor),
     )
+    // Kinds are names: a space after a comma is not part of one.
+    assert.deepEqual((await readAll('&kinds=arps,%20contracts')).entries, arps)
     const organization = (all[0] as Entry).organization_uuid
     const mine = (await readAll(`&organization_uuid=${organization.toUpperCase()}`)).entries
     assert.deepEqual(
@@ -237,6 +246,15 @@ describe('the public change feed', () => {
     const { next } = await readAll()
     const empty = await get(`/v1/transparency/changes?after=${next}&wait=1`)
     assert.deepEqual(empty.body.data, { data: [], next_cursor: next, has_more: false })
+    // A page that waited is this reader's alone: never kept. One that did not is kept as a listing is.
+    const waited = await app.inject({ url: `/v1/transparency/changes?after=${next}&wait=1` })
+    assert.equal(waited.headers['cache-control'], 'no-store')
+    assert.equal(waited.headers['content-type'], 'application/json; charset=utf-8')
+    assert.equal(waited.headers.etag, undefined)
+    const kept = await app.inject({ url: `/v1/transparency/changes?after=${next}` })
+    assert.notEqual(kept.headers['cache-control'], 'no-store')
+    assert.equal(kept.headers['content-type'], 'application/json; charset=utf-8')
+    assert.ok(kept.headers.etag)
     const asked = Date.now()
     const waiting = get(`/v1/transparency/changes?after=${next}&wait=30`)
     await new Promise((resolve) => setTimeout(resolve, 300))
@@ -323,8 +341,25 @@ describe('the public change feed', () => {
         422,
         /^Parâmetro inválido: kinds\. Tipo desconhecido: orders\. Aceita: contracts, direct-contracts, public-calls, arps\.$/,
       ],
-      ['since=ontem', 422, /^Parâmetro inválido: since\./],
-      ['wait=31', 422, /^Parâmetro inválido: wait\./],
+      [
+        'kinds=orders,ordens',
+        422,
+        /^Parâmetro inválido: kinds\. Tipo desconhecido: orders, ordens\. Aceita: contracts, direct-contracts, /,
+      ],
+      ['kinds=', 422, /^Parâmetro inválido: kinds\. Tipo desconhecido: \(vazio\)\. Aceita: contracts, /],
+      [
+        'kinds=arps&kinds=contracts',
+        422,
+        /^Parâmetro inválido: kinds\. Aceita uma lista separada por vírgulas de: contracts, direct-contracts, public-calls, arps\.$/,
+      ],
+      ['after=', 422, /^Parâmetro inválido: after\. Aceita um cursor de uma resposta anterior\.$/],
+      ['organization_uuid=xyz', 422, /^Parâmetro inválido: organization_uuid\. Aceita um UUID\.$/],
+      [
+        'since=ontem',
+        422,
+        /^Parâmetro inválido: since\. Aceita um instante ISO 8601, como 2026-01-31T12:00:00Z\.$/,
+      ],
+      ['wait=31', 422, /^Parâmetro inválido: wait\. Aceita um número inteiro de 0 a 30\.$/],
       ['with_records=yes', 422, /^Parâmetro inválido: with_records\. Aceita true ou false\.$/],
       ['order_number=1', 422, /^Parâmetro desconhecido: order_number\./],
       ['organization_uuid=00000000-0000-4000-8000-000000000000', 404, /^Organização não encontrada\.$/],
@@ -336,6 +371,15 @@ describe('the public change feed', () => {
     }
     const lines = await request(`${base}/v1/transparency/changes.jsonl?after=xyz`)
     assert.equal(lines.status, 422)
+    // The download takes the page's parameters but per_page and wait: it reads to the end, at once.
+    for (const query of ['per_page=5', 'wait=1']) {
+      const refused = await request(`${base}/v1/transparency/changes.jsonl?${query}`)
+      assert.equal(refused.status, 422, query)
+      assert.equal(
+        JSON.parse(Buffer.from(refused.body, 'latin1').toString('utf8')).message,
+        `Parâmetro desconhecido: ${query.split('=')[0]}. Aceitos: after, kinds, organization_uuid, since, with_records.`,
+      )
+    }
     // The download refuses an unknown organization as the pages do, before any line.
     const unknown = await request(
       `${base}/v1/transparency/changes.jsonl?organization_uuid=00000000-0000-4000-8000-000000000000`,

@@ -106,9 +106,26 @@ describe('cursors that say when to start over', () => {
   it("answers a cursor past the log's end 410, and one at its end with an empty page", async () => {
     const cursors = new Cursors(await loadLogIdentity(db.pool))
     const far = cursors.position('changes', 10_000_000)
-    assert.equal((await get(app, `/v1/transparency/changes?after=${far}`)).status, 410)
     const farOrders = cursors.position('orders', 10_000, orgA.uuid as string)
-    assert.equal((await get(app, `/external/orders/changes?after=${farOrders}`, tokenA)).status, 410)
+    for (const gone of [
+      await get(app, `/v1/transparency/changes?after=${far}`),
+      await get(app, `/external/orders/changes?after=${farOrders}`, tokenA),
+    ]) {
+      assert.equal(gone.status, 410)
+      assert.match(
+        gone.body.message as string,
+        /^Cursor desconhecido: after\. .*Sincronize de novo desde o início/,
+      )
+    }
+    // An organ whose feed has no entry yet: any cursor of its own is past the end.
+    const [newcomer] = demoRecords(
+      { organizations: 1, orders: 0, contracts: 0, arps: 0, directContracts: 0, publicCalls: 0 },
+      581,
+    ).filter((r) => r.type === 'organization') as [DemoRecord]
+    assert.equal((await importRecords(db.pool, [source(ndjson([newcomer]))])).ok, true)
+    const { token: newToken } = await issueToken(db.pool, newcomer.uuid as string, null)
+    const early = cursors.position('orders', 1, newcomer.uuid as string)
+    assert.equal((await get(app, `/external/orders/changes?after=${early}`, newToken)).status, 410)
     // At the end: nothing yet, and the same cursor to come back with.
     let page = await get(app, '/v1/transparency/changes?per_page=1000')
     const end = page.body.data.next_cursor
