@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { setTimeout as sleep } from 'node:timers/promises'
 import pg from 'pg'
-import { DATA_CHANNEL, Notifications } from '../src/channel.js'
+import { DATA_CHANNEL, ImportSignal, Notifications } from '../src/channel.js'
 import { createPool, type Pool } from '../src/db/pool.js'
 import { adminUrl, createTestDatabase, type TestDatabase } from './helpers/db.js'
 import { eventually } from './helpers/http.js'
@@ -101,6 +101,52 @@ describe('the listening connection', () => {
     }
   })
 
+  it('closed while a start that cannot connect is under way, it reports nothing and tries no more', async () => {
+    const errors: Error[] = []
+    const fresh = createPool(db.url, { max: 2 })
+    const notifications = new Notifications(fresh, (error) => errors.push(error))
+    notifications.subscribe(DATA_CHANNEL, () => {})
+    await allowConnections(false)
+    try {
+      const starting = notifications.start()
+      await notifications.close()
+      await starting
+      await sleep(1500) // past the retry it would have made
+      assert.deepEqual(errors, [])
+      assert.equal(fresh.totalCount, 0)
+    } finally {
+      await allowConnections(true)
+      await fresh.end()
+    }
+  })
+
+  it('gives back a connection lost before it listens, reports it, and listens on a new one', async () => {
+    const errors: Error[] = []
+    let drops = 0
+    const fresh = createPool(db.url, { max: 2 })
+    // The first connection's backend ends itself before the LISTEN that follows it in its queue.
+    let first = true
+    fresh.on('connect', (client) => {
+      if (!first) return
+      first = false
+      client.query('SELECT pg_terminate_backend(pg_backend_pid())').catch(() => {})
+    })
+    const notifications = new Notifications(fresh, (error) => errors.push(error))
+    notifications.subscribe(DATA_CHANNEL, () => drops++)
+    try {
+      await notifications.start()
+      assert.equal(errors.length, 1, 'reported')
+      await eventually(async () => assert.equal(notifications.listening, true))
+      assert.equal(fresh.totalCount, 1, 'the lost connection was given back, not kept')
+      const before = drops
+      await pool.query(`SELECT pg_notify('${DATA_CHANNEL}', '')`)
+      await eventually(async () => assert.ok(drops > before, 'hears on the new connection'))
+    } finally {
+      await notifications.close()
+      await fresh.end()
+    }
+  })
+
   it('closed, it gives its connection back without LISTEN or its listeners, and stops', async () => {
     let drops = 0
     const notifications = new Notifications(pool, () => {})
@@ -138,5 +184,25 @@ describe('the listening connection', () => {
     } finally {
       client.release()
     }
+  })
+  it('makes a wait end at once once closed, and last a second at most while nothing is heard', async () => {
+    const notifications = new Notifications(pool, () => {}) // never started: it hears nothing
+    const signal = new ImportSignal(notifications)
+    // Not listening: a long wait is cut to a second, so that the waiter reads again on its own.
+    const capped = signal.next(60_000)
+    await Promise.race([
+      capped.heard,
+      sleep(20_000, undefined, { ref: false }).then(() =>
+        assert.fail('a wait outlasted the second it may last unheard'),
+      ),
+    ])
+    signal.close()
+    let heard = false
+    const late = signal.next(60_000)
+    void late.heard.then(() => {
+      heard = true
+    })
+    await new Promise((resolve) => setImmediate(resolve))
+    assert.equal(heard, true, 'a wait asked after close ends at once')
   })
 })
