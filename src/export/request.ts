@@ -2,7 +2,7 @@ import { Type } from 'typebox'
 import type { Pool } from '../db/pool.js'
 import { ParameterError } from '../errors.js'
 import { compileQuery } from '../query-validation.js'
-import { PUBLIC_RESOURCES, type PublicResource } from '../resources/index.js'
+import { PUBLIC_RESOURCES, publicResource } from '../resources/index.js'
 import { checkOrganization, listQuery } from '../transparency/listing.js'
 import {
   FILTERS,
@@ -57,7 +57,7 @@ export async function exportRequest(
   pool: Pool,
   query: ValidQuery,
 ): Promise<Omit<ExportRequest, 'onProgress'>> {
-  const resource = PUBLIC_RESOURCES.find((r) => r.path === query.resource) as PublicResource | undefined
+  const resource = publicResource(query.resource as string)
   if (!resource) throw parameterError(undefined, EXPORT_PARAMETERS.accepts)
   const accepted = ['resource', 'format', 'separator', ...Object.keys(resource.filters), 'sort']
   const accepts = Object.fromEntries(

@@ -1,6 +1,6 @@
 import type { PoolClient } from '../db/pool.js'
 import type { Shape } from '../resources/fields.js'
-import { PUBLIC_RESOURCES, type PublicResource } from '../resources/index.js'
+import { type PublicResource, publicResource } from '../resources/index.js'
 import { storedDifferences } from './differences.js'
 import { PREVIOUS_DETAILS, PREVIOUS_ORDERS } from './documents.js'
 import { storedPatch, wholeVersion } from './patch.js'
@@ -199,5 +199,4 @@ export const reverse = (after: string, before: string, restored: number) =>
   restored % CHECKPOINT === 0 ? wholeVersion(before) : storedPatch(after, before)
 
 /** A public resource's record shape, by the resource's path. */
-const recordOf = (path: string): Shape =>
-  (PUBLIC_RESOURCES.find((resource) => resource.path === path) as PublicResource).record
+const recordOf = (path: string): Shape => (publicResource(path) as PublicResource).record

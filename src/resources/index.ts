@@ -15,6 +15,11 @@ export type ImportLine = OrganizationRecord | OrderRecord | ContractRecord | Bid
 /** The public resources of /v1/transparency, in the order the API and the portal list them. */
 export const PUBLIC_RESOURCES: readonly PublicResource[] = [contracts, directContracts, publicCalls, arps]
 
+const BY_PATH = new Map<string, PublicResource>(PUBLIC_RESOURCES.map((resource) => [resource.path, resource]))
+
+/** The public resource served under a path (`contracts`, `arps`...), if there is one. */
+export const publicResource = (path: string): PublicResource | undefined => BY_PATH.get(path)
+
 /** Every kind of record the import takes, in dependency order (what a record links to comes first). */
 export const RECORD_KINDS: readonly RecordKind[] = [Organization, Bidding, Arp, Contract, Order]
 

@@ -173,7 +173,22 @@ describe('a withdrawal leaves every face', () => {
       assert.ok(releases.includes(mark as string), `${mark} in the call's releases`)
   })
 
+  /** The log's last entry before the withdrawals. */
+  let beforeWithdrawal = 0n
+  /** A record's entries in the log, oldest first. */
+  const entriesOf = async (kind: string, id: string) =>
+    (
+      await db.pool.query<{ seq: string; change: string; in_history: boolean }>(
+        'SELECT c.seq::text, c.change, c.in_history FROM public_changes c WHERE c.resource = $1 AND c.id = $2 ORDER BY c.seq',
+        [kind, id],
+      )
+    ).rows
+
   it('erases a contract, an order of a contract and an order of an ARP from every version of their parents', async () => {
+    beforeWithdrawal = BigInt(
+      (await db.pool.query<{ seq: string }>('SELECT max(seq)::text AS seq FROM public_changes')).rows[0]
+        ?.seq ?? 0,
+    )
     await importLines([
       { type: 'withdraw', record: 'contract', organization_uuid: org, id: withdrawnContract.id },
       { type: 'withdraw', record: 'contract', organization_uuid: org, id: relinked.id },
@@ -227,15 +242,27 @@ describe('a withdrawal leaves every face', () => {
   })
 
   it('still tells the feed that a parent changed, though its history shows no version for it', async () => {
-    const { rows } = await db.pool.query<{ change: string; in_history: boolean }>(
-      `SELECT change, in_history FROM public_changes WHERE resource = 'public-calls' AND id = $1 ORDER BY seq DESC LIMIT 1`,
-      [call.id],
+    // The call's entries: one a version, and the withdrawal's own, which makes none. An earlier update that
+    // showed only what was withdrawn (the relink) is gone.
+    const rows = await entriesOf('public-calls', call.id as string)
+    const last = rows.at(-1)
+    assert.deepEqual(
+      rows.map((r) => [r.change, r.in_history]),
+      [
+        ['created', true],
+        ['updated', true],
+        ['updated', true],
+        ['updated', false],
+      ],
     )
-    assert.deepEqual(rows, [{ change: 'updated', in_history: false }])
+    assert.ok(BigInt(last?.seq ?? 0) > beforeWithdrawal, "the withdrawal's own entry")
   })
 
   it('erases an ARP from the history of its call', async () => {
+    const earlier = await entriesOf('public-calls', call.id as string)
     await importLines([{ type: 'withdraw', record: 'arp', organization_uuid: org, id: arp.id }])
+    // A rewrite leaves the entries that make no version as they were: the last withdrawal's stays.
+    assert.deepEqual((await entriesOf('public-calls', call.id as string)).slice(0, earlier.length), earlier)
     const { versions, texts } = await past('public-calls', call.id as string)
     const portal = await pages('chamadas-publicas', call.id as string, versions.length)
     for (const text of [...texts, ...portal]) {
