@@ -77,11 +77,12 @@ function elements(
 ): Difference[] {
   const keyed = [...before, ...after].every((element) => elementKey(element) !== undefined)
   const key = (element: JsonValue, i: number) => (keyed ? (elementKey(element) as string) : `#${i}`)
-  const previous = new Map(before.map((element, i) => [key(element, i), element]))
+  // Each element of the earlier version under its key, with its place there (which names it when it has no key).
+  const previous = new Map(before.map((element, i) => [key(element, i), { element, i }]))
   const found: Difference[] = []
   after.forEach((element, i) => {
     const name = elementName(element, i)
-    const was = previous.get(key(element, i))
+    const was = previous.get(key(element, i))?.element
     previous.delete(key(element, i))
     if (was === undefined)
       found.push({
@@ -93,9 +94,8 @@ function elements(
       })
     else found.push(...differences(shape, was, element, `${path}[${name}]`, `${label} › ${name}`, declared))
   })
-  let i = 0
-  for (const element of previous.values()) {
-    const name = elementName(element, i++)
+  for (const { element, i } of previous.values()) {
+    const name = elementName(element, i)
     found.push({
       field: `${path}[${name}]`,
       label: `${label} › ${name}`,
