@@ -95,13 +95,60 @@ describe('OCDS publication', () => {
       const dates = body.releases.map((r: Json) => r.date)
       assert.deepEqual(dates, [...dates].sort().reverse())
       assert.equal(body.publishedDate, dates[0])
-      if (pages > 0) assert.ok(body.links.prev)
+      // Pages by number link to their neighbours by number, keeping per_page.
+      if (pages > 0)
+        assert.equal(
+          body.links.prev,
+          `https://compras.example.gov.br/v1/ocds/releases?page=${pages}&per_page=50`,
+        )
+      else assert.equal(body.links.prev, undefined)
+      if (body.links.next !== undefined)
+        assert.equal(
+          body.links.next,
+          `https://compras.example.gov.br/v1/ocds/releases?page=${pages + 2}&per_page=50`,
+        )
       url = body.links.next?.replace('https://compras.example.gov.br', '')
       pages++
     }
     assert.ok(pages > 1)
     const expected = [...expectedProcesses()].map((id) => `${PREFIX}-${id}`).sort()
     assert.deepEqual([...releases.keys()].sort(), expected)
+    // A page exactly as long as what is left has no next.
+    const whole = (await get(`/v1/ocds/releases?page=1&per_page=${Math.min(releases.size, 100)}`)).json()
+    if (releases.size <= 100) assert.equal(whole.links.next, undefined)
+  })
+
+  it('pages by change from the start, each page linking on by cursor, to an empty page to resume from', async () => {
+    const organization = records.find((r) => r.type === 'organization')?.uuid as string
+    const base = 'https://compras.example.gov.br/v1/ocds/releases'
+    for (const filter of ['', `organization_uuid=${organization}&`]) {
+      let url = `/v1/ocds/releases?${filter}per_page=7`
+      let uri = `${base}?${filter}after=&per_page=7`
+      const seen: string[] = []
+      for (;;) {
+        const response = await get(url)
+        assert.equal(response.statusCode, 200, response.body)
+        const body: Json = response.json()
+        if (body.releases.length > 0)
+          assert.ok(validateReleasePackage(body), ajv.errorsText(validateReleasePackage.errors))
+        assert.equal(body.uri, uri)
+        seen.push(...body.releases.map((r: Json) => r.id))
+        const next = body.links.next as string
+        assert.ok(next.startsWith(`${base}?${filter}after=`), next)
+        assert.ok(next.endsWith('&per_page=7'), next)
+        if (body.releases.length === 0) {
+          // Past the end: nothing, dated now, and the same cursor to come back with.
+          assert.equal(next, uri)
+          assert.match(body.publishedDate, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/)
+          break
+        }
+        uri = next
+        url = next.replace('https://compras.example.gov.br', '')
+      }
+      assert.equal(new Set(seen).size, seen.length, 'no release twice')
+      if (filter === '') assert.equal(seen.length, releases.size)
+      else assert.ok(seen.length > 0 && seen.length < releases.size)
+    }
   })
 
   it('maps the data as docs/ocds-mapping.md says', () => {
@@ -192,8 +239,11 @@ describe('OCDS publication', () => {
       checkRelease(record.compiledRelease, `${ocid} compiled`)
       assert.deepEqual(record.compiledRelease.tag, ['compiled'])
       assert.deepEqual({ ...record.compiledRelease, id: release.id, tag: release.tag }, release)
+      assert.equal(body.uri, `https://compras.example.gov.br/v1/ocds/records/${ocid}`)
+      assert.deepEqual(body.extensions, ['https://compras.example.gov.br/v1/ocds/extension/extension.json'])
       const versioned: Json = (await get(`/v1/ocds/records/${ocid}?versioned=true`)).json()
       assert.ok(validateRecordPackage(versioned), ajv.errorsText(validateRecordPackage.errors))
+      assert.equal(versioned.uri, `https://compras.example.gov.br/v1/ocds/records/${ocid}?versioned=true`)
       const { versionedRelease } = versioned.records[0]
       assert.ok(validateVersioned(versionedRelease), `${ocid}: ${ajv.errorsText(validateVersioned.errors)}`)
       // One release: each field has one value, and that release gave it.
@@ -276,6 +326,12 @@ describe('OCDS publication', () => {
         /^Registro não encontrado\.$/,
       ],
       ['/v1/ocds/records/nonsense', 404, /^Registro não encontrado\.$/],
+      [`/v1/ocds/records/${[...releases.keys()][0]}0`, 404, /^Registro não encontrado\.$/],
+      [
+        `/v1/ocds/records/${PREFIX}-0${[...releases.keys()][0]?.slice(PREFIX.length + 1)}`,
+        404,
+        /^Registro não encontrado\.$/,
+      ],
       ['/v1/ocds/releases?per_page=101', 422, /per_page/],
       ['/v1/ocds/releases?page=0', 422, /page/],
       ['/v1/ocds/releases?date_from=2025-02-30', 422, /date_from/],
@@ -415,6 +471,13 @@ describe('OCDS publication', () => {
     assert.equal(gone.length, 0)
     assert.equal((await get(`/v1/ocds/records/${PREFIX}-${standalone.id}`)).statusCode, 404)
     await assertFresh(db.pool)
+    // Releases of two imports, two dates: a package is dated by its newest, by number or by change.
+    for (const url of ['/v1/ocds/releases?page=1&per_page=100', '/v1/ocds/releases?per_page=100']) {
+      const body: Json = (await get(url)).json()
+      const dates = body.releases.map((r: Json) => r.date as string).sort()
+      assert.notEqual(dates[0], dates.at(-1), url)
+      assert.equal(body.publishedDate, dates.at(-1), url)
+    }
   })
 
   it('rebuilds the releases when the mapping changes (read-model version)', async () => {
