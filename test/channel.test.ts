@@ -45,6 +45,15 @@ describe('the listening connection', () => {
       [db.name],
     )
 
+  /** A listener on a pool of its own, with no connection open yet, and the failures it reports. */
+  function freshListener(drop: () => void = () => {}) {
+    const errors: Error[] = []
+    const fresh = createPool(db.url, { max: 2 })
+    const notifications = new Notifications(fresh, (error) => errors.push(error))
+    notifications.subscribe(DATA_CHANNEL, drop)
+    return { errors, fresh, notifications }
+  }
+
   it('reports an outage once however many retries fail, and listens again when it can', async () => {
     const errors: Error[] = []
     let drops = 0
@@ -82,11 +91,7 @@ describe('the listening connection', () => {
   })
 
   it('reports a start that cannot connect, and keeps trying until it can', async () => {
-    const errors: Error[] = []
-    // A pool of its own, with no connection open yet.
-    const fresh = createPool(db.url, { max: 2 })
-    const notifications = new Notifications(fresh, (error) => errors.push(error))
-    notifications.subscribe(DATA_CHANNEL, () => {})
+    const { errors, fresh, notifications } = freshListener()
     await allowConnections(false)
     try {
       await notifications.start()
@@ -102,10 +107,7 @@ describe('the listening connection', () => {
   })
 
   it('closed while a start that cannot connect is under way, it reports nothing and tries no more', async () => {
-    const errors: Error[] = []
-    const fresh = createPool(db.url, { max: 2 })
-    const notifications = new Notifications(fresh, (error) => errors.push(error))
-    notifications.subscribe(DATA_CHANNEL, () => {})
+    const { errors, fresh, notifications } = freshListener()
     await allowConnections(false)
     try {
       const starting = notifications.start()
@@ -121,9 +123,8 @@ describe('the listening connection', () => {
   })
 
   it('gives back a connection lost before it listens, reports it, and listens on a new one', async () => {
-    const errors: Error[] = []
     let drops = 0
-    const fresh = createPool(db.url, { max: 2 })
+    const { errors, fresh, notifications } = freshListener(() => drops++)
     // The first connection's backend ends itself before the LISTEN that follows it in its queue.
     let first = true
     fresh.on('connect', (client) => {
@@ -131,8 +132,6 @@ describe('the listening connection', () => {
       first = false
       client.query('SELECT pg_terminate_backend(pg_backend_pid())').catch(() => {})
     })
-    const notifications = new Notifications(fresh, (error) => errors.push(error))
-    notifications.subscribe(DATA_CHANNEL, () => drops++)
     try {
       await notifications.start()
       assert.equal(errors.length, 1, 'reported')

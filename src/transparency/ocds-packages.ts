@@ -303,9 +303,9 @@ export async function recordPackage(
   const compiled =
     row.compiled !== null
       ? published(row.compiled, prefix, id)
-      : `{"ocid":"${canonical}","id":"${canonical}-${current.date}","date":"${current.date}","tag":["compiled"],` +
-        // Stryker disable next-line StringLiteral: the tail starts with its date, so its first "]," closes the tags
-        row.tail.slice(row.tail.indexOf('],', row.tail.indexOf('"tag":')) + 2)
+      : // The rest of the release after its date and tags: a date holds no "],", so the first one ends the tags.
+        `{"ocid":"${canonical}","id":"${canonical}-${current.date}","date":"${current.date}","tag":["compiled"],` +
+        row.tail.slice(row.tail.indexOf('],') + 2)
   const record = [
     `{"ocid":${JSON.stringify(canonical)}`,
     `"releases":${JSON.stringify(links)}`,

@@ -12,8 +12,7 @@ import { contracts } from '../../src/resources/index.js'
 const shape = contracts.record
 const orders = shape.fields.orders as Relation
 const terms = shape.fields.terms as Relation
-const label = (field: string, of: Relation | undefined = undefined) =>
-  ((of ? of.shape : shape).fields[field] as AnyField).label
+const label = (field: string, of?: Relation) => ((of ? of.shape : shape).fields[field] as AnyField).label
 const diff = (before: Json, after: Json) => differences(shape, before, after)
 
 describe('the differences between two versions', () => {

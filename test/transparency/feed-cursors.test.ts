@@ -34,6 +34,8 @@ describe('cursors that say when to start over', () => {
   let tokenA = ''
   let tokenB = ''
   let copyToken = ''
+  /** Cursors of this database's log, as the service makes them: to make the ones no page gives. */
+  let cursors: Cursors
 
   const get = async (target: FastifyInstance, url: string, token?: string): Promise<Page> => {
     const response = await target.inject({ url, headers: token ? { authorization: token } : {} })
@@ -48,6 +50,7 @@ describe('cursors that say when to start over', () => {
     db = await seededDatabase(records)
     ;({ token: tokenA } = await issueToken(db.pool, orgA.uuid as string, null))
     ;({ token: tokenB } = await issueToken(db.pool, orgB.uuid as string, null))
+    cursors = new Cursors(await loadLogIdentity(db.pool))
     app = await buildTestApp(db, { env: { PUBLIC_RATE_LIMIT: '0' } })
     // The operator's rebuild: the dump of the first database loaded into a fresh one.
     copy = await createTestDatabase()
@@ -104,7 +107,6 @@ describe('cursors that say when to start over', () => {
   })
 
   it("answers a cursor past the log's end 410, and one at its end with an empty page", async () => {
-    const cursors = new Cursors(await loadLogIdentity(db.pool))
     const far = cursors.position('changes', 10_000_000)
     const farOrders = cursors.position('orders', 10_000, orgA.uuid as string)
     for (const gone of [
@@ -201,14 +203,13 @@ describe('cursors that say when to start over', () => {
     assert.equal((await get(copyApp, `/v1/transparency/contracts?per_page=2&cursor=${cursor}`)).status, 422)
     // Signed with this database's own secret, but holding a key that is not a value of its sort's type (an
     // amount): refused as a cursor, not a failure of the server.
-    const own = new Cursors(await loadLogIdentity(db.pool))
     for (const key of ['not an amount', '1e999999']) {
-      const mistyped = own.listing({ sort: '-amount_total', key, id: orgA.uuid as string, page: 2 })
+      const mistyped = cursors.listing({ sort: '-amount_total', key, id: orgA.uuid as string, page: 2 })
       const answer = await get(app, `/v1/transparency/contracts?sort=-amount_total&cursor=${mistyped}`)
       assert.equal(answer.status, 422, JSON.stringify(answer.body))
       assert.match(answer.body.message as string, /^Cursor inválido: cursor\./)
     }
-    const typed = own.listing({ sort: '-amount_total', key: '1.00', id: orgA.uuid as string, page: 2 })
+    const typed = cursors.listing({ sort: '-amount_total', key: '1.00', id: orgA.uuid as string, page: 2 })
     assert.equal(
       (await get(app, `/v1/transparency/contracts?sort=-amount_total&cursor=${typed}`)).status,
       200,
