@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { parse } from 'csv-parse/sync'
 import ExcelJS from 'exceljs'
+import fc from 'fast-check'
 import type { DemoRecord } from '../../src/demo/generator.js'
 import { cnpjFrom, cpfFrom } from '../../src/demo/tax-ids.js'
 import { importRecords } from '../../src/import/importer.js'
@@ -485,5 +486,119 @@ describe('price research, suppliers and organizations', () => {
     const organization = await get(`/v1/transparency/organizations/${orgB.uuid}`)
     assert.equal(organization.body.data.totals.orders.count, 5)
     assert.equal(organization.body.data.totals.orders.last, '2025-03-10')
+  })
+})
+
+// The statistics against an exact reference, over many made-up price lists at once: each list its own product
+// (a made-up word the stemmer leaves whole), with repeated prices, prices on a fence, and outliers on either side.
+
+/** Cents as money text. */
+const money = (cents: bigint) => `${cents / 100n}.${String(cents % 100n).padStart(2, '0')}`
+/** x / d rounded half up, for x, d ≥ 0. */
+const halfUp = (x: bigint, d: bigint) => (2n * x + d) / (2n * d)
+/** The k/4-quantile of sorted cents, in quarter cents, by linear interpolation between the closest ranks. */
+function quarterQuantile(sorted: readonly bigint[], k: number): bigint {
+  const h = (sorted.length - 1) * k
+  const i = Math.floor(h / 4)
+  const low = sorted[i] as bigint
+  return low * 4n + BigInt(h % 4) * ((sorted[i + 1] ?? low) - low)
+}
+
+/** What the summary should say of prices (cents) and their quantities, worked out in exact integers. */
+function expectedSummary(
+  unit: string,
+  items: readonly { cents: bigint; quantity: number; org: string; supplier: string }[],
+) {
+  const sorted = items.map((item) => item.cents).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+  const n = BigInt(sorted.length)
+  const sum = sorted.reduce((a, b) => a + b, 0n)
+  const [p25, median, p75] = [1, 2, 3].map((k) => quarterQuantile(sorted, k)) as [bigint, bigint, bigint]
+  // Fences in eighths of a cent: p25 − 1.5 × IQR = (2 × p25 − 3 × IQR) / 8 with both in quarter cents.
+  const lo = 2n * p25 - 3n * (p75 - p25)
+  const hi = 2n * p75 + 3n * (p75 - p25)
+  const kept = sorted.filter((cents) => cents * 8n >= lo && cents * 8n <= hi)
+  const weight = items.reduce((a, item) => a + BigInt(item.quantity), 0n)
+  const weighted = items.reduce((a, item) => a + item.cents * BigInt(item.quantity), 0n)
+  const quarter = (q: bigint) => money(halfUp(q, 4n))
+  return {
+    unit,
+    items: sorted.length,
+    organizations: new Set(items.map((item) => item.org)).size,
+    suppliers: new Set(items.map((item) => item.supplier)).size,
+    min: money(sorted[0] as bigint),
+    p25: quarter(p25),
+    median: quarter(median),
+    p75: quarter(p75),
+    max: money(sorted[sorted.length - 1] as bigint),
+    mean: money(halfUp(sum, n)),
+    weighted_mean: money(halfUp(weighted, weight)),
+    outliers: sorted.length - kept.length,
+    sanitized: {
+      items: kept.length,
+      min: money(kept[0] as bigint),
+      median: quarter(quarterQuantile(kept, 2)),
+      mean: money(
+        halfUp(
+          kept.reduce((a, b) => a + b, 0n),
+          BigInt(kept.length),
+        ),
+      ),
+      max: money(kept[kept.length - 1] as bigint),
+    },
+  }
+}
+
+describe('price statistics against an exact reference', () => {
+  // Mostly whole reais from a narrow range (repeats, and fences that fall on a price), some far out.
+  const price = fc.oneof(
+    { weight: 6, arbitrary: fc.integer({ min: 1, max: 12 }).map((k) => BigInt(k * 100)) },
+    { weight: 2, arbitrary: fc.integer({ min: 1, max: 2_000_000 }).map(BigInt) },
+    { weight: 1, arbitrary: fc.constantFrom(1n, 5_000_000n) },
+  )
+  const item = fc.record({
+    cents: price,
+    quantity: fc.integer({ min: 1, max: 50 }),
+    org: fc.constantFrom('A', 'B'),
+    supplier: fc.constantFrom('company', 'other', 'person'),
+  })
+  const lists = fc.sample(fc.array(item, { minLength: 1, maxLength: 30 }), { numRuns: 60, seed: 56 })
+  // Consonants only: no Portuguese suffix to strip, so each word matches its own product alone.
+  const word = (k: number) =>
+    `zq${'bcdfghjklmnpqrstvwxz'[Math.floor(k / 20)]}${'bcdfghjklmnpqrstvwxz'[k % 20]}`
+  const suppliers = { company, other, person }
+  const records = lists.flatMap((list, k) =>
+    list.map((it) =>
+      order(
+        it.org === 'A' ? orgA : orgB,
+        suppliers[it.supplier as keyof typeof suppliers],
+        `Produto ${word(k)}`,
+        'UN',
+        money(it.cents),
+        it.quantity,
+      ),
+    ),
+  )
+  let db: TestDatabase
+  let server: Awaited<ReturnType<typeof serving>>
+  before(async () => {
+    db = await seededDatabase([orgA, orgB, ...records])
+    server = await serving(db)
+  })
+  after(async () => {
+    await server.close()
+    await db.drop()
+  })
+
+  it('gives every list the quartiles, fences, means and counts worked out exactly', async () => {
+    for (const [k, list] of lists.entries()) {
+      const response = await fetch(`${server.base}/v1/transparency/prices?q=${word(k)}`)
+      const body = (await response.json()) as Json
+      const expected = expectedSummary('UN', list)
+      assert.deepEqual(
+        body.data.summary,
+        [expected],
+        `prices ${list.map((it) => money(it.cents)).join(', ')}`,
+      )
+    }
   })
 })
