@@ -34,7 +34,7 @@ import { type FloorFigures, measureLoadFloor } from './lib/floor.js'
 import { measureLongHistory, prepareLongHistory } from './lib/history.js'
 import { type Importer, type IncrementalFigures, measureIncremental } from './lib/imports.js'
 import { counts, log, options, runs } from './lib/options.js'
-import { measurePrices, prepareRarePrices } from './lib/prices.js'
+import { measurePrices, type PriceFigures, prepareRarePrices } from './lib/prices.js'
 import {
   buildRef,
   fetchText,
@@ -194,6 +194,7 @@ async function main() {
     let rssAfterLoadMB = 0
     let previousRssMB: number | undefined
     let soaked: SoakFigures | undefined
+    let prices: PriceFigures | undefined
     const others: { child: { pid?: number }; base: string; stop: () => Promise<void> }[] = []
     try {
       const bare = await startBareServer(url)
@@ -294,6 +295,22 @@ async function main() {
       log(`service resident memory after the load scenarios: ${rssAfterLoadMB} MB`)
       if (old) previousRssMB = Math.round(residentBytes(old.child.pid as number) / 1e6)
       for (const other of others) await other.stop()
+      // Uncached, on services of their own; the build before on its copy, which goes once the scenarios end.
+      if (runs('price research uncached')) {
+        const pricing = createPool(url, { max: 1 })
+        prices = await measurePrices(
+          url,
+          pricing,
+          path.join(options.out, `serve-${options.scale}-prices.log`),
+          previous && copy
+            ? {
+                bin: previous.bin,
+                url: copy.url,
+                logFile: path.join(options.out, `serve-${options.scale}-prices-previous.log`),
+              }
+            : undefined,
+        ).finally(() => pricing.end())
+      }
       if (options.soak > 0 && runs('soak'))
         soaked = await soak(service.base, url, service.child.pid as number, samples, options.soak)
     } finally {
@@ -351,12 +368,6 @@ async function main() {
       measuring,
       path.join(options.out, `serve-${options.scale}-history.log`),
     ).finally(() => measuring.end())
-    const pricing = createPool(url, { max: 1 })
-    const prices = await measurePrices(
-      url,
-      pricing,
-      path.join(options.out, `serve-${options.scale}-prices.log`),
-    ).finally(() => pricing.end())
     const storage = await changeLogStorage(url)
 
     const report: Report = {

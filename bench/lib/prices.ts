@@ -64,6 +64,8 @@ export interface PriceFigures {
   rare: { q: string; items: number; medianMs: number }
   supplier: { document: string; medianMs: number }
   organization: { id: string; medianMs: number }
+  /** The same four, from the build before (--compare) on its copy of the data, in the same order. */
+  previous?: { common: number; rare: number; supplier: number; organization: number }
 }
 
 async function median(base: string, path: string): Promise<number> {
@@ -103,26 +105,54 @@ async function choose(pool: Pool) {
 /** A description as the research's words: quoted, so that it finds that phrase. */
 const words = (description: string) => encodeURIComponent(`"${description.replace(/"/g, '')}"`)
 
-export async function measurePrices(url: string, pool: Pool, logFile: string): Promise<PriceFigures> {
-  const chosen = await choose(pool)
-  const service = await startService(url, logFile, undefined, { CACHE_MB: '0' })
+/** The four figures from one build's service, uncached, on the database at `url`. */
+async function measureBuild(
+  url: string,
+  chosen: Awaited<ReturnType<typeof choose>>,
+  logFile: string,
+  bin?: string,
+): Promise<{ common: number; rare: number; supplier: number; organization: number }> {
+  const service = await startService(url, logFile, bin, { CACHE_MB: '0' })
   try {
-    const common = await median(service.base, `/v1/transparency/prices?q=${words(chosen.common.description)}`)
-    const rare = await median(service.base, `/v1/transparency/prices?q=${words(chosen.rare.description)}`)
-    const supplier = await median(service.base, `/v1/transparency/suppliers/${chosen.supplier}`)
-    const organization = await median(service.base, `/v1/transparency/organizations/${chosen.organization}`)
-    const figures: PriceFigures = {
-      common: { q: chosen.common.description, items: chosen.common.items, medianMs: common },
-      rare: { q: chosen.rare.description, items: chosen.rare.items, medianMs: rare },
-      supplier: { document: chosen.supplier, medianMs: supplier },
-      organization: { id: chosen.organization, medianMs: organization },
+    return {
+      common: await median(service.base, `/v1/transparency/prices?q=${words(chosen.common.description)}`),
+      rare: await median(service.base, `/v1/transparency/prices?q=${words(chosen.rare.description)}`),
+      supplier: await median(service.base, `/v1/transparency/suppliers/${chosen.supplier}`),
+      organization: await median(service.base, `/v1/transparency/organizations/${chosen.organization}`),
     }
-    log(
-      `prices uncached: common (${figures.common.items} items) ${common} ms, rare (${figures.rare.items}) ${rare} ms; ` +
-        `largest supplier ${supplier} ms, largest organization ${organization} ms`,
-    )
-    return figures
   } finally {
     await stop(service.child)
   }
+}
+
+/**
+ * This build's figures and, given the build before (its service's `bin` and its copy of the data), its figures
+ * too, measured after this build's.
+ */
+export async function measurePrices(
+  url: string,
+  pool: Pool,
+  logFile: string,
+  previous?: { bin: string; url: string; logFile: string },
+): Promise<PriceFigures> {
+  const chosen = await choose(pool)
+  const ours = await measureBuild(url, chosen, logFile)
+  const theirs = previous
+    ? await measureBuild(previous.url, chosen, previous.logFile, previous.bin)
+    : undefined
+  const figures: PriceFigures = {
+    common: { q: chosen.common.description, items: chosen.common.items, medianMs: ours.common },
+    rare: { q: chosen.rare.description, items: chosen.rare.items, medianMs: ours.rare },
+    supplier: { document: chosen.supplier, medianMs: ours.supplier },
+    organization: { id: chosen.organization, medianMs: ours.organization },
+    ...(theirs ? { previous: theirs } : {}),
+  }
+  const before = theirs
+    ? ` (the build before: ${theirs.common}, ${theirs.rare}, ${theirs.supplier} and ${theirs.organization} ms)`
+    : ''
+  log(
+    `prices uncached: common (${figures.common.items} items) ${ours.common} ms, rare (${figures.rare.items}) ` +
+      `${ours.rare} ms; largest supplier ${ours.supplier} ms, largest organization ${ours.organization} ms${before}`,
+  )
+  return figures
 }

@@ -168,7 +168,11 @@ export function markdown(report: Report): string {
             `description, "${report.prices.common.q}" (${report.prices.common.items.toLocaleString('en')} items across every ` +
             `organ), ${report.prices.common.medianMs} ms; a rare one, "${report.prices.rare.q}" (${report.prices.rare.items} ` +
             `items), ${report.prices.rare.medianMs} ms. The page of the supplier with the most orders ` +
-            `${report.prices.supplier.medianMs} ms, of the organization with the most ${report.prices.organization.medianMs} ms.`,
+            `${report.prices.supplier.medianMs} ms, of the organization with the most ${report.prices.organization.medianMs} ms.` +
+            (report.prices.previous
+              ? ` The build before, in the same order: ${report.prices.previous.common}, ${report.prices.previous.rare}, ` +
+                `${report.prices.previous.supplier} and ${report.prices.previous.organization} ms.`
+              : ''),
           '',
         ]
       : []),

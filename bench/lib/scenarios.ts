@@ -101,30 +101,31 @@ export function targets(
 ): Target[] {
   const list: Target[] = []
   if (prices) {
+    const before = (ms: number | undefined) => (ms === undefined ? '' : ` (the build before: ${ms} ms)`)
     list.push(
       {
         scenario: `price research, the most common description (${prices.common.items.toLocaleString('en')} items), uncached`,
         goal: '< 300 ms',
         met: prices.common.medianMs < 300,
-        seen: `${prices.common.medianMs} ms`,
+        seen: `${prices.common.medianMs} ms${before(prices.previous?.common)}`,
       },
       {
         scenario: `price research, a rare description (${prices.rare.items} items), uncached`,
         goal: '< 50 ms',
         met: prices.rare.medianMs < 50,
-        seen: `${prices.rare.medianMs} ms`,
+        seen: `${prices.rare.medianMs} ms${before(prices.previous?.rare)}`,
       },
       {
         scenario: "the largest supplier's page, uncached",
         goal: '< 100 ms',
         met: prices.supplier.medianMs < 100,
-        seen: `${prices.supplier.medianMs} ms`,
+        seen: `${prices.supplier.medianMs} ms${before(prices.previous?.supplier)}`,
       },
       {
         scenario: "the largest organization's page, uncached",
         goal: '< 100 ms',
         met: prices.organization.medianMs < 100,
-        seen: `${prices.organization.medianMs} ms`,
+        seen: `${prices.organization.medianMs} ms${before(prices.previous?.organization)}`,
       },
     )
     const research = results.find((r) => r.name.startsWith('price research'))?.servers.service
