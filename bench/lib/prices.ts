@@ -8,7 +8,7 @@ import { startService, stop } from './processes.js'
 // What a price research and the pages of who is paid cost uncached (a service with CACHE_MB=0): the most
 // common item description across every organ, a rare one (a fixture of RARE_ITEMS items, kept with the
 // dataset: the demo's catalogue has no rare product), and the pages of the largest supplier and organization,
-// each the median of 21 requests one after another.
+// each the median of 21 requests one at a time (with --compare, taken in turn with the build before's).
 
 export const RARE_DESCRIPTION = 'Desfibrilador externo automático com pás para adulto e criança'
 const RARE_ITEMS = 40
@@ -68,17 +68,26 @@ export interface PriceFigures {
   previous?: { common: number; rare: number; supplier: number; organization: number }
 }
 
-async function median(base: string, path: string): Promise<number> {
-  const times: number[] = []
+/**
+ * The median time of 21 requests for `path` to each server, one request at a time, the servers taken in turn
+ * (each round starting with the next): a host that slows down or speeds up meanwhile weighs on each alike.
+ */
+async function medians(bases: readonly string[], path: string): Promise<number[]> {
+  const times = bases.map((): number[] => [])
   for (let k = 0; k < 21; k++) {
-    const started = performance.now()
-    const response = await fetch(base + path)
-    await response.arrayBuffer()
-    if (response.status !== 200) throw new Error(`${path}: ${response.status}`)
-    times.push(performance.now() - started)
+    for (let j = 0; j < bases.length; j++) {
+      const which = (k + j) % bases.length
+      const started = performance.now()
+      const response = await fetch(bases[which] + path)
+      await response.arrayBuffer()
+      if (response.status !== 200) throw new Error(`${path}: ${response.status}`)
+      times[which]?.push(performance.now() - started)
+    }
   }
-  times.sort((a, b) => a - b)
-  return Math.round((times[10] as number) * 10) / 10
+  return times.map((list) => {
+    list.sort((x, y) => x - y)
+    return Math.round((list[10] as number) * 10) / 10
+  })
 }
 
 /** The descriptions, supplier and organization to ask for, from the dataset. */
@@ -105,29 +114,9 @@ async function choose(pool: Pool) {
 /** A description as the research's words: quoted, so that it finds that phrase. */
 const words = (description: string) => encodeURIComponent(`"${description.replace(/"/g, '')}"`)
 
-/** The four figures from one build's service, uncached, on the database at `url`. */
-async function measureBuild(
-  url: string,
-  chosen: Awaited<ReturnType<typeof choose>>,
-  logFile: string,
-  bin?: string,
-): Promise<{ common: number; rare: number; supplier: number; organization: number }> {
-  const service = await startService(url, logFile, bin, { CACHE_MB: '0' })
-  try {
-    return {
-      common: await median(service.base, `/v1/transparency/prices?q=${words(chosen.common.description)}`),
-      rare: await median(service.base, `/v1/transparency/prices?q=${words(chosen.rare.description)}`),
-      supplier: await median(service.base, `/v1/transparency/suppliers/${chosen.supplier}`),
-      organization: await median(service.base, `/v1/transparency/organizations/${chosen.organization}`),
-    }
-  } finally {
-    await stop(service.child)
-  }
-}
-
 /**
  * This build's figures and, given the build before (its service's `bin` and its copy of the data), its figures
- * too, measured after this build's.
+ * too, each service with CACHE_MB=0, their requests taken in turn.
  */
 export async function measurePrices(
   url: string,
@@ -136,23 +125,41 @@ export async function measurePrices(
   previous?: { bin: string; url: string; logFile: string },
 ): Promise<PriceFigures> {
   const chosen = await choose(pool)
-  const ours = await measureBuild(url, chosen, logFile)
-  const theirs = previous
-    ? await measureBuild(previous.url, chosen, previous.logFile, previous.bin)
-    : undefined
-  const figures: PriceFigures = {
-    common: { q: chosen.common.description, items: chosen.common.items, medianMs: ours.common },
-    rare: { q: chosen.rare.description, items: chosen.rare.items, medianMs: ours.rare },
-    supplier: { document: chosen.supplier, medianMs: ours.supplier },
-    organization: { id: chosen.organization, medianMs: ours.organization },
-    ...(theirs ? { previous: theirs } : {}),
+  const services = [await startService(url, logFile, undefined, { CACHE_MB: '0' })]
+  try {
+    if (previous)
+      services.push(await startService(previous.url, previous.logFile, previous.bin, { CACHE_MB: '0' }))
+    const bases = services.map((service) => service.base)
+    const [common, rare, supplier, organization] = [
+      await medians(bases, `/v1/transparency/prices?q=${words(chosen.common.description)}`),
+      await medians(bases, `/v1/transparency/prices?q=${words(chosen.rare.description)}`),
+      await medians(bases, `/v1/transparency/suppliers/${chosen.supplier}`),
+      await medians(bases, `/v1/transparency/organizations/${chosen.organization}`),
+    ] as [number[], number[], number[], number[]]
+    const pick = (i: number) => ({
+      common: common[i] as number,
+      rare: rare[i] as number,
+      supplier: supplier[i] as number,
+      organization: organization[i] as number,
+    })
+    const ours = pick(0)
+    const theirs = previous ? pick(1) : undefined
+    const figures: PriceFigures = {
+      common: { q: chosen.common.description, items: chosen.common.items, medianMs: ours.common },
+      rare: { q: chosen.rare.description, items: chosen.rare.items, medianMs: ours.rare },
+      supplier: { document: chosen.supplier, medianMs: ours.supplier },
+      organization: { id: chosen.organization, medianMs: ours.organization },
+      ...(theirs ? { previous: theirs } : {}),
+    }
+    const before = theirs
+      ? ` (the build before: ${theirs.common}, ${theirs.rare}, ${theirs.supplier} and ${theirs.organization} ms)`
+      : ''
+    log(
+      `prices uncached: common (${figures.common.items} items) ${ours.common} ms, rare (${figures.rare.items}) ` +
+        `${ours.rare} ms; largest supplier ${ours.supplier} ms, largest organization ${ours.organization} ms${before}`,
+    )
+    return figures
+  } finally {
+    for (const service of services) await stop(service.child)
   }
-  const before = theirs
-    ? ` (the build before: ${theirs.common}, ${theirs.rare}, ${theirs.supplier} and ${theirs.organization} ms)`
-    : ''
-  log(
-    `prices uncached: common (${figures.common.items} items) ${ours.common} ms, rare (${figures.rare.items}) ` +
-      `${ours.rare} ms; largest supplier ${ours.supplier} ms, largest organization ${ours.organization} ms${before}`,
-  )
-  return figures
 }

@@ -164,7 +164,8 @@ export function markdown(report: Report): string {
       : []),
     ...(report.prices
       ? [
-          `Price research uncached (CACHE_MB=0, the median of 21 requests one after another): the most common ` +
+          `Price research uncached (CACHE_MB=0, the median of 21 requests one at a time, taken in turn with the build ` +
+            `before's where it is measured): the most common ` +
             `description, "${report.prices.common.q}" (${report.prices.common.items.toLocaleString('en')} items across every ` +
             `organ), ${report.prices.common.medianMs} ms; a rare one, "${report.prices.rare.q}" (${report.prices.rare.items} ` +
             `items), ${report.prices.rare.medianMs} ms. The page of the supplier with the most orders ` +
