@@ -487,6 +487,31 @@ describe('price research, suppliers and organizations', () => {
     assert.equal(organization.body.data.totals.orders.count, 5)
     assert.equal(organization.body.data.totals.orders.last, '2025-03-10')
   })
+
+  it('follows an import: a changed price, and an item an order no longer has', async () => {
+    const stapler = order(orgA, company, 'Grampeador de mesa', 'UN', '30.00', 1)
+    const [first] = stapler.items as Record<string, unknown>[]
+    const clips = { ...first, number_item: '2', description: 'Clipe niquelado', amount: 4, amount_total: 4 }
+    const load = async (record: DemoRecord) =>
+      assert.ok((await importRecords(db.pool, [source(ndjson([record]))])).ok)
+    await load({ ...stapler, amount_total: 34, items: [first, clips] })
+    await eventually(async () => {
+      assert.equal((await get('/v1/transparency/prices?q=clipe')).body.data.summary[0]?.items, 1)
+    })
+    await load(stapler)
+    await eventually(async () => {
+      assert.deepEqual((await get('/v1/transparency/prices?q=clipe')).body.data.summary, [])
+    })
+    const { body } = await get('/v1/transparency/prices?q=clipe')
+    assert.deepEqual(body.data.items.data, [])
+    assert.equal((await get('/v1/transparency/prices?q=grampeador')).body.data.summary[0].max, '30.00')
+    // The same order again at another price: its row changes, and no second row is made.
+    await load({ ...stapler, amount_total: 32, items: [{ ...first, amount: 32, amount_total: 32 }] })
+    await eventually(async () => {
+      const [summary] = (await get('/v1/transparency/prices?q=grampeador')).body.data.summary
+      assert.deepEqual([summary.items, summary.min, summary.max], [1, '32.00', '32.00'])
+    })
+  })
 })
 
 // The statistics against an exact reference, over many made-up price lists at once: each list its own product
