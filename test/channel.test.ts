@@ -184,6 +184,7 @@ describe('the listening connection', () => {
       client.release()
     }
   })
+
   it('makes a wait end at once once closed, and last a second at most while nothing is heard', async () => {
     const notifications = new Notifications(pool, () => {}) // never started: it hears nothing
     const signal = new ImportSignal(notifications)

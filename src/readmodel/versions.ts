@@ -47,17 +47,16 @@ export async function rewriteHistory(
         FROM public_changes c WHERE c.resource = $1 AND c.id = $2 AND c.change <> 'withdrawn') AS entries`,
     [resource.path, id],
   )
-  // Stryker disable next-line OptionalChaining: a SELECT of subqueries alone gives one row
-  const body = rows[0]?.body
-  // Stryker disable next-line OptionalChaining,ArrayDeclaration: one row, as above; and the callers find a record by its entries
-  const entries: Entry[] = (rows[0]?.entries ?? []).map(([seq, change, patch, inHistory]) => ({
+  // A SELECT of subqueries alone gives one row; json_agg of no entries is null.
+  const { body, entries: stored } = rows[0] as (typeof rows)[number]
+  // Stryker disable next-line ConditionalExpression,LogicalOperator: a record found by its entries has its document (a withdrawal deletes both); a guard
+  if (body === null || stored === null) return
+  const entries: Entry[] = stored.map(([seq, change, patch, inHistory]) => ({
     seq,
     change,
     restore: patch,
     inHistory,
   }))
-  // Stryker disable next-line ConditionalExpression,LogicalOperator,BooleanLiteral: a record found by its entries has its document (a withdrawal deletes both); a guard
-  if (body === null || body === undefined || entries.length === 0) return
   const versioned = entries.filter((entry) => entry.inHistory)
   // Each version's text, newest first back to the first.
   // Stryker disable next-line ArrayDeclaration: filled by index, whatever length it starts with

@@ -192,31 +192,30 @@ function researchSql(names: readonly PriceFilterName[]): string {
       SELECT p.order_id, p.position, p.unit, p.amount, p.quantity, p.organization_id, p.supplier_id, p.day
       FROM price_items p WHERE ${conditions.join(' AND ')}),
     s AS (
-      SELECT unit, count(*)::int AS n, array_agg(amount ORDER BY amount) AS a, avg(amount) AS mean, sum(amount) AS total,
+      SELECT unit, count(*)::int AS n, array_agg(amount ORDER BY amount) AS a, sum(amount) AS total,
         sum(amount * quantity) / nullif(sum(quantity), 0) AS weighted_mean
       FROM m GROUP BY unit),
     o AS (SELECT unit, count(*)::int AS n FROM (SELECT DISTINCT unit, organization_id FROM m) x GROUP BY unit),
     v AS (SELECT unit, count(*)::int AS n FROM (SELECT DISTINCT unit, supplier_id FROM m) x GROUP BY unit),
     q AS (
-      SELECT s.*, compras_quantile(a, 0.25) AS p25, compras_quantile(a, 0.5) AS median,
+      SELECT s.*, total / n AS mean, compras_quantile(a, 0.25) AS p25, compras_quantile(a, 0.5) AS median,
         compras_quantile(a, 0.75) AS p75
       FROM s),
     f AS (
       SELECT q.*, o.n AS organizations, v.n AS suppliers, p25 - 1.5 * (p75 - p25) AS lo,
         p75 + 1.5 * (p75 - p25) AS hi
       FROM q JOIN o ON o.unit = q.unit JOIN v ON v.unit = q.unit),
-    -- The prices inside the fences are a run of the sorted array, found by binary search (width_bucket counts
-    -- the prices at most a value): only the few below the lower fence are read, and the run's sum is the
-    -- total less the outliers'.
+    -- The prices inside the fences are a run of the sorted array. Binary search (width_bucket counts the prices
+    -- at most a value) finds the ends of the two runs outside them: only those are read, and the run inside sums
+    -- to the total less theirs.
     c AS (
-      SELECT f.unit, b.below, f.n - width_bucket(f.hi, f.a) AS above
+      SELECT f.unit, t.below, t.above, f.total - t.outside AS kept
       FROM f, LATERAL (
-        SELECT count(*)::int AS below FROM unnest(f.a[1 : width_bucket(f.lo, f.a)]) x WHERE x < f.lo) b),
+        SELECT count(*) FILTER (WHERE x < f.lo)::int AS below, count(*) FILTER (WHERE x > f.hi)::int AS above,
+          coalesce(sum(x) FILTER (WHERE x < f.lo OR x > f.hi), 0) AS outside
+        FROM unnest(f.a[1 : width_bucket(f.lo, f.a)] || f.a[width_bucket(f.hi, f.a) + 1 : f.n]) x) t),
     k AS (
-      SELECT f.unit, f.n - c.below - c.above AS n,
-        (f.total - coalesce((SELECT sum(x) FROM unnest(f.a[1 : c.below]) x), 0)
-          - coalesce((SELECT sum(x) FROM unnest(f.a[f.n - c.above + 1 : f.n]) x), 0))
-          / (f.n - c.below - c.above) AS mean,
+      SELECT f.unit, f.n - c.below - c.above AS n, c.kept / (f.n - c.below - c.above) AS mean,
         f.a[c.below + 1 : f.n - c.above] AS a
       FROM f JOIN c ON c.unit = f.unit)`
 }
