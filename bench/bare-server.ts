@@ -13,6 +13,7 @@ import { createServer, type ServerResponse } from 'node:http'
 import { findToken } from '../src/auth/tokens.js'
 import { loadConfig } from '../src/config.js'
 import { createPool } from '../src/db/pool.js'
+import { Gate } from '../src/gate.js'
 import type { Answer } from '../src/readmodel/answer.js'
 import { DocumentStore } from '../src/readmodel/store.js'
 import { orderRead } from '../src/reads/order-reads.js'
@@ -32,13 +33,19 @@ await store.start()
 const cursors = new Cursors(pool)
 await cursors.ready()
 const config = loadConfig(process.env)
+// No limit on researches at once: the bare server takes none.
+const researches = {
+  gate: new Gate(Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER),
+  maxItems: config.researchMaxItems,
+}
 const reads = new PublicReads({
   pool,
   store,
   cursors,
   publication: { config: config.ocds, publicUrl: config.publicUrl },
+  researches,
 })
-const pages = new PortalReads(pool, store, cursors)
+const pages = new PortalReads(pool, store, cursors, researches)
 
 /** Tokens' organizations (null: no such token), looked up once each with the service's own query. */
 const organizations = new Map<string, string | null>()
@@ -81,13 +88,13 @@ async function answer(
   if (url.startsWith('/v1/transparency/contracts/'))
     return [JSON_TYPE, await reads.answer(reads.detail(contracts, url.slice(27).toLowerCase()))]
   if (url.startsWith('/v1/transparency/contracts'))
-    return [JSON_TYPE, await reads.answer(reads.listing(contracts, url, queryOf(url)))]
+    return [JSON_TYPE, await reads.answer(reads.listing(contracts, queryOf(url)))]
   if (url.startsWith('/v1/transparency/prices?'))
-    return [JSON_TYPE, await reads.answer(reads.prices(url, queryOf(url)))]
+    return [JSON_TYPE, await reads.answer(reads.research(queryOf(url), '127.0.0.1'))]
   if (url.startsWith('/v1/transparency/changes?')) {
     const query = queryOf(url)
     const perPage = (query.per_page as number | undefined) ?? DEFAULT_FEED_PAGE
-    return [JSON_TYPE, await reads.answer(reads.changes(url, publicFeedQuery(query, cursors), perPage))]
+    return [JSON_TYPE, await reads.answer(reads.changes(query, publicFeedQuery(query, cursors), perPage))]
   }
   if (url.startsWith('/contratos/')) {
     const place = { path: url, parameters: '[]' }

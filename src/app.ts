@@ -138,6 +138,7 @@ export async function buildApp(
       gate: services.exportGate,
       idleMs: config.idleTimeoutSeconds * 1000,
       minBytesPerSecond: config.downloadMinRateKb * 1024,
+      timeoutMs: config.exportTimeoutSeconds * 1000,
     },
     idleTimeoutMs: config.idleTimeoutSeconds * 1000,
   })
@@ -148,6 +149,7 @@ export async function buildApp(
     cursors: services.cursors,
     publicLimiter: services.publicLimiter,
     publicRateLimit: config.publicRateLimit,
+    researches: services.researches,
   })
   return app as unknown as FastifyInstance
 }

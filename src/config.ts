@@ -38,6 +38,12 @@ export interface Config {
   readonly exportConcurrency: number
   /** Longest an export may run (its query's statement timeout), in seconds. */
   readonly exportTimeoutSeconds: number
+  /** Longest a public read's statement may run (the API, the portal, the order query), in seconds. */
+  readonly queryTimeoutSeconds: number
+  /** Price researches one instance computes at once (one per client address); the rest wait their turn elsewhere. */
+  readonly researchConcurrency: number
+  /** A price research that matches more items than this is refused as too broad (422). */
+  readonly researchMaxItems: number
   /** Seconds a client has to send a whole request, headers included. */
   readonly requestTimeoutSeconds: number
   /** Seconds an idle keep-alive connection stays open between requests. */
@@ -222,6 +228,15 @@ export function loadConfig(env: Env = process.env): Config {
     publicRateLimit: parseWhole('PUBLIC_RATE_LIMIT', text(env, 'PUBLIC_RATE_LIMIT'), 600, 0, 1_000_000),
     exportConcurrency: parseWhole('EXPORT_CONCURRENCY', text(env, 'EXPORT_CONCURRENCY'), 2, 1, 100),
     exportTimeoutSeconds: parseWhole('EXPORT_TIMEOUT', text(env, 'EXPORT_TIMEOUT'), 600, 1, 86_400),
+    queryTimeoutSeconds: parseWhole('QUERY_TIMEOUT', text(env, 'QUERY_TIMEOUT'), 5, 1, 600),
+    researchConcurrency: parseWhole('RESEARCH_CONCURRENCY', text(env, 'RESEARCH_CONCURRENCY'), 2, 1, 100),
+    researchMaxItems: parseWhole(
+      'RESEARCH_MAX_ITEMS',
+      text(env, 'RESEARCH_MAX_ITEMS'),
+      250_000,
+      10,
+      100_000_000,
+    ),
     requestTimeoutSeconds: parseWhole('REQUEST_TIMEOUT', text(env, 'REQUEST_TIMEOUT'), 10, 1, 600),
     keepAliveTimeoutSeconds: parseWhole('KEEP_ALIVE_TIMEOUT', text(env, 'KEEP_ALIVE_TIMEOUT'), 10, 1, 600),
     idleTimeoutSeconds: parseWhole('IDLE_TIMEOUT', text(env, 'IDLE_TIMEOUT'), 30, 1, 3600),

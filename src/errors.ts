@@ -28,16 +28,43 @@ export class NotFoundError extends Error {
   }
 }
 
-/** An export that may not run now: too many running, one already running for the address, or too slow. */
-export class ExportRefused extends Error {
-  override name = 'ExportRefused'
-  constructor(readonly reason: 'busy' | 'address' | 'timeout') {
+/** What a refused request was asking to do: each has its own places (src/gate.ts) and words. */
+export type Bounded = 'export' | 'research' | 'wait'
+
+const REFUSALS: Readonly<Record<Bounded, Readonly<Record<'busy' | 'address' | 'timeout', string>>>> = {
+  export: { busy: MESSAGES.exportsBusy, address: MESSAGES.exportRunning, timeout: MESSAGES.exportTimeout },
+  research: {
+    busy: MESSAGES.researchesBusy,
+    address: MESSAGES.researchRunning,
+    timeout: MESSAGES.queryTimeout,
+  },
+  wait: { busy: MESSAGES.waitsBusy, address: MESSAGES.waitsBusy, timeout: MESSAGES.queryTimeout },
+}
+
+/**
+ * Work that may not run now: too many running on this instance (busy), the client's address holds its share
+ * (address), or it ran too long (timeout). The routes answer 429 for the address, 503 otherwise, with Retry-After.
+ */
+export class Refused extends Error {
+  override name = 'Refused'
+  constructor(
+    readonly what: Bounded,
+    readonly reason: 'busy' | 'address' | 'timeout',
+  ) {
+    super(REFUSALS[what][reason])
+  }
+}
+
+/**
+ * A price research too broad to be computed within its bound: more than `limit` items match. Asking for
+ * more words or filters narrows it (422).
+ */
+export class TooBroad extends Error {
+  override name = 'TooBroad'
+  constructor(readonly limit: number) {
     super(
-      reason === 'busy'
-        ? MESSAGES.exportsBusy
-        : reason === 'address'
-          ? MESSAGES.exportRunning
-          : MESSAGES.exportTimeout,
+      `Pesquisa ampla demais: mais de ${limit.toLocaleString('pt-BR')} itens correspondem. ` +
+        'Use mais palavras na descrição, ou filtre por unidade, órgão, fornecedor, modalidade ou período.',
     )
   }
 }

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify'
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client'
 import type { Pool } from './db/pool.js'
 import { ReadPool, type Replicas } from './db/replicas.js'
-import type { ExportGate } from './export/gate.js'
+import type { Gate } from './gate.js'
 import type { DocumentStore } from './readmodel/store.js'
 
 // Prometheus metrics (prom-client), served on a port of their own (METRICS_PORT), never on the public one.
@@ -16,7 +16,7 @@ export interface MetricsSources {
   pool: Pool
   exportPool: Pool
   store: DocumentStore
-  exportGate: ExportGate
+  exportGate: Gate
   /** With DATABASE_REPLICA_URLS: the replicas' state. */
   replicas?: Replicas | undefined
   /** Whether Redis answers; undefined when the instance runs without Redis. */

@@ -13,6 +13,9 @@ export interface RunningServer {
   close(): Promise<void>
 }
 
+/** Connections `serve` keeps for what is not a public read: the listener, access records, tokens, replicas' checks. */
+const PRIMARY_POOL_SIZE = 4
+
 async function isEmpty(db: Database): Promise<boolean> {
   const { rowCount } = await db.pool.query('SELECT 1 FROM organizations LIMIT 1')
   return rowCount === 0
@@ -41,7 +44,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
     process.stderr.write(`${message}${error ? `: ${error.message}` : ''}\n`)
   const db = await openDatabase(config, {
     role: 'serve',
-    poolSize: config.databasePoolSize,
+    // Migrations, imports, tokens, access records and the listener: the public reads have a pool of their own.
+    poolSize: PRIMARY_POOL_SIZE,
     onHealth: (event, error) =>
       health(
         {

@@ -5,11 +5,12 @@ import { type Limiter, MemoryLimiter, RedisLimiter } from './auth/rate-limit.js'
 import { TokenCache } from './auth/tokens.js'
 import { DATA_CHANNEL, ImportSignal, Notifications } from './channel.js'
 import type { Config } from './config.js'
-import { derivePool, type Pool } from './db/pool.js'
+import { type DerivedLimits, derivePool, type Pool } from './db/pool.js'
 import { ReadPool, Replicas, replicaPools } from './db/replicas.js'
-import { ExportGate } from './export/gate.js'
+import { Gate } from './gate.js'
 import { Metrics, serveMetrics } from './metrics.js'
 import { DocumentStore } from './readmodel/store.js'
+import type { ResearchLimits } from './reads/price-reads.js'
 import { Cursors } from './transparency/cursors.js'
 
 // The services an instance's routes share, made once per app: the read path and its cache, tokens, rate
@@ -43,7 +44,11 @@ export interface Services {
   imports: ImportSignal
   /** Exports' own connections, so that however many run the API's pool stays free. */
   exportPool: Pool
-  exportGate: ExportGate
+  exportGate: Gate
+  /** Price researches' places and bound. */
+  researches: ResearchLimits
+  /** The change feed's waiting requests, a share per address. */
+  waits: Gate
   /** The cursors clients resume from, made and read against the change log's identity. */
   cursors: Cursors
   /** With METRICS_PORT: the metrics, and the server that serves them. */
@@ -53,18 +58,26 @@ export interface Services {
 }
 
 /**
- * The pool reads go to, and how the exports' is made from it: without replicas, the primary's pool itself;
- * with them, a ReadPool over the primary and each replica.
+ * The pool public reads go to, and how the exports' is made from it: without replicas, a pool of its own to the
+ * primary; with them, a ReadPool over the primary and each replica. Every read's statement is bounded by
+ * QUERY_TIMEOUT (PostgreSQL cancels it), and a server that stops answering fails the read a second later.
  */
 function readPools(config: Config, pool: Pool, log: FastifyBaseLogger) {
-  type Limits = { max: number; applicationName: string; statementTimeoutMs?: number }
-  if (config.databaseReplicaUrls.length === 0)
+  const bounds = {
+    max: config.databasePoolSize,
+    applicationName: 'compras',
+    statementTimeoutMs: config.queryTimeoutSeconds * 1000,
+    queryTimeoutMs: config.queryTimeoutSeconds * 1000 + QUERY_TIMEOUT_MARGIN_MS,
+  }
+  if (config.databaseReplicaUrls.length === 0) {
+    const reads = derivePool(pool, bounds)
     return {
-      pool,
+      pool: reads,
       replicas: undefined,
-      derive: (limits: Limits) => derivePool(pool, limits),
-      close: async () => {},
+      derive: (limits: DerivedLimits) => derivePool(pool, limits),
+      close: () => reads.end(),
     }
+  }
   const replicas = new Replicas(pool, config.databaseReplicaUrls, {
     maxLagMs: config.replicaMaxLagSeconds * 1000,
     onState: (status, error) => {
@@ -73,12 +86,12 @@ function readPools(config: Config, pool: Pool, log: FastifyBaseLogger) {
       else log.warn({ ...fields, error: error?.message }, 'replica out of the rotation')
     },
   })
-  const pools = replicaPools(config.databaseReplicaUrls, config.databasePoolSize)
-  const reads = new ReadPool(pool, pools, replicas)
+  const pools = replicaPools(config.databaseReplicaUrls, bounds)
+  const reads = new ReadPool(derivePool(pool, bounds), pools, replicas, true)
   return {
     pool: reads as Pool,
     replicas,
-    derive: (limits: Limits) =>
+    derive: (limits: DerivedLimits) =>
       new ReadPool(
         derivePool(pool, limits),
         pools.map((replica) => derivePool(replica, limits)),
@@ -91,6 +104,18 @@ function readPools(config: Config, pool: Pool, log: FastifyBaseLogger) {
     },
   }
 }
+
+/**
+ * Requests one client address may have waiting for the next import: a mirror needs one, a few browser tabs a few
+ * more. Waiting holds no connection, but each waiter reads again when an import comes.
+ */
+export const WAITS_PER_ADDRESS = 20
+
+/** How long an export waits for its connection before it fails (a database that does not answer). */
+const EXPORT_CONNECT_TIMEOUT_MS = 10_000
+
+/** How long past QUERY_TIMEOUT a read waits for a server that does not even cancel it (a frozen host). */
+const QUERY_TIMEOUT_MARGIN_MS = 1000
 
 /** Makes the services and starts what listens (notifications, the metrics port). */
 export async function startServices(
@@ -142,12 +167,17 @@ export async function startServices(
   await notifications.start()
   await read.replicas?.start()
   // The statement timeout bounds how long one export may run, a slow reader included.
+  // An export takes its connection only once it holds a place of the export gate, which has as many places as
+  // the pool has connections: a checkout waits only for a connection being given back (a cancelled query's).
   const exportPool = read.derive({
     max: config.exportConcurrency,
     applicationName: 'compras-export',
     statementTimeoutMs: config.exportTimeoutSeconds * 1000,
+    connectTimeoutMs: EXPORT_CONNECT_TIMEOUT_MS,
   })
-  const exportGate = new ExportGate(config.exportConcurrency)
+  const exportGate = new Gate(config.exportConcurrency)
+  const researches = { gate: new Gate(config.researchConcurrency), maxItems: config.researchMaxItems }
+  const waits = new Gate(Number.MAX_SAFE_INTEGER, WAITS_PER_ADDRESS)
   let metrics: Metrics | undefined
   let metricsServer: http.Server | undefined
   if (config.metricsPort !== undefined) {
@@ -174,6 +204,8 @@ export async function startServices(
     imports,
     exportPool,
     exportGate,
+    researches,
+    waits,
     cursors,
     metrics,
     metricsServer,

@@ -124,7 +124,7 @@ export interface paths {
         };
         /**
          * The price research as an Excel (.xlsx) or CSV file
-         * @description Takes the research's parameters with the same meaning. XLSX has two sheets: the summary per unit, under the query, the moment it was made and the address it can be made again at, so that it can be attached to a purchase process; then every matching item. CSV holds the items. Streamed, and bounded as the exports are (one at a time per address, EXPORT_CONCURRENCY at once, EXPORT_TIMEOUT).
+         * @description Takes the research's parameters with the same meaning. XLSX has two sheets: the summary per unit, under the query, the moment it was made and the address it can be made again at (under PUBLIC_URL), so that it can be attached to a purchase process; then every matching item. CSV holds the items. Streamed, and bounded as the exports are (one at a time per address, EXPORT_CONCURRENCY at once, EXPORT_TIMEOUT), and as the research is (RESEARCH_MAX_ITEMS: a research too broad is answered 422 before any byte of the file).
          */
         get: operations["exportPrices"];
         put?: never;
@@ -2637,7 +2637,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An unknown or invalid parameter, named in the message */
+            /** @description An unknown or invalid parameter, named in the message; or `Pesquisa ampla demais...` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2994,7 +2994,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `Serviço temporariamente indisponível. Tente novamente em alguns instantes.`: the database is unreachable; come back after Retry-After seconds */
+            /** @description `Serviço temporariamente indisponível. Tente novamente em alguns instantes.`: the database is unreachable; or `A consulta demorou demais e foi interrompida. Tente novamente em alguns instantes, ou com filtros mais restritos.`: the query ran past QUERY_TIMEOUT. Come back after Retry-After seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait */
@@ -3102,7 +3102,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `Serviço temporariamente indisponível. Tente novamente em alguns instantes.`: the database is unreachable; come back after Retry-After seconds */
+            /** @description `Serviço temporariamente indisponível. Tente novamente em alguns instantes.`: the database is unreachable; or `A consulta demorou demais e foi interrompida. Tente novamente em alguns instantes, ou com filtros mais restritos.`: the query ran past QUERY_TIMEOUT. Come back after Retry-After seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait */
@@ -3194,7 +3194,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `Serviço temporariamente indisponível. Tente novamente em alguns instantes.`: the database is unreachable; come back after Retry-After seconds */
+            /** @description `Serviço temporariamente indisponível. Tente novamente em alguns instantes.`: the database is unreachable; or `A consulta demorou demais e foi interrompida. Tente novamente em alguns instantes, ou com filtros mais restritos.`: the query ran past QUERY_TIMEOUT. Come back after Retry-After seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait */
@@ -3270,7 +3270,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `Serviço temporariamente indisponível. Tente novamente em alguns instantes.`: the database is unreachable; come back after Retry-After seconds */
+            /** @description `Serviço temporariamente indisponível. Tente novamente em alguns instantes.`: the database is unreachable; or `A consulta demorou demais e foi interrompida. Tente novamente em alguns instantes, ou com filtros mais restritos.`: the query ran past QUERY_TIMEOUT. Come back after Retry-After seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait */
@@ -3348,7 +3348,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `Serviço temporariamente indisponível. Tente novamente em alguns instantes.`: the database is unreachable; come back after Retry-After seconds */
+            /** @description `Serviço temporariamente indisponível. Tente novamente em alguns instantes.`: the database is unreachable; or `A consulta demorou demais e foi interrompida. Tente novamente em alguns instantes, ou com filtros mais restritos.`: the query ran past QUERY_TIMEOUT. Come back after Retry-After seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait */
@@ -3426,7 +3426,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `Serviço temporariamente indisponível. Tente novamente em alguns instantes.`: the database is unreachable; come back after Retry-After seconds */
+            /** @description `Serviço temporariamente indisponível. Tente novamente em alguns instantes.`: the database is unreachable; or `A consulta demorou demais e foi interrompida. Tente novamente em alguns instantes, ou com filtros mais restritos.`: the query ran past QUERY_TIMEOUT. Come back after Retry-After seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait */
@@ -3495,7 +3495,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `Serviço temporariamente indisponível. Tente novamente em alguns instantes.`: the database is unreachable; come back after Retry-After seconds */
+            /** @description `Serviço temporariamente indisponível. Tente novamente em alguns instantes.`: the database is unreachable; or `A consulta demorou demais e foi interrompida. Tente novamente em alguns instantes, ou com filtros mais restritos.`: the query ran past QUERY_TIMEOUT. Come back after Retry-After seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait */
@@ -3631,7 +3631,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `Serviço temporariamente indisponível. Tente novamente em alguns instantes.`: the database is unreachable; come back after Retry-After seconds */
+            /** @description `Serviço temporariamente indisponível. Tente novamente em alguns instantes.`: the database is unreachable; or `A consulta demorou demais e foi interrompida. Tente novamente em alguns instantes, ou com filtros mais restritos.`: the query ran past QUERY_TIMEOUT. Come back after Retry-After seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait */
@@ -3742,7 +3742,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `Serviço temporariamente indisponível. Tente novamente em alguns instantes.`: the database is unreachable; come back after Retry-After seconds */
+            /** @description `Serviço temporariamente indisponível. Tente novamente em alguns instantes.`: the database is unreachable; or `A consulta demorou demais e foi interrompida. Tente novamente em alguns instantes, ou com filtros mais restritos.`: the query ran past QUERY_TIMEOUT. Come back after Retry-After seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait */
@@ -3878,7 +3878,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `Serviço temporariamente indisponível. Tente novamente em alguns instantes.`: the database is unreachable; come back after Retry-After seconds */
+            /** @description `Serviço temporariamente indisponível. Tente novamente em alguns instantes.`: the database is unreachable; or `A consulta demorou demais e foi interrompida. Tente novamente em alguns instantes, ou com filtros mais restritos.`: the query ran past QUERY_TIMEOUT. Come back after Retry-After seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait */
@@ -3991,7 +3991,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `Serviço temporariamente indisponível. Tente novamente em alguns instantes.`: the database is unreachable; come back after Retry-After seconds */
+            /** @description `Serviço temporariamente indisponível. Tente novamente em alguns instantes.`: the database is unreachable; or `A consulta demorou demais e foi interrompida. Tente novamente em alguns instantes, ou com filtros mais restritos.`: the query ran past QUERY_TIMEOUT. Come back after Retry-After seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait */
@@ -4132,7 +4132,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `Serviço temporariamente indisponível. Tente novamente em alguns instantes.`: the database is unreachable; come back after Retry-After seconds */
+            /** @description `Serviço temporariamente indisponível. Tente novamente em alguns instantes.`: the database is unreachable; or `A consulta demorou demais e foi interrompida. Tente novamente em alguns instantes, ou com filtros mais restritos.`: the query ran past QUERY_TIMEOUT. Come back after Retry-After seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait */
@@ -4243,7 +4243,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `Serviço temporariamente indisponível. Tente novamente em alguns instantes.`: the database is unreachable; come back after Retry-After seconds */
+            /** @description `Serviço temporariamente indisponível. Tente novamente em alguns instantes.`: the database is unreachable; or `A consulta demorou demais e foi interrompida. Tente novamente em alguns instantes, ou com filtros mais restritos.`: the query ran past QUERY_TIMEOUT. Come back after Retry-After seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait */
@@ -4379,7 +4379,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `Serviço temporariamente indisponível. Tente novamente em alguns instantes.`: the database is unreachable; come back after Retry-After seconds */
+            /** @description `Serviço temporariamente indisponível. Tente novamente em alguns instantes.`: the database is unreachable; or `A consulta demorou demais e foi interrompida. Tente novamente em alguns instantes, ou com filtros mais restritos.`: the query ran past QUERY_TIMEOUT. Come back after Retry-After seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait */
@@ -4492,7 +4492,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `Serviço temporariamente indisponível. Tente novamente em alguns instantes.`: the database is unreachable; come back after Retry-After seconds */
+            /** @description `Serviço temporariamente indisponível. Tente novamente em alguns instantes.`: the database is unreachable; or `A consulta demorou demais e foi interrompida. Tente novamente em alguns instantes, ou com filtros mais restritos.`: the query ran past QUERY_TIMEOUT. Come back after Retry-After seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait */
@@ -4631,7 +4631,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `Serviço temporariamente indisponível. Tente novamente em alguns instantes.`: the database is unreachable; come back after Retry-After seconds */
+            /** @description `Serviço temporariamente indisponível. Tente novamente em alguns instantes.`: the database is unreachable; or `A consulta demorou demais e foi interrompida. Tente novamente em alguns instantes, ou com filtros mais restritos.`: the query ran past QUERY_TIMEOUT. Come back after Retry-After seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait */
@@ -4742,7 +4742,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `Serviço temporariamente indisponível. Tente novamente em alguns instantes.`: the database is unreachable; come back after Retry-After seconds */
+            /** @description `Serviço temporariamente indisponível. Tente novamente em alguns instantes.`: the database is unreachable; or `A consulta demorou demais e foi interrompida. Tente novamente em alguns instantes, ou com filtros mais restritos.`: the query ran past QUERY_TIMEOUT. Come back after Retry-After seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait */
@@ -4878,7 +4878,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `Serviço temporariamente indisponível. Tente novamente em alguns instantes.`: the database is unreachable; come back after Retry-After seconds */
+            /** @description `Serviço temporariamente indisponível. Tente novamente em alguns instantes.`: the database is unreachable; or `A consulta demorou demais e foi interrompida. Tente novamente em alguns instantes, ou com filtros mais restritos.`: the query ran past QUERY_TIMEOUT. Come back after Retry-After seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait */
@@ -4991,7 +4991,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `Serviço temporariamente indisponível. Tente novamente em alguns instantes.`: the database is unreachable; come back after Retry-After seconds */
+            /** @description `Serviço temporariamente indisponível. Tente novamente em alguns instantes.`: the database is unreachable; or `A consulta demorou demais e foi interrompida. Tente novamente em alguns instantes, ou com filtros mais restritos.`: the query ran past QUERY_TIMEOUT. Come back after Retry-After seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait */
@@ -5130,7 +5130,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `Serviço temporariamente indisponível. Tente novamente em alguns instantes.`: the database is unreachable; come back after Retry-After seconds */
+            /** @description `Serviço temporariamente indisponível. Tente novamente em alguns instantes.`: the database is unreachable; or `A consulta demorou demais e foi interrompida. Tente novamente em alguns instantes, ou com filtros mais restritos.`: the query ran past QUERY_TIMEOUT. Come back after Retry-After seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait */
@@ -5241,7 +5241,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `Serviço temporariamente indisponível. Tente novamente em alguns instantes.`: the database is unreachable; come back after Retry-After seconds */
+            /** @description `Serviço temporariamente indisponível. Tente novamente em alguns instantes.`: the database is unreachable; or `A consulta demorou demais e foi interrompida. Tente novamente em alguns instantes, ou com filtros mais restritos.`: the query ran past QUERY_TIMEOUT. Come back after Retry-After seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait */
@@ -5377,7 +5377,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `Serviço temporariamente indisponível. Tente novamente em alguns instantes.`: the database is unreachable; come back after Retry-After seconds */
+            /** @description `Serviço temporariamente indisponível. Tente novamente em alguns instantes.`: the database is unreachable; or `A consulta demorou demais e foi interrompida. Tente novamente em alguns instantes, ou com filtros mais restritos.`: the query ran past QUERY_TIMEOUT. Come back after Retry-After seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait */
@@ -5490,7 +5490,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `Serviço temporariamente indisponível. Tente novamente em alguns instantes.`: the database is unreachable; come back after Retry-After seconds */
+            /** @description `Serviço temporariamente indisponível. Tente novamente em alguns instantes.`: the database is unreachable; or `A consulta demorou demais e foi interrompida. Tente novamente em alguns instantes, ou com filtros mais restritos.`: the query ran past QUERY_TIMEOUT. Come back after Retry-After seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait */
@@ -5631,7 +5631,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `Serviço temporariamente indisponível. Tente novamente em alguns instantes.`: the database is unreachable; come back after Retry-After seconds */
+            /** @description `Serviço temporariamente indisponível. Tente novamente em alguns instantes.`: the database is unreachable; or `A consulta demorou demais e foi interrompida. Tente novamente em alguns instantes, ou com filtros mais restritos.`: the query ran past QUERY_TIMEOUT. Come back after Retry-After seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait */
@@ -5713,7 +5713,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `Serviço temporariamente indisponível. Tente novamente em alguns instantes.`: the database is unreachable; come back after Retry-After seconds */
+            /** @description `Serviço temporariamente indisponível. Tente novamente em alguns instantes.`: the database is unreachable; or `A consulta demorou demais e foi interrompida. Tente novamente em alguns instantes, ou com filtros mais restritos.`: the query ran past QUERY_TIMEOUT. Come back after Retry-After seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait */
@@ -5795,7 +5795,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `Serviço temporariamente indisponível. Tente novamente em alguns instantes.`: the database is unreachable; come back after Retry-After seconds */
+            /** @description `Serviço temporariamente indisponível. Tente novamente em alguns instantes.`: the database is unreachable; or `A consulta demorou demais e foi interrompida. Tente novamente em alguns instantes, ou com filtros mais restritos.`: the query ran past QUERY_TIMEOUT. Come back after Retry-After seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait */
@@ -5877,7 +5877,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `Serviço temporariamente indisponível. Tente novamente em alguns instantes.`: the database is unreachable; come back after Retry-After seconds */
+            /** @description `Serviço temporariamente indisponível. Tente novamente em alguns instantes.`: the database is unreachable; or `A consulta demorou demais e foi interrompida. Tente novamente em alguns instantes, ou com filtros mais restritos.`: the query ran past QUERY_TIMEOUT. Come back after Retry-After seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait */
@@ -6006,7 +6006,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `Serviço temporariamente indisponível. Tente novamente em alguns instantes.`: the database is unreachable; come back after Retry-After seconds */
+            /** @description `Serviço temporariamente indisponível. Tente novamente em alguns instantes.`: the database is unreachable; or `A consulta demorou demais e foi interrompida. Tente novamente em alguns instantes, ou com filtros mais restritos.`: the query ran past QUERY_TIMEOUT. Come back after Retry-After seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait */
@@ -6110,7 +6110,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `Serviço temporariamente indisponível. Tente novamente em alguns instantes.`: the database is unreachable; come back after Retry-After seconds */
+            /** @description `Serviço temporariamente indisponível. Tente novamente em alguns instantes.`: the database is unreachable; or `A consulta demorou demais e foi interrompida. Tente novamente em alguns instantes, ou com filtros mais restritos.`: the query ran past QUERY_TIMEOUT. Come back after Retry-After seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait */
@@ -6208,7 +6208,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `Serviço temporariamente indisponível. Tente novamente em alguns instantes.`: the database is unreachable; come back after Retry-After seconds */
+            /** @description `Serviço temporariamente indisponível. Tente novamente em alguns instantes.`: the database is unreachable; or `A consulta demorou demais e foi interrompida. Tente novamente em alguns instantes, ou com filtros mais restritos.`: the query ran past QUERY_TIMEOUT. Come back after Retry-After seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait */
@@ -6310,7 +6310,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `Serviço temporariamente indisponível. Tente novamente em alguns instantes.`: the database is unreachable; come back after Retry-After seconds */
+            /** @description `Serviço temporariamente indisponível. Tente novamente em alguns instantes.`: the database is unreachable; or `A consulta demorou demais e foi interrompida. Tente novamente em alguns instantes, ou com filtros mais restritos.`: the query ran past QUERY_TIMEOUT. Come back after Retry-After seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait */
@@ -6421,7 +6421,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `Serviço temporariamente indisponível. Tente novamente em alguns instantes.`: the database is unreachable; come back after Retry-After seconds */
+            /** @description `Serviço temporariamente indisponível. Tente novamente em alguns instantes.`: the database is unreachable; or `A consulta demorou demais e foi interrompida. Tente novamente em alguns instantes, ou com filtros mais restritos.`: the query ran past QUERY_TIMEOUT. Come back after Retry-After seconds */
             503: {
                 headers: {
                     /** @description Seconds to wait */

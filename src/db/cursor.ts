@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream'
 import QueryStream from 'pg-query-stream'
+import { connectCancellable } from './cancel.js'
 import type { Pool } from './pool.js'
 
 /** The rows of a query read through a cursor, and how to tie its connection to the stream that writes them. */
@@ -40,16 +41,27 @@ export async function openCursor<Row>(
   pool: Pool,
   sql: string,
   values: readonly unknown[],
-  options: { rowMode?: 'array'; batchSize?: number; onProgress?: (rows: number) => void } = {},
+  options: {
+    rowMode?: 'array'
+    batchSize?: number
+    onProgress?: (rows: number) => void
+    /** Aborts when nobody will read the rows (the client went away): the query is cancelled in PostgreSQL. */
+    signal?: AbortSignal | undefined
+  } = {},
 ): Promise<Cursor<Row>> {
-  const client = await pool.connect()
+  const held = await connectCancellable(pool, options.signal)
+  const { client } = held
   let released = false
   const release = (error?: Error) => {
     if (released) return
     released = true
     client.off('error', onClientError)
     client.off('end', onClientEnd)
-    client.release(error) // the pool puts its own error listener back on the client
+    // A cancellation asked for must not land on the next user's query: the connection goes once it is sent.
+    void held.settle().then(() =>
+      // the pool puts its own error listener back on the client
+      client.release(error ?? (held.cancelled ? new Error('cancelled') : undefined)),
+    )
   }
   const query = client.query(
     new QueryStream(sql, values as unknown[], {

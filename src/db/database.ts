@@ -21,10 +21,13 @@ export interface OpenDatabaseOptions {
 /** DATABASE_URL when set; otherwise the embedded server under DATA_DIR, started or attached to. */
 export async function openDatabase(config: Config, options: OpenDatabaseOptions): Promise<Database> {
   // Serving fails fast when the database does not answer; a command (an import, a dump) waits for it.
+  // Serving, this pool is not the public reads' (they have their own, named compras): it migrates, loads the
+  // demo data, writes access records, reads tokens and listens.
   const poolOptions = {
     max: options.poolSize,
     onError: options.onPoolError,
     connectTimeoutMs: options.role === 'serve' ? CONNECT_TIMEOUT_MS : 0,
+    applicationName: options.role === 'serve' ? 'compras-writes' : 'compras',
   }
   if (config.databaseUrl !== undefined) {
     const pool = createPool(config.databaseUrl, poolOptions)

@@ -60,6 +60,8 @@ export interface PoolOptions {
   connectTimeoutMs?: number
   /** Fail a query whose answer has not come after this long (its connection is dropped); none by default. */
   queryTimeoutMs?: number
+  /** PostgreSQL's statement_timeout on every connection; none by default. */
+  statementTimeoutMs?: number
 }
 
 const UNAVAILABLE_CODES = new Set([
@@ -82,12 +84,18 @@ export function isUnavailable(error: unknown): boolean {
     (UNAVAILABLE_CODES.has(code) || code.startsWith('08') || /^57P0[123]$/.test(code))
   )
     return true
+  // 'Query read timeout': a server that stopped answering (a frozen host), past the pool's query_timeout.
   return (
     typeof message === 'string' &&
-    /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended)/.test(
+    /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended|Query read timeout)/.test(
       message,
     )
   )
+}
+
+/** Whether PostgreSQL cancelled a statement: its statement_timeout passed, or a cancel request (57014). */
+export function isCancelled(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === '57014'
 }
 
 /**
@@ -115,6 +123,7 @@ export function createPool(connectionString: string, options: PoolOptions = {}):
     application_name: options.applicationName ?? 'compras',
     connectionTimeoutMillis: options.connectTimeoutMs ?? 0,
     ...(options.queryTimeoutMs === undefined ? {} : { query_timeout: options.queryTimeoutMs }),
+    ...(options.statementTimeoutMs === undefined ? {} : { statement_timeout: options.statementTimeoutMs }),
     // A peer that vanished without closing (a cut cable, a dead host) is noticed by the kernel's probes.
     keepAlive: true,
   })
@@ -123,16 +132,31 @@ export function createPool(connectionString: string, options: PoolOptions = {}):
   return pool
 }
 
-/** A pool of its own to the same database as `pool`, with other limits (exports use one). */
-export function derivePool(
-  pool: pg.Pool,
-  options: { max: number; applicationName: string; statementTimeoutMs?: number },
-): pg.Pool {
+/** What a derived pool changes: its size and name, and how long its statements may run. */
+export interface DerivedLimits {
+  max: number
+  applicationName: string
+  /** PostgreSQL's statement_timeout on every connection: a statement past it is cancelled (57014). */
+  statementTimeoutMs?: number
+  /**
+   * Fail a query with no answer after this long, dropping its connection: a server that stopped answering
+   * (statement_timeout needs a server that runs) fails the read instead of holding it. Set it past
+   * statementTimeoutMs, and not on a pool of cursors, whose query lasts as long as its reader.
+   */
+  queryTimeoutMs?: number
+  /** How long a checkout waits for a connection; as the base pool's without. */
+  connectTimeoutMs?: number
+}
+
+/** A pool of its own to the same database as `pool`, with other limits (the public reads and exports use one). */
+export function derivePool(pool: pg.Pool, options: DerivedLimits): pg.Pool {
   const derived = new pg.Pool({
     ...pool.options,
     max: options.max,
     application_name: options.applicationName,
     statement_timeout: options.statementTimeoutMs,
+    query_timeout: options.queryTimeoutMs,
+    ...(options.connectTimeoutMs === undefined ? {} : { connectionTimeoutMillis: options.connectTimeoutMs }),
   })
   derived.on('error', () => {}) // an idle client's lost connection is dropped; the next checkout reconnects
   hearClientErrors(derived)
@@ -147,7 +171,8 @@ export async function inTransaction<T>(client: pg.ClientBase, fn: () => Promise<
     await client.query('COMMIT')
     return result
   } catch (error) {
-    await client.query('ROLLBACK').catch(() => {})
+    // A server that stopped answering would not answer the ROLLBACK either: the caller drops the connection.
+    if (!isUnavailable(error)) await client.query('ROLLBACK').catch(() => {})
     throw error
   }
 }

@@ -1,5 +1,5 @@
 import pg from 'pg'
-import { CONNECT_TIMEOUT_MS, createPool, isUnavailable, type Pool } from './pool.js'
+import { CONNECT_TIMEOUT_MS, createPool, type DerivedLimits, isUnavailable, type Pool } from './pool.js'
 
 // Reads from PostgreSQL's streaming replicas (DATABASE_REPLICA_URLS), never older than promised
 // (docs/operations.md, "Read replicas"): a replica serves only while it is a standby that answers, no more
@@ -284,8 +284,19 @@ export class ReadPool extends pg.Pool {
   }
 
   override connect(): Promise<pg.PoolClient> {
-    return this.read((pool) => pool.connect())
+    return this.read(async (pool) => {
+      const client = await pool.connect()
+      this.origins.set(client, pool)
+      return client
+    })
   }
+
+  /** Which pool a connection taken from this one came from: the server it talks to. */
+  serverOf(client: pg.PoolClient): Pool {
+    return this.origins.get(client) ?? this.primary
+  }
+
+  private readonly origins = new WeakMap<pg.PoolClient, Pool>()
 
   private async read<T>(run: (pool: Pool) => Promise<T>): Promise<T> {
     const [index, pool] = this.choose()
@@ -311,10 +322,19 @@ export class ReadPool extends pg.Pool {
   }
 }
 
-/** The replicas' pools for reads, made like the primary's: the same size, failing fast when one does not answer. */
-export function replicaPools(urls: readonly string[], max: number): Pool[] {
+/**
+ * The replicas' pools for reads, made like the primary's: the same size and bounds, failing fast when one does
+ * not answer (a connection, or a query: a frozen standby cannot even cancel one).
+ */
+export function replicaPools(urls: readonly string[], bounds: DerivedLimits): Pool[] {
   return urls.map((url) =>
-    createPool(url, { max, applicationName: 'compras', connectTimeoutMs: CONNECT_TIMEOUT_MS }),
+    createPool(url, {
+      max: bounds.max,
+      applicationName: bounds.applicationName,
+      connectTimeoutMs: CONNECT_TIMEOUT_MS,
+      statementTimeoutMs: bounds.statementTimeoutMs,
+      queryTimeoutMs: bounds.queryTimeoutMs,
+    }),
   )
 }
 

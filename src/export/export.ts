@@ -17,6 +17,8 @@ export interface ExportRequest {
   sort: string
   /** Called now and then with the number of rows written so far. */
   onProgress?: (rows: number) => void
+  /** Aborts when nobody will read the file (its client went away): its query is cancelled. */
+  signal?: AbortSignal
 }
 
 export interface ExportFile {
@@ -51,7 +53,7 @@ export async function openExport(pool: Pool, request: ExportRequest, now = new D
     pool,
     `SELECT ${select} FROM ${from} WHERE ${where} ORDER BY ${orderBy}`,
     values,
-    { rowMode: 'array', onProgress: request.onProgress },
+    { rowMode: 'array', onProgress: request.onProgress, signal: request.signal },
   )
   const stream =
     format === 'xlsx'

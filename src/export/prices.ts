@@ -3,16 +3,15 @@ import type { Pool } from '../db/pool.js'
 import type { AnyField } from '../resources/fields.js'
 import { exportedFrom } from '../resources/fields.js'
 import { PriceItem } from '../resources/price.js'
-import type { Cursors } from '../transparency/cursors.js'
 import { type Parameters, parameters } from '../transparency/parameters.js'
 import {
+  type Fences,
   ITEM_NAMES,
   ITEM_RAW,
   PRICE_FILTERS,
   PRICE_PARAMETER_LIST,
   type PriceQuery,
   priceItemsSql,
-  priceResearch,
 } from '../transparency/prices.js'
 import { type Column, columnKind, columnSql, columnTitle } from './columns.js'
 import { csvStream, type Separator } from './csv.js'
@@ -60,40 +59,39 @@ const SUMMARY_COLUMNS: readonly (Omit<Column, 'sql'> & { key: string })[] = [
 
 export interface PriceExportRequest {
   query: PriceQuery
+  /** The research's summary as the API gives it (JSON text), and its fences: computed once, before the file. */
+  summary: string
+  fences: Fences
   format: ExportFormat
   separator: Separator
-  /** The address the research can be made again at (the API's URL of the research). */
+  /** The address the research can be made again at (the API's URL of the research, under PUBLIC_URL). */
   source: string
   /** The query's parameters as asked, for the preamble. */
   asked: Readonly<Record<string, unknown>>
+  /** Aborts when the file's client has gone: its query is cancelled in PostgreSQL. */
+  signal?: AbortSignal
 }
 
-type Summary = Record<string, unknown> & { sanitized: Record<string, unknown> }
+type SummaryEntry = Record<string, unknown> & { sanitized: Record<string, unknown> }
 
 /** The price research as a file, its items streamed: the first batch is read before it is returned. */
 export async function openPriceExport(
   pool: Pool,
-  cursors: Cursors,
   request: PriceExportRequest,
   now = new Date(),
 ): Promise<ExportFile> {
   const { format, query } = request
   const ptBr = format === 'csv' && request.separator === ';'
   const select = PRICE_ITEM_COLUMNS.map((column) => columnSql(column, format, ptBr)).join(', ')
-  const { sql, values } = priceItemsSql(query, select)
+  const { sql, values } = priceItemsSql(query, request.fences, select)
+  const cursor = await openCursor<(string | null)[]>(pool, sql, values, {
+    rowMode: 'array',
+    signal: request.signal,
+  })
   let stream: ExportFile['stream']
-  if (format === 'csv') {
-    const cursor = await openCursor<(string | null)[]>(pool, sql, values, { rowMode: 'array' })
-    stream = csvStream(PRICE_ITEM_COLUMNS, cursor.rows, request.separator)
-    cursor.releaseWith(stream)
-  } else {
-    const research = JSON.parse(
-      await priceResearch(pool, cursors, { ...query, perPage: 1, after: undefined }),
-    ) as {
-      summary: Summary[]
-    }
-    const cursor = await openCursor<(string | null)[]>(pool, sql, values, { rowMode: 'array' })
-    const summaryRows = research.summary.map((entry) =>
+  if (format === 'csv') stream = csvStream(PRICE_ITEM_COLUMNS, cursor.rows, request.separator)
+  else {
+    const summaryRows = (JSON.parse(request.summary) as SummaryEntry[]).map((entry) =>
       SUMMARY_COLUMNS.map(({ key }) => {
         const [head, tail] = key.split('.') as [string, string | undefined]
         const value = tail === undefined ? entry[head] : entry.sanitized[tail]
@@ -121,8 +119,8 @@ export async function openPriceExport(
       },
       { name: 'Itens', columns: PRICE_ITEM_COLUMNS, rows: cursor.rows },
     ])
-    cursor.releaseWith(stream)
   }
+  cursor.releaseWith(stream)
   return {
     stream,
     filename: `pesquisa-de-precos-${now.toISOString().slice(0, 10)}.${format}`,

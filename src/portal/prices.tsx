@@ -55,6 +55,8 @@ export interface PriceResearchView {
 export interface PricePanel {
   asked: Readonly<Record<string, string>>
   research?: PriceResearchView
+  /** Why the research was not made (too broad): said under the form, which stays to be narrowed. */
+  problem?: string
 }
 
 const company = (document: string) => /^[0-9]{14}$/.test(document)
@@ -224,7 +226,7 @@ const FIELDS: readonly [string, string, 'search' | 'text' | 'date'][] = [
   ['date_to', 'Data da ordem: até', 'date'],
 ]
 
-export function pricePage({ asked, research }: PricePanel): string {
+export function pricePage({ asked, research, problem }: PricePanel): string {
   const query = Object.fromEntries(Object.entries(asked).filter(([, v]) => v !== ''))
   return page(
     'Painel de preços',
@@ -251,6 +253,11 @@ export function pricePage({ asked, research }: PricePanel): string {
           <button type="submit">Pesquisar</button>
         </p>
       </form>
+      {problem && (
+        <div class="problem" role="alert">
+          <p>{problem}</p>
+        </div>
+      )}
       {research && (
         <>
           <h2>{`Resultado para “${asked.q}”`}</h2>

@@ -142,3 +142,13 @@ export class Envelope {
     return new Answer(this.head + document + this.tail)
   }
 }
+
+/** A page of a change feed: an answer that knows how many entries it holds (a waiting reader waits on none). */
+export class FeedAnswer extends Answer {
+  constructor(
+    body: string,
+    readonly count: number,
+  ) {
+    super(body)
+  }
+}

@@ -1,7 +1,8 @@
 // Where each kind of value is kept in the read path's cache (DocumentStore), declared once: every key
 // starts with its kind's prefix and a NUL, so that no two kinds can meet under one key. A key names what
-// the answer depends on and nothing else: an ocid in lower case, a page's URL as sent (only a valid one is
-// answered 200 and kept), a portal page's path with the parameters it takes.
+// the answer depends on and nothing else: an ocid in lower case, a CNPJ as its 14 digits, a query as its
+// canonical text (its parameters in declared order, as they are read: canonicalQuery), a portal page's path
+// with the parameters it takes.
 
 const NUL = '\u0000'
 
@@ -13,16 +14,18 @@ export const CACHE_KEYS = {
   /** A record's history, or one version of it. */
   history: (resource: string, id: string, version: number | undefined) =>
     `hist${NUL}${resource}${NUL}${id}${NUL}${version ?? ''}`,
-  /** A listing page's, under its URL. */
-  listing: (url: string) => `l${NUL}${url}`,
+  /** A page of a listing (or of the research, the suppliers, the organizations): its path and canonical query. */
+  listing: (path: string, query: string) => `l${NUL}${path}${NUL}${query}`,
+  /** A price research's summary and fences, under its filters' canonical text. */
+  priceSummary: (filters: string) => `ps${NUL}${filters}`,
   /** A listing's count: its statement, then its values. */
   count: (statement: string, values: string) => `c${NUL}${statement}${NUL}${values}`,
   /** A helper's list. */
   helper: (path: string) => `h${NUL}${path}`,
-  /** A page of the public change feed, under its URL. */
-  feed: (url: string) => `f${NUL}${url}`,
-  /** A page of OCDS releases, under its URL. */
-  ocdsPage: (url: string) => `ocds${NUL}${url}`,
+  /** A page of the public change feed, under its canonical query (`wait` aside: it does not change the page). */
+  feed: (query: string) => `f${NUL}${query}`,
+  /** A page of OCDS releases, under its canonical query. */
+  ocdsPage: (query: string) => `ocds${NUL}${query}`,
   /** An OCDS record package. */
   ocdsRecord: (ocid: string, versioned: boolean) => `ocdsr${NUL}${ocid}${NUL}${versioned}`,
   /** One OCDS release, as a package of it alone. */

@@ -62,6 +62,37 @@ export class LruCache {
   }
 }
 
+/** A value being built, and who waits for it. */
+interface Flight {
+  value: Promise<Cached | undefined>
+  /** Aborts the build once no asker waits. */
+  controller: AbortController
+  /** Askers with a signal that has not aborted. */
+  askers: number
+  /** An asker came without a signal: the build is never aborted. */
+  held: boolean
+}
+
+/** Counts an asker in a flight, and aborts the build when the last asker with a signal leaves. */
+function join(flight: Flight, signal: AbortSignal | undefined): void {
+  if (signal === undefined) {
+    flight.held = true
+    return
+  }
+  if (!signal.aborted) {
+    flight.askers++
+    const leave = () => {
+      flight.askers--
+      if (flight.askers === 0 && !flight.held) flight.controller.abort(signal.reason)
+    }
+    signal.addEventListener('abort', leave, { once: true })
+    void flight.value.then(
+      () => signal.removeEventListener('abort', leave),
+      () => signal.removeEventListener('abort', leave),
+    )
+  } else if (flight.askers === 0 && !flight.held) flight.controller.abort(signal.reason)
+}
+
 /** A document of the read model, as JSON text, with the organization it belongs to. */
 export interface Found {
   body: string
@@ -228,7 +259,7 @@ export interface DocumentStoreOptions {
 export class DocumentStore {
   private readonly cache: LruCache
   /** Values being built, by key: who asks meanwhile waits for the same build. */
-  private readonly building = new Map<string, Promise<Cached | undefined>>()
+  private readonly building = new Map<string, Flight>()
   /** Where imports are heard of (when there is a cache): the cache is trusted only while they are. */
   private readonly heard: Notifications | undefined
   /** The same, when it is the store's own, started and closed with it. */
@@ -279,7 +310,12 @@ export class DocumentStore {
         options.onError(error, 'listening for data changes failed; caching is off until it is back'),
       )
     if (heard !== options.notifications) this.own = heard
-    heard.subscribe(DATA_CHANNEL, () => this.cache.clear())
+    heard.subscribe(DATA_CHANNEL, () => {
+      this.cache.clear()
+      const clears = this.clears
+      this.clears = []
+      for (const done of clears) done()
+    })
     this.heard = heard
   }
 
@@ -292,9 +328,36 @@ export class DocumentStore {
     await this.own?.start()
   }
 
+  /** Where the cache stands: it changes at every import heard. */
+  get generation(): number {
+    return this.cache.generation
+  }
+
+  /**
+   * Resolves once the cache has heard of an import after `generation` (or at once when it keeps nothing), or
+   * after `ms`: a reader woken by an import on another connection reads after the cache has dropped what it
+   * held, never the page it held before the import.
+   */
+  heardSince(generation: number, ms = 1000): Promise<void> {
+    if (!this.listening || this.cache.generation !== generation) return Promise.resolve()
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms)
+      function done() {
+        clearTimeout(timer)
+        resolve()
+      }
+      this.clears.push(done)
+    })
+  }
+
+  /** Who waits for the next clear (heardSince). */
+  private clears: (() => void)[] = []
+
   /** Lookups answered from the cache, and lookups that were not, since start (for the metrics). */
   hits = 0
   misses = 0
+  /** Values built (the misses less those that waited for a build already under way). */
+  builds = 0
 
   /** What the cache holds now. */
   get cacheStats(): { entries: number; bytes: number } {
@@ -308,27 +371,38 @@ export class DocumentStore {
 
   /**
    * The cached value of key, or what build gives: built once however many ask meanwhile, and kept (when
-   * defined, and when no import came in between) until the next import.
+   * defined, and when no import came in between) until the next import. Each asker may bring the signal of
+   * its request: when every asker that brought one has gone (and none came without one), the build's own
+   * signal aborts, so that its queries are cancelled rather than run for nobody.
    */
-  through<T extends Cached | undefined>(key: string, build: () => Promise<T>): Promise<T> {
+  through<T extends Cached | undefined>(
+    key: string,
+    build: (signal: AbortSignal) => Promise<T>,
+    signal?: AbortSignal,
+  ): Promise<T> {
     const hit = this.cached(key)
     if (hit !== undefined) {
       this.hits++
       return Promise.resolve(hit as T)
     }
     this.misses++
-    let value = this.building.get(key) as Promise<T> | undefined
-    if (!value) {
+    let flight = this.building.get(key)
+    if (!flight) {
+      this.builds++
       const generation = this.cache.generation
-      value = build()
+      const controller = new AbortController()
+      const started: Flight = { controller, askers: 0, held: false, value: Promise.resolve(undefined) }
+      started.value = build(controller.signal)
         .then((built) => {
           if (built !== undefined && this.listening) this.cache.set(key, built, generation)
           return built
         })
         .finally(() => this.building.delete(key))
-      this.building.set(key, value)
+      this.building.set(key, started)
+      flight = started
     }
-    return value
+    join(flight, signal)
+    return flight.value as Promise<T>
   }
 
   /**
@@ -346,17 +420,25 @@ export class DocumentStore {
    * The answer made of what build gives, as `through` keeps values: its bytes, tag and compressed variants
    * are made once and served from memory until the next import. Undefined when build gives nothing.
    */
-  answer(key: string, build: () => Promise<string | undefined>): Promise<Answer | undefined> {
+  answer(
+    key: string,
+    build: (signal: AbortSignal) => Promise<string | Answer | undefined>,
+    signal?: AbortSignal,
+  ): Promise<Answer | undefined> {
     const hit = this.cached(key)
     // The fast path: no promise chain, no closure, for the answer already in memory.
     if (hit instanceof Answer) {
       this.hits++
       return Promise.resolve(hit)
     }
-    return this.through(key, async () => {
-      const text = await build()
-      return text === undefined ? undefined : new Answer(text)
-    })
+    return this.through(
+      key,
+      async (aborted) => {
+        const built = await build(aborted)
+        return typeof built === 'string' ? new Answer(built) : built
+      },
+      signal,
+    )
   }
 
   /**

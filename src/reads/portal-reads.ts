@@ -1,5 +1,5 @@
 import type { Pool } from '../db/pool.js'
-import { NotFoundError } from '../errors.js'
+import { NotFoundError, TooBroad } from '../errors.js'
 import {
   type Choices,
   choices,
@@ -26,7 +26,8 @@ import type { PublicResource } from '../resources/index.js'
 import type { Cursors } from '../transparency/cursors.js'
 import type { ValidQuery } from '../transparency/parameters.js'
 import { namedList, organizationData, supplierData } from '../transparency/parties.js'
-import { priceQuery, priceResearch } from '../transparency/prices.js'
+import { priceQuery } from '../transparency/prices.js'
+import { PriceReads, type ResearchLimits } from './price-reads.js'
 import type { Read } from './read.js'
 
 // The portal's pages, each a read as the API's answers are: kept whole until the next import, under the
@@ -45,13 +46,18 @@ const PANEL_ITEMS = 50
 const ORGANS_SHOWN = 100
 
 export class PortalReads {
+  private readonly prices: PriceReads
+
   constructor(
     private readonly pool: Pool,
     private readonly store: DocumentStore,
     private readonly cursors: Cursors,
-  ) {}
+    researches: ResearchLimits,
+  ) {
+    this.prices = new PriceReads(pool, store, cursors, researches)
+  }
 
-  private read(place: PagePlace, build: () => Promise<string | undefined>): Read {
+  private read(place: PagePlace, build: Read['build']): Read {
     return { key: CACHE_KEYS.page(place.path, place.parameters), build }
   }
 
@@ -115,13 +121,26 @@ export class PortalReads {
     })
   }
 
-  /** The price panel: the form as asked, and with a q the research (its first items by price). */
-  prices(place: PagePlace, asked: Readonly<Record<string, string>>, values: ValidQuery): Read {
-    return this.read(place, async () => {
+  /**
+   * The price panel: the form as asked, and with a q the research (its first items by price); a research too
+   * broad to compute is said under the form. `address` is the asking client's, for the research's places.
+   */
+  research(
+    place: PagePlace,
+    asked: Readonly<Record<string, string>>,
+    values: ValidQuery,
+    address: string,
+  ): Read {
+    return this.read(place, async (signal) => {
       if (values.q === undefined) return pricePage({ asked })
       const query = await priceQuery(this.cursors, { ...values, per_page: PANEL_ITEMS })
-      const research = JSON.parse(await priceResearch(this.pool, this.cursors, query)) as PriceResearchView
-      return pricePage({ asked, research })
+      try {
+        const research = JSON.parse(await this.prices.research(query, address, signal)) as PriceResearchView
+        return pricePage({ asked, research })
+      } catch (error) {
+        if (error instanceof TooBroad) return pricePage({ asked, problem: error.message })
+        throw error
+      }
     })
   }
 

@@ -1,25 +1,39 @@
 import type { Pool } from '../db/pool.js'
 import { NotFoundError } from '../errors.js'
-import type { Answer } from '../readmodel/answer.js'
+import { type Answer, FeedAnswer } from '../readmodel/answer.js'
 import { CACHE_KEYS } from '../readmodel/cache-keys.js'
 import { PUBLIC_CHANGES, PUBLIC_SUCCESS } from '../readmodel/envelopes.js'
 import type { DocumentStore } from '../readmodel/store.js'
 import type { PublicResource } from '../resources/index.js'
-import { type FeedPage, type PublicFeedQuery, publicFeedPage } from '../transparency/change-feeds.js'
+import {
+  FEED_PAGE_PARAMETERS,
+  type FeedPage,
+  type PublicFeedQuery,
+  publicFeedPage,
+} from '../transparency/change-feeds.js'
 import type { Cursors } from '../transparency/cursors.js'
 import { historyText, versionText } from '../transparency/history.js'
 import { checkOrganization, LOOKUPS, listingData, lookup } from '../transparency/listing.js'
 import {
   type Publication,
   packageMetadata,
-  type ReleaseQuery,
+  RELEASE_PARAMETERS,
   recordPackage,
   releasePackage,
   releasePage,
+  releaseQuery,
 } from '../transparency/ocds-packages.js'
-import type { ValidQuery } from '../transparency/parameters.js'
-import { namedList, organizationData, supplierData } from '../transparency/parties.js'
-import { priceQuery, priceResearch } from '../transparency/prices.js'
+import { canonicalQuery, listingParameters, type ValidQuery } from '../transparency/parameters.js'
+import {
+  cnpjDigits,
+  namedList,
+  ORGANIZATION_LIST_PARAMETERS,
+  organizationData,
+  SUPPLIER_LIST_PARAMETERS,
+  supplierData,
+} from '../transparency/parties.js'
+import { PRICE_PARAMETERS, priceQuery } from '../transparency/prices.js'
+import { PriceReads, type ResearchLimits } from './price-reads.js'
 import { answerOf, type Read } from './read.js'
 
 // The answers of the public API (/v1), each a read: its cache key and how its bytes are built.
@@ -31,6 +45,8 @@ export interface ReadServices {
   store: DocumentStore
   cursors: Cursors
   publication: Publication
+  /** How price researches are bounded. */
+  researches: ResearchLimits
 }
 
 /** A page of the public feed, kept until the next import, or read again by a waiting request. */
@@ -44,17 +60,19 @@ export class PublicReads {
   private readonly store: DocumentStore
   private readonly cursors: Cursors
   private readonly publication: Publication
+  readonly prices: PriceReads
 
-  constructor({ pool, store, cursors, publication }: ReadServices) {
+  constructor({ pool, store, cursors, publication, researches }: ReadServices) {
     this.pool = pool
     this.store = store
     this.cursors = cursors
     this.publication = publication
+    this.prices = new PriceReads(pool, store, cursors, researches)
   }
 
-  /** The answer of a read. */
-  answer(read: Read): Promise<Answer | undefined> {
-    return answerOf(this.store, read)
+  /** The answer of a read; `signal`, the request's, lets a read that costs much stop when nobody waits. */
+  answer(read: Read, signal?: AbortSignal): Promise<Answer | undefined> {
+    return answerOf(this.store, read, signal)
   }
 
   /** A record's detail (operations 2–5). */
@@ -86,10 +104,10 @@ export class PublicReads {
     }
   }
 
-  /** A listing page, kept under its URL as sent. */
-  listing(resource: PublicResource, url: string, query: ValidQuery): Read {
+  /** A listing page, kept under its canonical query. */
+  listing(resource: PublicResource, query: ValidQuery): Read {
     return {
-      key: CACHE_KEYS.listing(url),
+      key: CACHE_KEYS.listing(resource.path, canonicalQuery(listingParameters(resource), query)),
       build: async () =>
         PUBLIC_SUCCESS.text(await listingData(this.pool, this.store, this.cursors, resource, query)),
     }
@@ -103,21 +121,31 @@ export class PublicReads {
     }
   }
 
-  /** A page of the public change feed; NotFoundError when it is empty for an organization that does not exist. */
-  changes(url: string, feed: PublicFeedQuery, perPage: number): FeedRead {
+  /**
+   * A page of the public change feed, kept under its canonical query (`wait` aside); NotFoundError when it is
+   * empty for an organization that does not exist.
+   */
+  changes(query: ValidQuery, feed: PublicFeedQuery, perPage: number): FeedRead {
     const page = async () => {
       const found = await publicFeedPage(this.pool, this.cursors, feed, perPage)
       await checkOrganization(this.pool, feed.organizationId, found.count > 0)
       return found
     }
-    return { key: CACHE_KEYS.feed(url), build: async () => PUBLIC_CHANGES.page(await page()), page }
+    return {
+      key: CACHE_KEYS.feed(canonicalQuery(FEED_PAGE_PARAMETERS, query, ['wait'])),
+      build: async () => {
+        const found = await page()
+        return new FeedAnswer(PUBLIC_CHANGES.page(found), found.count)
+      },
+      page,
+    }
   }
 
-  /** A page of OCDS releases; undefined past the last page by number. */
-  ocdsReleases(url: string, query: ReleaseQuery): Read {
+  /** A page of OCDS releases, under its canonical query; undefined past the last page by number. */
+  ocdsReleases(query: ValidQuery): Read {
     return {
-      key: CACHE_KEYS.ocdsPage(url),
-      build: () => releasePage(this.pool, this.publication, this.cursors, query),
+      key: CACHE_KEYS.ocdsPage(canonicalQuery(RELEASE_PARAMETERS, query)),
+      build: () => releasePage(this.pool, this.publication, this.cursors, releaseQuery(query)),
     }
   }
 
@@ -136,30 +164,35 @@ export class PublicReads {
     return { key: CACHE_KEYS.ocdsRelease(id), build: () => releasePackage(this.pool, this.publication, id) }
   }
 
-  /** A price research: each unit's statistics and a page of the items, kept under its URL as sent. */
-  prices(url: string, query: ValidQuery): Read {
+  /**
+   * A price research: each unit's statistics (kept for its filters) and a page of the items, kept under its
+   * canonical query. `address` is the asking client's, for the research's places.
+   */
+  research(query: ValidQuery, address: string): Read {
     return {
-      key: CACHE_KEYS.listing(url),
-      build: async () =>
+      key: CACHE_KEYS.listing('prices', canonicalQuery(PRICE_PARAMETERS, query)),
+      build: async (signal) =>
         PUBLIC_SUCCESS.text(
-          await priceResearch(this.pool, this.cursors, await priceQuery(this.cursors, query)),
+          await this.prices.research(await priceQuery(this.cursors, query), address, signal),
         ),
     }
   }
 
-  /** A page of suppliers (companies) or organizations by name, kept under its URL as sent. */
-  parties(which: 'suppliers' | 'organizations', url: string, query: ValidQuery): Read {
+  /** A page of suppliers (companies) or organizations by name, kept under its canonical query. */
+  parties(which: 'suppliers' | 'organizations', query: ValidQuery): Read {
+    const parameters = which === 'suppliers' ? SUPPLIER_LIST_PARAMETERS : ORGANIZATION_LIST_PARAMETERS
     return {
-      key: CACHE_KEYS.listing(url),
+      key: CACHE_KEYS.listing(which, canonicalQuery(parameters, query)),
       build: async () => PUBLIC_SUCCESS.text(await namedList(this.pool, this.cursors, which, query)),
     }
   }
 
-  /** A supplier's page, under the path's CNPJ as sent (NotFoundError for a CPF or an unknown CNPJ). */
+  /** A supplier's page, under the CNPJ's digits (NotFoundError for a CPF or an unknown CNPJ). */
   supplier(cnpj: string): Read {
+    const digits = cnpjDigits(cnpj)
     return {
-      key: CACHE_KEYS.detail('suppliers', cnpj),
-      build: async () => PUBLIC_SUCCESS.text(await supplierData(this.pool, cnpj)),
+      key: CACHE_KEYS.detail('suppliers', digits),
+      build: async () => PUBLIC_SUCCESS.text(await supplierData(this.pool, digits)),
     }
   }
 

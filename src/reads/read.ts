@@ -9,11 +9,21 @@ import type { DocumentStore } from '../readmodel/store.js'
 export interface Read {
   /** Where the answer is kept until the next import. */
   readonly key: string
-  /** The answer's text; undefined when there is nothing to answer (a 404 of the route's own). */
-  readonly build: () => Promise<string | undefined>
+  /**
+   * The answer's text (or the answer itself); undefined when there is nothing to answer (a 404 of the route's
+   * own). `signal` aborts when nobody waits for it any more: a read that costs much cancels its queries then.
+   */
+  readonly build: (signal: AbortSignal) => Promise<string | Answer | undefined>
 }
 
-/** The answer of a read: from the cache, or built once however many ask for it at the same time. */
-export function answerOf(store: DocumentStore, read: Read): Promise<Answer | undefined> {
-  return store.answer(read.key, read.build)
+/**
+ * The answer of a read: from the cache, or built once however many ask for it at the same time. `signal` is
+ * the asking request's: the build is abandoned when every request that asked for it has gone.
+ */
+export function answerOf(
+  store: DocumentStore,
+  read: Read,
+  signal?: AbortSignal,
+): Promise<Answer | undefined> {
+  return store.answer(read.key, read.build, signal)
 }

@@ -7,8 +7,23 @@ import { BIDDING_MODALITIES, BIDDING_STATUSES, MANAGEMENT_STATUSES } from '../do
 // value is compared, and how the portal's form asks for it. The API, the export and the portal take them
 // from the resources.
 
-/** A query parameter's schema and, in Portuguese, what it accepts. */
-export type Parameter = readonly [schema: TSchema, accepts: string]
+/**
+ * A query parameter's schema, in Portuguese what it accepts, and how a valid value is read (UUIDs in lower case,
+ * search text as the search reads it): the value the query takes and the one its cache key holds. Without a
+ * reading, a value is taken as validated.
+ */
+export type Parameter = readonly [schema: TSchema, accepts: string, read?: (value: string) => string]
+
+/**
+ * Search text as a full-text or name search reads it: Latin letters in lower case, runs of spaces as one, no
+ * space at either end. (Only what the search itself folds: two spellings of one question, never two questions.)
+ */
+export function searchText(value: string): string {
+  return value
+    .replace(/[A-ZÀ-ÖØ-Þ]/g, (letter) => letter.toLowerCase())
+    .replace(/\s+/g, ' ')
+    .trim()
+}
 
 /** A SQL condition for one filter, over the record's alias `a`; `p` is the placeholder of its value. */
 export type FilterSql = (a: string, p: string) => string
@@ -27,10 +42,8 @@ export type FormInput =
 
 export interface Filter {
   readonly sql: FilterSql
-  /** Its query parameter: the same for every resource that has a filter of this name. */
+  /** Its query parameter (and how a value is read): the same for every resource that has a filter of this name. */
   readonly parameter: Parameter
-  /** How a value is compared (UUIDs in lower case, numbers without surrounding spaces); as given without. */
-  readonly normalize?: (value: string) => string
   /** On the portal's form; a filter without one is the API's alone. */
   readonly form?: FormInput
 }
@@ -44,6 +57,7 @@ const numberParameter = (what: string): Parameter => [
     description: `Exact ${what} (surrounding spaces ignored)`,
   }),
   `um texto de até ${MAX_NUMBER_LENGTH} caracteres, sem caracteres de controle`,
+  normalizeNumber,
 ]
 
 /** How many ids each closed list has. */
@@ -68,14 +82,18 @@ export const search: Filter = {
       description: 'Full-text search over the object and names; accents and case do not matter',
     }),
     'um texto de 1 a 200 caracteres, sem caracteres de controle',
+    searchText,
   ],
   form: { label: 'Busca (objeto, nomes)', input: 'search' },
 }
 
 export const organization: Filter = {
   sql: (a, p) => `${a}.organization_id = ${p}::uuid`,
-  parameter: [Type.String({ format: 'uuid', description: 'Only records of this organization' }), 'um UUID'],
-  normalize: (value) => value.toLowerCase(),
+  parameter: [
+    Type.String({ format: 'uuid', description: 'Only records of this organization' }),
+    'um UUID',
+    (value) => value.toLowerCase(),
+  ],
   form: { label: 'Órgão', input: 'organization' },
 }
 
@@ -83,14 +101,12 @@ export const organization: Filter = {
 export const numbered = (column: string): Filter => ({
   sql: (a, p) => `${a}.${column} = ${p}`,
   parameter: numberParameter('number'),
-  normalize: normalizeNumber,
 })
 
 /** The number of the record's bidding, exact, with no place on the form. */
 export const biddingNumbered = (column: string): Filter => ({
   sql: (a, p) => `${a}.${column} = ${p}`,
   parameter: numberParameter('bidding number'),
-  normalize: normalizeNumber,
 })
 
 /** An id of a closed list, stored in a smallint column. */
@@ -130,6 +146,7 @@ export const supplierFilters = {
           '`Maria da Silva`)',
       }),
       'um texto de 3 a 200 caracteres (palavras do nome do fornecedor)',
+      searchText,
     ],
     form: { label: 'Nome do fornecedor', input: 'text' },
   },

@@ -1,10 +1,9 @@
 import { Readable } from 'node:stream'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import type { FastifyReply } from 'fastify'
 import { Type } from 'typebox'
 import { openCursor, textChunks } from '../db/cursor.js'
-import type { Answer } from '../readmodel/answer.js'
-import { PUBLIC_CHANGES } from '../readmodel/envelopes.js'
+import { Refused } from '../errors.js'
+import type { Answer, FeedAnswer } from '../readmodel/answer.js'
 import { failure, feedPage, PublicChange, Success, TOO_MANY } from '../reads/answer-schemas.js'
 import { PublicReads } from '../reads/public-reads.js'
 import {
@@ -18,7 +17,7 @@ import {
 import { checkOrganization } from '../transparency/listing.js'
 import { longPoll } from './long-poll.js'
 import type { TransparencyOptions } from './route-options.js'
-import { sendAnswer } from './send-answer.js'
+import { JSON_TYPE, sendAnswer } from './send-answer.js'
 import { sendDownload } from './send-download.js'
 
 /**
@@ -26,7 +25,7 @@ import { sendDownload } from './send-download.js'
  * GET /v1/transparency/changes.jsonl (all of it, streamed). Registered in the /v1 plugin's scopes.
  */
 export const changesRoute: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app, options) => {
-  const { imports, idleTimeoutMs, cursors } = options
+  const { imports, idleTimeoutMs, cursors, waits } = options
   const reads = new PublicReads(options)
 
   app.get(
@@ -69,19 +68,32 @@ export const changesRoute: FastifyPluginAsyncTypebox<TransparencyOptions> = asyn
       const { query } = request
       await cursors.ready()
       const feed = reads.changes(
-        request.url,
+        query,
         publicFeedQuery(query, cursors),
         (query.per_page as number | undefined) ?? DEFAULT_FEED_PAGE,
       )
       const waitMs = ((query.wait as number | undefined) ?? 0) * 1000
       // Without waiting, a page is kept like a listing's, until the next import.
       if (waitMs === 0) return sendAnswer(request, reply, (await reads.answer(feed)) as Answer)
-      const page = await longPoll(request.raw.socket, imports, waitMs, idleTimeoutMs, feed.page)
-      // Sent as the text built here (a cached page goes out the same way, through sendAnswer).
-      return (reply as FastifyReply)
-        .header('cache-control', 'no-store')
-        .type('application/json; charset=utf-8')
-        .send(PUBLIC_CHANGES.page(page))
+      // Waiting: a place of the address's share, and the page read through the cache, so that every request
+      // waiting on the same question shares one read when an import is heard.
+      const leave = waits.enter(request.client)
+      if (typeof leave === 'string') throw new Refused('wait', leave)
+      try {
+        const page = await longPoll(
+          request.raw.socket,
+          imports,
+          waitMs,
+          idleTimeoutMs,
+          async () => (await reads.answer(feed, request.signal)) as FeedAnswer,
+          (answer) => answer.count,
+          options.store,
+        )
+        // Never kept by a cache on the way: the same URL waits again for what comes next.
+        return sendAnswer(request, reply, page, JSON_TYPE, 'no-store')
+      } finally {
+        leave()
+      }
     },
   )
 }
@@ -121,10 +133,13 @@ export const changeLinesRoute: FastifyPluginAsyncTypebox<TransparencyOptions> = 
       const feed = publicFeedQuery(request.query, cursors)
       await checkOrganization(pool, feed.organizationId)
       // Stryker disable next-line StringLiteral: the name in the log's lines
-      return sendDownload(request, reply, downloads, 'change feed download', async () => {
+      return sendDownload(request, reply, downloads, 'change feed download', async (signal) => {
         const lines = publicFeedLines(feed, cursors)
         // Stryker disable next-line ObjectLiteral: the batch only sets how many rows a read fetches
-        const cursor = await openCursor<PublicRow>(exportPool, lines.text, lines.values, { batchSize: 500 })
+        const cursor = await openCursor<PublicRow>(exportPool, lines.text, lines.values, {
+          batchSize: 500,
+          signal,
+        })
         // Stryker disable next-line ObjectLiteral,BooleanLiteral: text flows alike in object mode; the mode only sets how its buffer is counted
         const stream = Readable.from(textChunks(cursor.rows, lines.line), { objectMode: false })
         cursor.releaseWith(stream)

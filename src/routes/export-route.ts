@@ -66,10 +66,11 @@ const exportRoute: FastifyPluginAsyncTypebox<TransparencyOptions> = async (
     },
     async (request, reply) => {
       const what = await exportRequest(pool, request.query)
-      return sendDownload(request, reply, downloads, 'export', async () => {
+      return sendDownload(request, reply, downloads, 'export', async (signal) => {
         let counted = 0
         const file = await openExport(exportPool, {
           ...what,
+          signal,
           onProgress: (rows) => {
             onExportRows?.(rows - counted)
             counted = rows

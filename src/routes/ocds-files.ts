@@ -101,8 +101,8 @@ export const ocdsBulkRoute: FastifyPluginAsyncTypebox<TransparencyOptions> = asy
     },
     async (request, reply) => {
       const filters = { ...releaseFilters(request.query), history: request.query.history === true }
-      return sendDownload(request, reply, downloads, 'OCDS bulk download', async () => {
-        const bulk = await releaseLines(exportPool, publication.config.prefix, filters)
+      return sendDownload(request, reply, downloads, 'OCDS bulk download', async (signal) => {
+        const bulk = await releaseLines(exportPool, publication.config.prefix, filters, undefined, signal)
         const stream = Readable.from(bulk.lines, { objectMode: false })
         bulk.releaseWith(stream)
         const day = new Date().toISOString().slice(0, 10)

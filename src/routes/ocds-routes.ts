@@ -4,7 +4,7 @@ import { NotFoundError } from '../errors.js'
 import { OcdsPackageMetadata, OcdsRecordPackage, OcdsReleasePackage } from '../ocds/schemas.js'
 import { failure, ocdsPackage as PACKAGE, TOO_MANY } from '../reads/answer-schemas.js'
 import { PublicReads } from '../reads/public-reads.js'
-import { RECORD_PARAMETERS, RELEASE_PARAMETERS, releaseQuery } from '../transparency/ocds-packages.js'
+import { RECORD_PARAMETERS, RELEASE_PARAMETERS } from '../transparency/ocds-packages.js'
 import type { TransparencyOptions } from './route-options.js'
 import { sendAnswer } from './send-answer.js'
 
@@ -48,7 +48,7 @@ export const ocdsRoutes: FastifyPluginAsyncTypebox<TransparencyOptions> = async 
       },
     },
     async (request, reply) => {
-      const answer = await reads.answer(reads.ocdsReleases(request.url, releaseQuery(request.query)))
+      const answer = await reads.answer(reads.ocdsReleases(request.query))
       if (answer === undefined) throw new NotFoundError('record')
       return sendAnswer(request, reply, answer)
     },

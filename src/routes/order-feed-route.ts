@@ -141,7 +141,9 @@ export const orderFeedRoute: FastifyPluginAsyncTypebox<OrderFeedOptions> = async
         })
       const waitMs = (query.wait ?? 0) * 1000
       const page =
-        waitMs > 0 ? await longPoll(request.raw.socket, imports, waitMs, idleTimeoutMs, read) : await read()
+        waitMs > 0
+          ? await longPoll(request.raw.socket, imports, waitMs, idleTimeoutMs, read, (found) => found.count)
+          : await read()
       return (reply as FastifyReply).type('application/json; charset=utf-8').send(ORDER_CHANGES.page(page))
     },
   )

@@ -26,7 +26,7 @@ export const partyRoutes: FastifyPluginAsyncTypebox<TransparencyOptions> = async
   const reads = new PublicReads(options)
   /** A read's answer, sent: each read here always has one (a missing record is its NotFoundError). */
   const send = async (request: FastifyRequest, reply: FastifyReply, read: Read) =>
-    sendAnswer(request, reply, (await reads.answer(read)) as Answer)
+    sendAnswer(request, reply, (await reads.answer(read, request.signal)) as Answer)
 
   app.get(
     '/transparency/prices',
@@ -54,7 +54,7 @@ export const partyRoutes: FastifyPluginAsyncTypebox<TransparencyOptions> = async
         },
       },
     },
-    async (request, reply) => send(request, reply, reads.prices(request.url, request.query)),
+    async (request, reply) => send(request, reply, reads.research(request.query, request.client)),
   )
 
   app.get(
@@ -71,7 +71,7 @@ export const partyRoutes: FastifyPluginAsyncTypebox<TransparencyOptions> = async
         response: { 200: Success(SupplierList, 'A page of suppliers'), 422: INVALID, 429: TOO_MANY },
       },
     },
-    async (request, reply) => send(request, reply, reads.parties('suppliers', request.url, request.query)),
+    async (request, reply) => send(request, reply, reads.parties('suppliers', request.query)),
   )
 
   app.get(
@@ -116,8 +116,7 @@ export const partyRoutes: FastifyPluginAsyncTypebox<TransparencyOptions> = async
         response: { 200: Success(OrganizationList, 'A page of organizations'), 422: INVALID, 429: TOO_MANY },
       },
     },
-    async (request, reply) =>
-      send(request, reply, reads.parties('organizations', request.url, request.query)),
+    async (request, reply) => send(request, reply, reads.parties('organizations', request.query)),
   )
 
   app.get(

@@ -1,23 +1,18 @@
 import type { FastifyInstance } from 'fastify'
 import { isUuid } from '../checks.js'
-import type { Pool } from '../db/pool.js'
 import { NotFoundError } from '../errors.js'
 import { organsNamed } from '../portal/data.js'
 import { isSearchText, listingChecker, ORGAN_NAME_RULE } from '../portal/form.js'
 import { type ListingView, listingPage, listingUrl, type Query } from '../portal/listing.js'
-import type { DocumentStore } from '../readmodel/store.js'
 import { PortalReads } from '../reads/portal-reads.js'
 import { PUBLIC_RESOURCES } from '../resources/index.js'
-import type { Cursors } from '../transparency/cursors.js'
 import { listingParameters } from '../transparency/parameters.js'
 import { html, notFound, pageSender } from './portal-replies.js'
+import type { PortalOptions } from './route-options.js'
 
 /** Each public resource's pages: its listing with the filter form, a record's page, and its earlier versions. */
-export async function recordPages(
-  app: FastifyInstance,
-  { pool, store, cursors }: { pool: Pool; store: DocumentStore; cursors: Cursors },
-) {
-  const pages = new PortalReads(pool, store, cursors)
+export async function recordPages(app: FastifyInstance, { pool, store, cursors, researches }: PortalOptions) {
+  const pages = new PortalReads(pool, store, cursors, researches)
   const cachedPage = pageSender(store)
   for (const resource of PUBLIC_RESOURCES) {
     const base = `/${resource.portal.path}`

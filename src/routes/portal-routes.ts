@@ -1,10 +1,8 @@
 import { STATUS_CODES } from 'node:http'
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify'
-import type { MemoryLimiter } from '../auth/rate-limit.js'
 import { isUuid } from '../checks.js'
-import type { Pool } from '../db/pool.js'
-import { isUnavailable } from '../db/pool.js'
-import { NotFoundError, ParameterError } from '../errors.js'
+import { isCancelled, isUnavailable } from '../db/pool.js'
+import { NotFoundError, ParameterError, Refused } from '../errors.js'
 import { MESSAGES } from '../messages.js'
 import { SECURITY_HEADERS } from '../plugins/security-headers.js'
 import { biddingResource } from '../portal/data.js'
@@ -15,15 +13,15 @@ import { errorPage } from '../portal/pages.js'
 import { STYLESHEET } from '../portal/style.js'
 import { compileQuery } from '../query-validation.js'
 import { orderFailure, publicFailure } from '../readmodel/envelopes.js'
-import type { DocumentStore } from '../readmodel/store.js'
 import { PortalReads } from '../reads/portal-reads.js'
-import type { Cursors } from '../transparency/cursors.js'
 import { parameterError } from '../transparency/parameters.js'
 import { ORGANIZATION_LIST_PARAMETERS } from '../transparency/parties.js'
 import { PRICE_PARAMETERS } from '../transparency/prices.js'
 import { recordPages } from './portal-record-routes.js'
 import { HTML, html, notFound, pageSender } from './portal-replies.js'
+import { retryAfter } from './public-api.js'
 import { publicLimit } from './public-limit.js'
+import type { PortalOptions } from './route-options.js'
 
 /** What the price panel's form and the organs' search send. */
 const PRICE_FORM = ['q', 'unit', 'date_from', 'date_to']
@@ -45,16 +43,6 @@ function formValues(query: unknown, names: readonly string[]): Record<string, st
 // The citizens' portal: server-rendered pages in Portuguese over the same read path as the API. Pages are
 // kept whole in the cache like the API's answers, until the next import.
 
-export interface PortalOptions {
-  pool: Pool
-  store: DocumentStore
-  /** For the pages that read by cursor (the list of organs). */
-  cursors: Cursors
-  /** The public per-address limit, shared with the API; none when it is off. */
-  publicLimiter?: MemoryLimiter
-  publicRateLimit: number
-}
-
 /** Where a path belongs, for an answer that no route gives: the order query, the API, or the portal. */
 function faceOf(url: string): 'orders' | 'api' | 'portal' {
   const path = url.replace(/\/{2,}/g, '/').toLowerCase()
@@ -63,11 +51,9 @@ function faceOf(url: string): 'orders' | 'api' | 'portal' {
   return 'portal'
 }
 
-const portal: FastifyPluginAsync<PortalOptions> = async (
-  app,
-  { pool, store, cursors, publicLimiter, publicRateLimit },
-) => {
-  const pages = new PortalReads(pool, store, cursors)
+const portal: FastifyPluginAsync<PortalOptions> = async (app, options) => {
+  const { pool, store, cursors, publicLimiter, publicRateLimit, researches } = options
+  const pages = new PortalReads(pool, store, cursors, researches)
   // Pages for people, not operations of the API: the OpenAPI document leaves them out.
   app.addHook('onRoute', (route) => {
     route.schema = { ...route.schema, hide: true }
@@ -82,6 +68,15 @@ const portal: FastifyPluginAsync<PortalOptions> = async (
   app.setErrorHandler(async (error, request, reply) => {
     if (error instanceof NotFoundError) return notFound(reply, error.message)
     if (error instanceof ParameterError) return html(reply, 422, errorPage(error.message))
+    if (error instanceof Refused) {
+      const after = retryAfter(error)
+      if (after !== undefined) reply.header('Retry-After', after)
+      return html(reply, error.reason === 'address' ? 429 : 503, errorPage(error.message))
+    }
+    if (isCancelled(error)) {
+      request.log.warn({ err: error }, 'portal page cancelled: past QUERY_TIMEOUT')
+      return html(reply.header('Retry-After', 5), 503, errorPage(MESSAGES.queryTimeout))
+    }
     const unavailable = isUnavailable(error)
     request.log.error({ err: error }, 'portal page failed')
     return html(
@@ -140,7 +135,7 @@ const portal: FastifyPluginAsync<PortalOptions> = async (
       return cachedPage(request, reply, (place) => pages.search(place, q), ['q'])
     })
 
-    await app.register(recordPages, { pool, store, cursors })
+    await app.register(recordPages, options)
 
     /** A bidding by id, whatever its kind (a contract's or ARP's bidding_uuid): the page of its kind. */
     app.get<{ Params: { id: string } }>('/licitacoes/:id', async (request, reply) => {
@@ -157,7 +152,12 @@ const portal: FastifyPluginAsync<PortalOptions> = async (
       const problem = checkPrices(values)
       if (problem)
         return html(reply, 422, errorPage(parameterError(problem[0], PRICE_PARAMETERS.accepts).message))
-      return cachedPage(request, reply, (place) => pages.prices(place, asked, values), PRICE_FORM)
+      return cachedPage(
+        request,
+        reply,
+        (place) => pages.research(place, asked, values, request.client),
+        PRICE_FORM,
+      )
     })
 
     app.get<{ Params: { cnpj: string } }>('/fornecedores/:cnpj', async (request, reply) =>

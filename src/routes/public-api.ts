@@ -3,8 +3,8 @@ import cors from '@fastify/cors'
 import etag from '@fastify/etag'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyError } from 'fastify'
-import { isUnavailable } from '../db/pool.js'
-import { CursorGone, ExportRefused, NotFoundError, ParameterError } from '../errors.js'
+import { isCancelled, isUnavailable } from '../db/pool.js'
+import { CursorGone, NotFoundError, ParameterError, Refused, TooBroad } from '../errors.js'
 import { MESSAGES } from '../messages.js'
 import { entityTag } from '../readmodel/answer.js'
 import { publicFailure } from '../readmodel/envelopes.js'
@@ -36,11 +36,17 @@ type ValidationError = FastifyError & {
 
 /** The status of a library error, in the transparency envelope. */
 function statusOf(error: Error): number | undefined {
-  if (error instanceof ParameterError) return 422
+  if (error instanceof ParameterError || error instanceof TooBroad) return 422
   if (error instanceof CursorGone) return 410
   if (error instanceof NotFoundError) return 404
-  if (error instanceof ExportRefused) return error.reason === 'address' ? 429 : 503
+  if (error instanceof Refused) return error.reason === 'address' ? 429 : 503
   return undefined
+}
+
+/** Seconds until a refused request may come back: an export holds its place for long, a research briefly. */
+export function retryAfter(error: Refused): number | undefined {
+  if (error.what === 'export') return error.reason === 'timeout' ? undefined : 30
+  return 5
 }
 
 /**
@@ -65,7 +71,8 @@ const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app,
       `\`${MESSAGES.internal}\`: a failure of the service, logged with the request id`,
     )
     response[503] ??= failure(
-      `\`${MESSAGES.unavailable}\`: the database is unreachable; come back after Retry-After seconds`,
+      `\`${MESSAGES.unavailable}\`: the database is unreachable; or \`${MESSAGES.queryTimeout}\`: the ` +
+        'query ran past QUERY_TIMEOUT. Come back after Retry-After seconds',
       RETRY_AFTER,
     )
   })
@@ -83,6 +90,8 @@ const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app,
     publication: options.publication,
     idleTimeoutMs: options.idleTimeoutMs,
     imports: options.imports,
+    researches: options.researches,
+    waits: options.waits,
   }
   // First: routes capture the handlers in force when they are built, and registering a child plugin
   // (the export, below) builds the routes declared before it.
@@ -93,8 +102,11 @@ const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app,
   app.setErrorHandler(async (error: ValidationError, request, reply) => {
     const status = statusOf(error)
     if (status !== undefined) {
-      // Every 429 and 503 says when to come back: a place frees when an export ends.
-      if (error instanceof ExportRefused && error.reason !== 'timeout') reply.header('Retry-After', 30)
+      // Every 429 and 503 says when to come back: a place frees when an export, a research or a wait ends.
+      if (error instanceof Refused) {
+        const after = retryAfter(error)
+        if (after !== undefined) reply.header('Retry-After', after)
+      }
       return reply.code(status).send(publicFailure(error.message))
     }
     if (error.validation) {
@@ -111,6 +123,10 @@ const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app,
     if (isUnavailable(error)) {
       request.log.error({ err: error }, 'transparency query failed: the database is unreachable')
       return reply.code(503).header('Retry-After', 5).send(publicFailure(MESSAGES.unavailable))
+    }
+    if (isCancelled(error)) {
+      request.log.warn({ err: error }, 'transparency query cancelled: past QUERY_TIMEOUT')
+      return reply.code(503).header('Retry-After', 5).send(publicFailure(MESSAGES.queryTimeout))
     }
     request.log.error({ err: error }, 'transparency query failed')
     return reply.code(500).send(publicFailure(MESSAGES.internal))

@@ -10,10 +10,12 @@ export interface ReaderLimits {
   idleMs: number
   /** Bytes a second under which a reader the answer waits on is dropped, after its first window; 0: never. */
   minBytesPerSecond: number
+  /** The longest a transfer may last, however fast its reader (EXPORT_TIMEOUT): then its connection is reset. */
+  timeoutMs: number
 }
 
 /** Resets a connection: the kernel drops what it still holds for the peer instead of keeping it for minutes. */
-function reset(socket: Socket | null) {
+export function reset(socket: Socket | null) {
   // Stryker disable next-line ConditionalExpression,LogicalOperator: resetting a closed socket only closes it again
   if (socket === null || socket.destroyed) return
   try {
@@ -47,7 +49,7 @@ export class ReaderWatch {
   private firstWindow = true
 
   constructor(
-    private readonly limits: ReaderLimits,
+    private readonly limits: Pick<ReaderLimits, 'idleMs' | 'minBytesPerSecond'>,
     start: number,
     sent: number,
   ) {
@@ -108,9 +110,13 @@ export function watchReader(response: ServerResponse, limits: ReaderLimits): voi
     Math.max(50, Math.min(1000, limits.idleMs / 4)),
   )
   timer.unref()
+  // However fast it reads, a transfer holds an export place and a connection for EXPORT_TIMEOUT at most.
+  const deadline = setTimeout(() => reset(response.socket), limits.timeoutMs)
+  deadline.unref()
   // Stryker disable next-line StringLiteral,BlockStatement: a timer left beating on a closed socket resets nothing; no test sees it
   response.once('close', () => {
     clearInterval(timer)
+    clearTimeout(deadline)
     // Stryker disable next-line StringLiteral: a closed response emits no more drains
     response.off('drain', onDrain)
   })

@@ -75,9 +75,9 @@ export const recordRoutes: FastifyPluginAsyncTypebox<TransparencyOptions> = asyn
         },
       },
       async (request, reply) => {
-        // Same URL, same page until the next import: pages are cached whole, keyed by the URL as sent, and
-        // built once however many ask for one at the same time.
-        const answer = await reads.answer(reads.listing(resource, request.url, request.query))
+        // Same question, same page until the next import: pages are cached whole, keyed by the canonical query
+        // (however it was spelled), and built once however many ask for one at the same time.
+        const answer = await reads.answer(reads.listing(resource, request.query))
         return sendAnswer(request, reply, answer as Answer)
       },
     )

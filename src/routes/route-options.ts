@@ -1,7 +1,9 @@
 import type { MemoryLimiter } from '../auth/rate-limit.js'
 import type { ImportSignal } from '../channel.js'
 import type { Pool } from '../db/pool.js'
+import type { Gate } from '../gate.js'
 import type { DocumentStore } from '../readmodel/store.js'
+import type { ResearchLimits } from '../reads/price-reads.js'
 import type { Cursors } from '../transparency/cursors.js'
 import type { Publication } from '../transparency/ocds-packages.js'
 import type { DownloadLimits } from './send-download.js'
@@ -28,8 +30,25 @@ export interface TransparencyOptions {
   cursors: Cursors
   /** How streamed files are bounded: the export gate and the reader watchdog's limits. */
   downloads: DownloadLimits
+  /** How price researches are bounded: their places and their largest number of items. */
+  researches: ResearchLimits
+  /** The change feed's waiting requests: a share per client address. */
+  waits: Gate
 }
 
 /** An operation's id in the OpenAPI document: a verb and the path in camel case (`listDirectContracts`). */
 export const operationId = (verb: string, path: string) =>
   verb + path.replace(/(^|-)([a-z])/g, (_, _dash, letter: string) => letter.toUpperCase())
+
+/** What the portal's pages are built with. */
+export interface PortalOptions {
+  pool: Pool
+  store: DocumentStore
+  /** For the pages that read by cursor (the list of organs). */
+  cursors: Cursors
+  /** The public per-address limit, shared with the API; none when it is off. */
+  publicLimiter?: MemoryLimiter
+  publicRateLimit: number
+  /** How price researches are bounded (shared with the API). */
+  researches: ResearchLimits
+}

@@ -24,11 +24,17 @@ export function rateHeaders(hit: Hit): [string, number][] {
  * @fastify/compress and the Cache-Control hook do for the other routes, without hashing or compressing on
  * the request's path.
  */
-export function sendAnswer(request: FastifyRequest, reply: FastifyReply, answer: Answer, type = JSON_TYPE) {
+export function sendAnswer(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  answer: Answer,
+  type = JSON_TYPE,
+  cacheControl = CACHE_CONTROL,
+) {
   const encoding = answer.encodingFor(request.headers)
   reply
     .header('etag', answer.etag(encoding))
-    .header('cache-control', CACHE_CONTROL)
+    .header('cache-control', cacheControl)
     .header('vary', 'accept-encoding')
   if (answer.matches(request.headers['if-none-match'], encoding)) return reply.code(304).send()
   reply.header('content-type', type)

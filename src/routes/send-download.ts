@@ -1,7 +1,8 @@
 import type { Readable } from 'node:stream'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { ExportRefused } from '../errors.js'
-import type { ExportGate } from '../export/gate.js'
+import { isCancelled } from '../db/pool.js'
+import { Refused } from '../errors.js'
+import type { Gate } from '../gate.js'
 import { type ReaderLimits, watchReader } from './reader-watch.js'
 
 // How a streamed file goes out (an export, the OCDS bulk download, the change feed as lines): one place of
@@ -11,7 +12,7 @@ import { type ReaderLimits, watchReader } from './reader-watch.js'
 
 /** The limits of streamed downloads: the export gate's places, and what a reader is held to. */
 export interface DownloadLimits extends ReaderLimits {
-  gate: ExportGate
+  gate: Gate
 }
 
 /** A file ready to go: its stream (the first rows already read) and the headers that describe it. */
@@ -46,27 +47,39 @@ export function cutOnFailure(
 
 /**
  * Sends a streamed file under the export gate's bounds. The place is taken before `open` runs and given back
- * exactly once, when the connection closes, however that happens: the client leaves before the file opens,
- * during its first rows or later, the file fails, the watchdog drops a stalled reader, or the service stops.
- * A file opened for a client already gone is closed at once (which frees its database connection). A query
- * that times out before its first rows is ExportRefused('timeout'); the gate's refusals are ExportRefused too.
+ * exactly once, when both the connection has closed and the file's query has ended, however that happens: the
+ * client leaves before the file opens, during its first rows or later, the file fails, the watchdog drops a
+ * stalled reader, EXPORT_TIMEOUT passes, or the service stops. `open` is given a signal that aborts when the
+ * client has gone, so that a query still computing its first rows is cancelled (its place is not given back
+ * before); a file opened for a client already gone is closed at once. A query that times out before its first
+ * rows is Refused('export', 'timeout'); the gate's refusals are Refused too. The whole transfer is bounded by
+ * `limits.timeoutMs`: past it the connection is reset, as a stalled reader's is.
  */
 export async function sendDownload(
   request: FastifyRequest,
   reply: FastifyReply,
   limits: DownloadLimits,
   what: string,
-  open: () => Promise<OpenedFile>,
+  open: (signal: AbortSignal) => Promise<OpenedFile>,
 ): Promise<FastifyReply> {
   const leave = limits.gate.enter(request.client)
-  if (typeof leave === 'string') throw new ExportRefused(leave)
+  if (typeof leave === 'string') throw new Refused('export', leave)
   let file: Readable | undefined
   let gone = false
+  let queryOver = false
+  const left = new AbortController()
+  // The place goes back once the answer is over and the file's query too.
+  const giveBack = () => {
+    if (gone && queryOver) leave()
+  }
   // Listened for before anything is awaited: a connection that closes meanwhile has fired its close by then.
   const onClose = () => {
     // Stryker disable next-line BooleanLiteral: Fastify destroys a stream sent to a closed answer too
     gone = true
-    leave()
+    left.abort(new Error(`${what}: the client went away`))
+    // A file read to its end has read its query's last row: the query is over (its connection on its way back).
+    if (file?.readableEnded) queryOver = true
+    giveBack()
     // Stryker disable next-line ConditionalExpression: Fastify destroys a stream sent to a closed answer too
     if (file === undefined || file.destroyed || file.readableEnded) return
     // Not a server failure: logged at info, and the file (its database cursor) closed.
@@ -79,16 +92,22 @@ export async function sendDownload(
   if (reply.raw.destroyed || request.raw.socket?.destroyed) onClose()
   let opened: OpenedFile
   try {
-    opened = await open()
+    opened = await open(left.signal)
   } catch (error) {
     // Stryker disable next-line StringLiteral: leave() gives the place back once, however often it is called
     reply.raw.off('close', onClose)
-    leave()
+    queryOver = true
+    gone = true
+    giveBack()
     // Stryker disable next-line ConditionalExpression,StringLiteral: no test fails a file's query before its first rows but by its timeout; any reason but busy and address is the timeout's
-    if ((error as { code?: string }).code === '57014') throw new ExportRefused('timeout')
+    if (isCancelled(error) && !left.signal.aborted) throw new Refused('export', 'timeout')
     throw error
   }
   file = opened.stream
+  file.once('close', () => {
+    queryOver = true
+    giveBack()
+  })
   // Stryker disable next-line ConditionalExpression,BlockStatement: Fastify destroys a stream sent to a closed answer too
   if (gone) {
     file.destroy()

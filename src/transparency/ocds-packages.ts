@@ -89,8 +89,9 @@ export type ReleaseQuery = ReleaseFilters & { page?: number; per_page?: number; 
 
 /** The filters of a validated query (of the pages, or of the bulk download). */
 export function releaseFilters(query: ValidQuery): ReleaseFilters {
+  const organization = query.organization_uuid as string | undefined
   return {
-    organization_uuid: query.organization_uuid as string | undefined,
+    organization_uuid: organization?.toLowerCase(),
     date_from: query.date_from as string | undefined,
     date_to: query.date_to as string | undefined,
   }
@@ -373,6 +374,7 @@ export async function releaseLines(
   prefix: string,
   filters: ReleaseFilters & { history?: boolean },
   onProgress?: (releases: number) => void,
+  signal?: AbortSignal,
 ) {
   const organization = filters.organization_uuid?.toLowerCase()
   await checkOrganization(pool, organization)
@@ -388,7 +390,7 @@ export async function releaseLines(
     text,
     values,
     // A release is 4 kB on average: 200 at a time keeps the read ahead near a megabyte.
-    { rowMode: 'array', batchSize: 200, onProgress },
+    { rowMode: 'array', batchSize: 200, onProgress, signal },
   )
   const lines = textChunks(cursor.rows, ([id, version, tail]) => `${release(prefix, id, version, tail)}\n`)
   return { lines, releaseWith: cursor.releaseWith }

@@ -14,10 +14,15 @@ export type ValidQuery = Readonly<Record<string, unknown>>
 
 export type { Parameter } from '../resources/filters.js'
 
-/** The parameters a route takes: the schema of its query string and what each accepts (for 422s). */
+/**
+ * The parameters a route takes: the schema of its query string, what each accepts (for 422s), their names in
+ * declared order, and how each value is read (`read`, for those that declare it).
+ */
 export interface Parameters {
   schema: TObject
   accepts: Readonly<Record<string, string>>
+  names: readonly string[]
+  read: Readonly<Record<string, (value: string) => string>>
 }
 
 /** The order the export's document lists the filters in: every resource's filter names, each once. */
@@ -59,10 +64,37 @@ export function filterValues(
   const filters: Record<string, string | number> = {}
   for (const [name, filter] of Object.entries(resource.filters)) {
     const value = query[name] as string | number | undefined
-    if (value === undefined) continue
-    filters[name] = filter.normalize && typeof value === 'string' ? filter.normalize(value) : value
+    if (value !== undefined) filters[name] = readValue(filter.parameter, value)
   }
   return filters
+}
+
+/** A valid value as its parameter reads it. */
+export function readValue(parameter: Parameter, value: string | number): string | number {
+  const read = parameter[2]
+  return read !== undefined && typeof value === 'string' ? read(value) : value
+}
+
+/**
+ * A validated query's canonical text: its parameters in declared order, defaults filled in (the schema's), each
+ * value as its parameter reads it, `omit` left out. Two spellings of one question (parameter order, case and
+ * spaces of a search, `%65`, `per_page=020`, the default sort written out) have one text: the cache keeps their
+ * answer once.
+ */
+export function canonicalQuery(
+  parameters: Parameters,
+  query: ValidQuery,
+  omit: readonly string[] = [],
+): string {
+  let text = ''
+  for (const name of parameters.names) {
+    const value = query[name]
+    if (value === undefined || omit.includes(name)) continue
+    const read = parameters.read[name]
+    const shown = read !== undefined && typeof value === 'string' ? read(value) : String(value)
+    text += `${text === '' ? '' : '&'}${name}=${encodeURIComponent(shown)}`
+  }
+  return text
 }
 
 export function sortValues(resource: PublicResource): string[] {
@@ -117,8 +149,20 @@ export const PAGING: Readonly<Record<'page' | 'per_page', Parameter>> = {
  */
 export const LIST = 'x-list'
 
+/** Each resource's listing parameters, made once: a cached page's key is read through them on every request. */
+const LISTING_PARAMETERS = new Map<PublicResource, Parameters>()
+
 /** The query parameters a listing accepts: the schema and, in Portuguese, what each accepts. */
 export function listingParameters(resource: PublicResource): Parameters {
+  let made = LISTING_PARAMETERS.get(resource)
+  if (made === undefined) {
+    made = makeListingParameters(resource)
+    LISTING_PARAMETERS.set(resource, made)
+  }
+  return made
+}
+
+function makeListingParameters(resource: PublicResource): Parameters {
   const relations = resource.offered
   const all: Record<string, Parameter> = {
     ...PAGING,
@@ -130,6 +174,7 @@ export function listingParameters(resource: PublicResource): Parameters {
         [LIST]: relations,
       }),
       `uma lista separada por vírgulas de: ${relations.join(', ')}`,
+      (raw) => parseRelations(resource, raw).join(','),
     ],
     cursor: [
       Type.String({
@@ -148,6 +193,7 @@ export function listingParameters(resource: PublicResource): Parameters {
   return parameters(names, all)
 }
 
+/** The Parameters of `names`, each declared in `all`; `required` must be given. */
 export function parameters(
   names: readonly string[],
   all: Readonly<Record<string, Parameter>>,
@@ -159,9 +205,16 @@ export function parameters(
       return [name, required.includes(name) ? schema : Type.Optional(schema)]
     }),
   )
+  const read: Record<string, (value: string) => string> = {}
+  for (const name of names) {
+    const reads = (all[name] as Parameter)[2]
+    if (reads !== undefined) read[name] = reads
+  }
   return {
     schema: Type.Object(properties, { additionalProperties: false }),
     accepts: Object.fromEntries(names.map((name) => [name, (all[name] as Parameter)[1]])),
+    names,
+    read,
   }
 }
 

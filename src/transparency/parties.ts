@@ -2,7 +2,7 @@ import { Type } from 'typebox'
 import { NO_CONTROL_PATTERN } from '../checks.js'
 import { type Pool, prepared } from '../db/pool.js'
 import { NotFoundError, ParameterError } from '../errors.js'
-import { nameFilter } from '../resources/filters.js'
+import { nameFilter, type Parameter, searchText } from '../resources/filters.js'
 import { day, money, object, publicTaxId } from '../resources/sql.js'
 import type { Cursors } from './cursors.js'
 import { DEFAULT_PER_PAGE, PAGING, type Parameters, parameters, type ValidQuery } from './parameters.js'
@@ -102,7 +102,8 @@ const bySupplier = (kind: ActivityKind) =>
  * A company's digits from a path's CNPJ, written with or without its punctuation; '' for any other text (which
  * is looked up all the same, so that it takes as long as a CNPJ no company has).
  */
-const digits = (text: string) => (/^[0-9.\-/\s]{1,30}$/.test(text) ? text.replace(/[.\-/\s]/g, '') : '')
+export const cnpjDigits = (text: string) =>
+  /^[0-9.\-/\s]{1,30}$/.test(text) ? text.replace(/[.\-/\s]/g, '') : ''
 
 /**
  * A supplier's page: NotFoundError unless it names a company (CNPJ) that has records. A CPF, whole or masked,
@@ -112,7 +113,7 @@ const digits = (text: string) => (/^[0-9.\-/\s]{1,30}$/.test(text) ? text.replac
 export async function supplierData(pool: Pool, cnpj: string): Promise<string> {
   const { rows: found } = await pool.query<{ id: string; document: string; name: string }>(
     prepared('SELECT id, document, name FROM suppliers WHERE length(document) = 14 AND document = $1', [
-      digits(cnpj),
+      cnpjDigits(cnpj),
     ]),
   )
   const supplier = found[0]
@@ -191,7 +192,7 @@ export async function organizationData(pool: Pool, id: string): Promise<string> 
 
 // --- Lists ----------------------------------------------------------------------------------------------
 
-const NAME_WORDS: readonly [ReturnType<typeof Type.String>, string] = [
+const NAME_WORDS: Parameter = [
   Type.String({
     minLength: 3,
     maxLength: 200,
@@ -199,6 +200,7 @@ const NAME_WORDS: readonly [ReturnType<typeof Type.String>, string] = [
     description: 'Words of the name, in order; accents and case do not matter',
   }),
   'um texto de 3 a 200 caracteres (palavras do nome)',
+  searchText,
 ]
 
 const LIST_CURSOR = (what: string): [ReturnType<typeof Type.String>, string] => [

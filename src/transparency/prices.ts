@@ -1,6 +1,7 @@
 import { Type } from 'typebox'
 import { NO_CONTROL_PATTERN } from '../checks.js'
-import { inTransaction, type Pool, type PoolClient, prepared } from '../db/pool.js'
+import { cancellable } from '../db/cancel.js'
+import { inTransaction, type Pool, prepared } from '../db/pool.js'
 import { ParameterError } from '../errors.js'
 import { type AnyField, servedFrom } from '../resources/fields.js'
 import {
@@ -9,6 +10,7 @@ import {
   type Filter,
   organization,
   search,
+  searchText,
   supplierFilters,
 } from '../resources/filters.js'
 import { PriceItem, type PriceItemName } from '../resources/price.js'
@@ -21,6 +23,7 @@ import {
   type Parameter,
   type Parameters,
   parameters,
+  readValue,
   type ValidQuery,
 } from './parameters.js'
 
@@ -49,6 +52,7 @@ export const PRICE_FILTERS = {
           'aside ("caneta azul" finds "Caneta esferográfica azul"); websearch syntax ("-", "or", quotes)',
       }),
       'um texto de 1 a 200 caracteres, sem caracteres de controle (palavras da descrição do item)',
+      searchText,
     ],
     form: { label: 'Descrição do item', input: 'search' },
   },
@@ -107,7 +111,7 @@ export const PRICE_PARAMETERS: Parameters = parameters(
   ['q'],
 )
 
-/** A price research asked: its filters (normalized), the items' sort, and where their page starts. */
+/** A price research asked: its filters (as their parameters read them), the items' sort, and where their page starts. */
 export interface PriceQuery {
   filters: Readonly<Partial<Record<PriceFilterName, string | number>>>
   sort: PriceSort
@@ -123,8 +127,7 @@ export async function priceQuery(cursors: Cursors, query: ValidQuery): Promise<P
   const filters: Partial<Record<PriceFilterName, string | number>> = {}
   for (const [name, filter] of Object.entries(PRICE_FILTERS) as [PriceFilterName, Filter][]) {
     const value = query[name] as string | number | undefined
-    if (value === undefined) continue
-    filters[name] = filter.normalize && typeof value === 'string' ? filter.normalize(value) : value
+    if (value !== undefined) filters[name] = readValue(filter.parameter, value)
   }
   const sort = ((query.sort as string | undefined) ?? 'amount') as PriceSort
   const perPage = (query.per_page as number | undefined) ?? DEFAULT_PER_PAGE
@@ -138,6 +141,13 @@ export async function priceQuery(cursors: Cursors, query: ValidQuery): Promise<P
   }
   if (cursor.key === null) throw new ParameterError('cursor', CURSOR_REFUSED)
   return { filters, sort, perPage, after: { key: cursor.key, id: cursor.id } }
+}
+
+/** The canonical text of a research's filters: what its summary depends on, and is kept under. */
+export function filtersKey(query: PriceQuery): string {
+  return present(query)
+    .names.map((name) => `${name}=${encodeURIComponent(String(query.filters[name]))}`)
+    .join('&')
 }
 
 /** Each item field's stored value, over the item's price row `p`, order `o`, order item `i` and ITEM_FROM's joins. */
@@ -168,8 +178,9 @@ export const ITEM_NAMES = Object.keys(PriceItem.fields) as PriceItemName[]
 const itemColumns = (): [PriceItemName, string][] =>
   ITEM_NAMES.map((name) => [name, servedFrom(PriceItem.fields[name] as AnyField, ITEM_RAW[name])])
 
-/** What an item's fields read, for the page's rows `p` (price rows with their unit's fences `f`). */
-const ITEM_FROM = `JOIN orders o ON o.id = p.order_id
+/** What an item's fields read, for price rows `p` with their unit's fences `f`. */
+const ITEM_FROM = `JOIN fences f ON f.unit = p.unit
+  JOIN orders o ON o.id = p.order_id
   JOIN order_items i ON i.order_id = p.order_id AND i.position = p.position
   JOIN order_statuses os ON os.id = o.status_id
   JOIN organizations g ON g.id = o.organization_id
@@ -185,39 +196,51 @@ const ORDERS: Readonly<Record<PriceSort, { key: string; type: string; direction:
   '-date': { key: 'p.day', type: 'date', direction: 'DESC' },
 }
 
-/** The matching rows, the statistics per unit, and the fences; `$1`… are the filters' values in name order. */
-function researchSql(names: readonly PriceFilterName[]): string {
-  const conditions = names.map((name, i) => PRICE_FILTERS[name].sql('p', `$${i + 1}`))
-  return `m AS MATERIALIZED (
-      SELECT p.order_id, p.position, p.unit, p.amount, p.quantity, p.organization_id, p.supplier_id, p.day
-      FROM price_items p WHERE ${conditions.join(' AND ')}),
-    s AS (
+/** The price rows a research's filters match, as a WHERE condition; `$1`… are their values in name order. */
+const matching = (names: readonly PriceFilterName[]) =>
+  names.map((name, i) => PRICE_FILTERS[name].sql('p', `$${i + 1}`)).join(' AND ')
+
+/**
+ * The statement of a research's summary: each unit's statistics and fences, or only `too_broad` when more than
+ * `$n+1` prices match. The matching rows are read at most one past the bound, so a research that matches
+ * everything costs the bound, not the table.
+ */
+function summaryStatement(names: readonly PriceFilterName[]): string {
+  const bound = `$${names.length + 1}`
+  const within = `(SELECT count(*) FROM matched) <= ${bound}`
+  return `WITH matched AS MATERIALIZED (
+      SELECT p.unit, p.amount, p.quantity, p.organization_id, p.supplier_id
+      FROM price_items p WHERE ${matching(names)} LIMIT ${bound} + 1),
+    sorted AS (
       SELECT unit, count(*)::int AS n, array_agg(amount ORDER BY amount) AS a, sum(amount) AS total,
         sum(amount * quantity) / nullif(sum(quantity), 0) AS weighted_mean
-      FROM m GROUP BY unit),
-    o AS (SELECT unit, count(*)::int AS n FROM (SELECT DISTINCT unit, organization_id FROM m) x GROUP BY unit),
-    v AS (SELECT unit, count(*)::int AS n FROM (SELECT DISTINCT unit, supplier_id FROM m) x GROUP BY unit),
-    q AS (
-      SELECT s.*, total / n AS mean, compras_quantile(a, 0.25) AS p25, compras_quantile(a, 0.5) AS median,
+      FROM matched WHERE ${within} GROUP BY unit),
+    buyers AS (SELECT unit, count(DISTINCT organization_id)::int AS n FROM matched WHERE ${within} GROUP BY unit),
+    sellers AS (SELECT unit, count(DISTINCT supplier_id)::int AS n FROM matched WHERE ${within} GROUP BY unit),
+    quartiles AS (
+      SELECT sorted.*, total / n AS mean, compras_quantile(a, 0.25) AS p25, compras_quantile(a, 0.5) AS median,
         compras_quantile(a, 0.75) AS p75
-      FROM s),
-    f AS (
-      SELECT q.*, o.n AS organizations, v.n AS suppliers, p25 - 1.5 * (p75 - p25) AS lo,
+      FROM sorted),
+    stats AS (
+      SELECT q.*, b.n AS organizations, v.n AS suppliers, p25 - 1.5 * (p75 - p25) AS lo,
         p75 + 1.5 * (p75 - p25) AS hi
-      FROM q JOIN o ON o.unit = q.unit JOIN v ON v.unit = q.unit),
+      FROM quartiles q JOIN buyers b ON b.unit = q.unit JOIN sellers v ON v.unit = q.unit),
     -- The prices inside the fences are a run of the sorted array. Binary search (width_bucket counts the prices
     -- at most a value) finds the ends of the two runs outside them: only those are read, and the run inside sums
     -- to the total less theirs.
-    c AS (
-      SELECT f.unit, t.below, t.above, f.total - t.outside AS kept
-      FROM f, LATERAL (
+    outside AS (
+      SELECT f.unit, t.below, t.above, f.total - t.sum AS kept
+      FROM stats f, LATERAL (
         SELECT count(*) FILTER (WHERE x < f.lo)::int AS below, count(*) FILTER (WHERE x > f.hi)::int AS above,
-          coalesce(sum(x) FILTER (WHERE x < f.lo OR x > f.hi), 0) AS outside
+          coalesce(sum(x) FILTER (WHERE x < f.lo OR x > f.hi), 0) AS sum
         FROM unnest(f.a[1 : width_bucket(f.lo, f.a)] || f.a[width_bucket(f.hi, f.a) + 1 : f.n]) x) t),
-    k AS (
-      SELECT f.unit, f.n - c.below - c.above AS n, c.kept / (f.n - c.below - c.above) AS mean,
-        f.a[c.below + 1 : f.n - c.above] AS a
-      FROM f JOIN c ON c.unit = f.unit)`
+    kept AS (
+      SELECT f.unit, f.n - x.below - x.above AS n, x.kept / (f.n - x.below - x.above) AS mean,
+        f.a[x.below + 1 : f.n - x.above] AS a
+      FROM stats f JOIN outside x ON x.unit = f.unit)
+  SELECT NOT ${within} AS too_broad, ${SUMMARY} AS summary,
+    coalesce((SELECT json_agg(json_build_array(f.unit, f.lo::text, f.hi::text) ORDER BY f.unit) FROM stats f),
+      '[]')::text AS fences`
 }
 
 /** The summary's entries, one per unit, most items first, as one JSON array. */
@@ -245,43 +268,58 @@ const SUMMARY = `coalesce((SELECT json_agg(${object([
     ]),
   ],
 ])} ORDER BY f.n DESC, f.unit)
-  FROM f JOIN k ON k.unit = f.unit), '[]')::text`
+  FROM stats f JOIN kept k ON k.unit = f.unit), '[]')::text`
 
-/** The statement of a research's summary and a page of its items, as JSON text. */
-function researchStatement(names: readonly PriceFilterName[], sort: PriceSort, after: boolean): string {
+/** Each unit's fences, [unit, lo, hi] with exact decimals as text: what marks an item outside them. */
+export type Fences = readonly (readonly [unit: string, lo: string, hi: string])[]
+
+/** A research's summary as kept: the summary's JSON text and the fences, or too broad to be computed. */
+export type Summary = { tooBroad: false; summary: string; fences: Fences } | { tooBroad: true }
+
+/** The fences as a table `fences` (unit, lo, hi), from their JSON text in placeholder `p`. */
+const fencesFrom = (p: string) =>
+  `fences AS (SELECT f->>0 AS unit, (f->>1)::numeric AS lo, (f->>2)::numeric AS hi FROM json_array_elements(${p}::json) f)`
+
+/** The statement of a page of a research's items, given its fences: as JSON text, with whether more follow. */
+function pageStatement(names: readonly PriceFilterName[], sort: PriceSort, after: boolean): string {
   const order = ORDERS[sort]
   const past = order.direction === 'DESC' ? '<' : '>'
   const n = names.length
   const keyset = after
-    ? `WHERE (${order.key}, p.order_id, p.position) ${past} ($${n + 2}::${order.type}, $${n + 3}::bigint, $${n + 4}::smallint)`
+    ? `AND (${order.key}, p.order_id, p.position) ${past} ($${n + 3}::${order.type}, $${n + 4}::bigint, $${n + 5}::smallint)`
     : ''
   const by = (direction: string) =>
     `${order.key} ${direction}, p.order_id ${direction}, p.position ${direction}`
   const orderBy = by(order.direction)
   const reverse = by(order.direction === 'ASC' ? 'DESC' : 'ASC')
   const item = object(itemColumns())
-  return `WITH ${researchSql(names)},
-    page AS MATERIALIZED (SELECT p.* FROM m p ${keyset} ORDER BY ${orderBy} LIMIT $${n + 1} + 1),
+  return `WITH ${fencesFrom(`$${n + 2}`)},
+    page AS MATERIALIZED (
+      SELECT p.order_id, p.position, p.unit, p.amount, p.day FROM price_items p
+      WHERE ${matching(names)} ${keyset} ORDER BY ${orderBy} LIMIT $${n + 1} + 1),
     shown AS (SELECT p.* FROM page p ORDER BY ${orderBy} LIMIT $${n + 1})
-  SELECT ${SUMMARY} AS summary,
-    (SELECT count(*) FROM page) > $${n + 1} AS more,
-    coalesce((SELECT json_agg(${item} ORDER BY ${orderBy})
-      FROM shown p JOIN f ON f.unit = p.unit ${ITEM_FROM}), '[]')::text AS items,
+  SELECT (SELECT count(*) FROM page) > $${n + 1} AS more,
+    coalesce((SELECT json_agg(${item} ORDER BY ${orderBy}) FROM shown p ${ITEM_FROM}), '[]')::text AS items,
     (SELECT json_build_array(${order.key}::text, p.order_id || '-' || p.position) FROM shown p
       ORDER BY ${reverse} LIMIT 1)::text AS last`
 }
 
 /**
- * Every item of a research, in its sort's order, each as the SELECT list `select` over ITEM_RAW's names:
- * the statement and its values, for a cursor to read (the export).
+ * Every item of a research, in its sort's order, each as the SELECT list `select` over ITEM_RAW's names, given
+ * its summary's fences: the statement and its values, for a cursor to read (the export).
  */
-export function priceItemsSql(query: PriceQuery, select: string): { sql: string; values: unknown[] } {
+export function priceItemsSql(
+  query: PriceQuery,
+  fences: Fences,
+  select: string,
+): { sql: string; values: unknown[] } {
   const { names, values } = present(query)
   const order = ORDERS[query.sort]
   const by = `${order.key} ${order.direction}, p.order_id ${order.direction}, p.position ${order.direction}`
   return {
-    sql: `WITH ${researchSql(names)} SELECT ${select} FROM m p JOIN f ON f.unit = p.unit ${ITEM_FROM} ORDER BY ${by}`,
-    values,
+    sql: `WITH ${fencesFrom(`$${names.length + 1}`)}
+      SELECT ${select} FROM price_items p ${ITEM_FROM} WHERE ${matching(names)} ORDER BY ${by}`,
+    values: [...values, JSON.stringify(fences)],
   }
 }
 
@@ -291,21 +329,11 @@ export function priceItemsSql(query: PriceQuery, select: string): { sql: string;
  */
 const RESEARCH_WORK_MEM = '64MB'
 
-/** Runs a research's statement in a transaction of its own with RESEARCH_WORK_MEM. */
-async function researching<T>(pool: Pool, run: (client: PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect()
-  try {
-    return await inTransaction(client, async () => {
-      await client.query(`SET LOCAL work_mem = '${RESEARCH_WORK_MEM}'`)
-      return run(client)
-    })
-  } finally {
-    client.release()
-  }
-}
-
 /** The filters' names present, in a fixed order (so a shape has one text), with their values. */
-function present(query: PriceQuery): { names: PriceFilterName[]; values: (string | number)[] } {
+function present(query: Pick<PriceQuery, 'filters'>): {
+  names: PriceFilterName[]
+  values: (string | number)[]
+} {
   const names = (Object.keys(PRICE_FILTERS) as PriceFilterName[]).filter(
     (name) => query.filters[name] !== undefined,
   )
@@ -313,36 +341,71 @@ function present(query: PriceQuery): { names: PriceFilterName[]; values: (string
 }
 
 /**
- * The research's data as JSON text, `{"summary":[…],"items":{"data":[…],"next_cursor":…,"has_more":…}}`:
- * NotFoundError for an organization filter that names none.
+ * A research's summary: each unit's statistics and fences, computed in a transaction of its own with
+ * RESEARCH_WORK_MEM, or `tooBroad` when more than `limit` items match. Cancelled in PostgreSQL when `signal`
+ * aborts. NotFoundError for an organization filter that names none.
  */
-export async function priceResearch(pool: Pool, cursors: Cursors, query: PriceQuery): Promise<string> {
+export async function priceSummary(
+  pool: Pool,
+  query: Pick<PriceQuery, 'filters'>,
+  limit: number,
+  signal?: AbortSignal,
+): Promise<Summary> {
+  const { names, values } = present(query)
+  type Row = { too_broad: boolean; summary: string; fences: string }
+  const row = await cancellable(pool, signal, (client) =>
+    inTransaction(client, async () => {
+      await client.query(`SET LOCAL work_mem = '${RESEARCH_WORK_MEM}'`)
+      const { rows } = await client.query<Row>(prepared(summaryStatement(names), [...values, limit]))
+      return rows[0] as Row
+    }),
+  )
+  if (row.too_broad) return { tooBroad: true }
+  await checkOrganization(pool, query.filters.organization_uuid as string | undefined, row.summary !== '[]')
+  return { tooBroad: false, summary: row.summary, fences: JSON.parse(row.fences) as Fences }
+}
+
+/** A summary as the cache keeps it (text), and back. */
+export const summaryText = (summary: Summary): string => JSON.stringify(summary)
+export const summaryOf = (text: string): Summary => JSON.parse(text) as Summary
+
+/**
+ * A page of a research's items, given its summary's fences, as JSON text:
+ * `{"data":[…],"next_cursor":…,"has_more":…}`. ParameterError for a cursor whose key its sort cannot read.
+ */
+export async function priceItems(
+  pool: Pool,
+  cursors: Cursors,
+  query: PriceQuery,
+  fences: Fences,
+  signal?: AbortSignal,
+): Promise<string> {
   const { names, values } = present(query)
   await cursors.ready()
   const placing = query.after ? [query.after.key, ...query.after.id.split('-')] : []
-  type Row = { summary: string; more: boolean; items: string; last: string | null }
-  const { rows } = await researching(pool, (client) =>
-    client.query<Row>(
-      prepared(researchStatement(names, query.sort, query.after !== undefined), [
-        ...values,
-        query.perPage,
-        ...placing,
-      ]),
-    ),
+  type Row = { more: boolean; items: string; last: string | null }
+  const statement = prepared(pageStatement(names, query.sort, query.after !== undefined), [
+    ...values,
+    query.perPage,
+    JSON.stringify(fences),
+    ...placing,
+  ])
+  const row = await cancellable(
+    pool,
+    signal,
+    async (client) => (await client.query<Row>(statement)).rows[0] as Row,
   ).catch((error: { code?: unknown }) => {
     // A cursor's key that is not a value of its sort's type: a cursor this service did not give.
     if (query.after !== undefined && String(error.code ?? '').startsWith('22'))
       throw new ParameterError('cursor', CURSOR_REFUSED)
     throw error
   })
-  const row = rows[0] as Row
-  await checkOrganization(pool, query.filters.organization_uuid as string | undefined, row.summary !== '[]')
   let next: string | null = null
   if (row.more && row.last !== null) {
     const [key, id] = JSON.parse(row.last) as [string, string]
     next = cursors.listing({ sort: `prices:${query.sort}`, key, id, page: 1 })
   }
-  return `{"summary":${row.summary},"items":{"data":${row.items},"next_cursor":${JSON.stringify(next)},"has_more":${row.more}}}`
+  return `{"data":${row.items},"next_cursor":${JSON.stringify(next)},"has_more":${row.more}}`
 }
 
 const CURSOR_REFUSED =

@@ -74,6 +74,14 @@ describe('reads from a streaming replica', () => {
         `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = 'compras' AND application_name = 'compras' AND pid <> pg_backend_pid()`,
       )
     )[0]?.n ?? 0
+  /** Transactions the standby has run for the compras database, as its own counters tell. */
+  const served = async () =>
+    (
+      await query<{ n: number }>(
+        pair.standby.url,
+        "SELECT (xact_commit + xact_rollback)::int AS n FROM pg_stat_database WHERE datname = 'compras'",
+      )
+    )[0]?.n ?? 0
   const serve = async (env: Record<string, string> = {}) => {
     const app = await buildTestApp(
       { pool: primary },
@@ -322,10 +330,12 @@ describe('reads from a streaming replica', () => {
         20_000,
         'the standby to return',
       )
-      const opened = await readsOnStandby()
-      for (let k = 0; k < 10; k++)
-        assert.equal((await request(`${base}/v1/transparency/arps?per_page=${k + 1}`)).status, 200)
-      assert.ok((await readsOnStandby()) >= Math.max(1, opened), 'reads land on it again')
+      // Without an import in between: the reads land on it again (its counters start over with it).
+      const before = await served()
+      for (let k = 0; k < 20; k++)
+        assert.equal((await request(`${base}/v1/transparency/arps?per_page=${k + 1}&page=3`)).status, 200)
+      // Backends report their counts within a second or so of going idle.
+      await until(async () => (await served()) - before >= 15, 10_000, 'the reads to land on it again')
     } finally {
       await app.close()
     }
@@ -346,6 +356,44 @@ describe('reads from a streaming replica', () => {
       await pair.standby.thaw()
       await until(async () => (await state()) === 'up', 20_000, 'the standby to return')
     } finally {
+      await pair.standby.thaw()
+      await app.close()
+    }
+  })
+
+  it('answers the reads in flight on a standby that stops answering within QUERY_TIMEOUT, and reads it again after', async () => {
+    const { app, base } = await serve({ QUERY_TIMEOUT: '2', CACHE_MB: '0' })
+    const thawed = new Promise((resolve) => setTimeout(resolve, 12_000))
+    try {
+      for (let k = 0; k < 5; k++) await request(`${base}/v1/transparency/contracts?per_page=${k + 1}`)
+      await pair.standby.freeze()
+      // The standby thaws in 12 s whatever happens; the reads must not wait for it.
+      void thawed.then(() => pair.standby.thaw())
+      const asked = Date.now()
+      const reads = await Promise.all(
+        [1, 2, 3, 4].map(async (k) => {
+          const { status } = await request(`${base}/v1/transparency/contracts?per_page=${k + 20}`)
+          return { status, ms: Date.now() - asked }
+        }),
+      )
+      for (const read of reads) {
+        assert.equal(read.status, 200)
+        // QUERY_TIMEOUT and its second of margin, then the primary: far from the 12 s of the freeze.
+        assert.ok(read.ms < 8000, `a read waited ${read.ms} ms for a frozen standby`)
+      }
+      await thawed
+      await until(
+        async () => (await ready(base)).replicas[0]?.state === 'up',
+        20_000,
+        'the standby to return',
+      )
+      // Its pool kept no connection that hung: the reads go to it again at once, with no import in between.
+      const before = await served()
+      for (let k = 0; k < 20; k++)
+        assert.equal((await request(`${base}/v1/transparency/arps?per_page=${k + 30}`)).status, 200)
+      await until(async () => (await served()) - before >= 15, 10_000, 'the reads to land on it again')
+    } finally {
+      await thawed
       await pair.standby.thaw()
       await app.close()
     }

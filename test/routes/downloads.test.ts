@@ -270,7 +270,9 @@ describe('streamed downloads and their places', () => {
         await locker.query('ROLLBACK').catch(() => {})
         locker.release()
       }
+      // The file is closed and its query over (cancelled, or ended once the lock went), then its place is back.
       await until(async () => (await exportConnections()) === 0, 20_000, 'the file to be closed')
+      await until(async () => (await placesHeld()) === 0, 5000, 'its place to be given back')
       // The same address may start another at once: its place is free, and so is every other.
       const again = await get(base, path, from, { headOnly: true })
       assert.match(again.status ?? '', /^HTTP\/1\.1 200/)

@@ -55,15 +55,22 @@ describe('long polling in the moments between', () => {
     try {
       let reads = 0
       const started = Date.now()
-      const page = await longPoll(undefined, imports, 20_000, 30_000, async () => {
-        reads++
-        if (reads > 1) return { ...EMPTY, entries: '[{}]', count: 1 }
-        // This read's snapshot came before the import: empty. The import commits, and is heard, before it returns.
-        const before = notified
-        await change()
-        await until(() => notified > before, 5000, 'the NOTIFY')
-        return EMPTY
-      })
+      const page = await longPoll(
+        undefined,
+        imports,
+        20_000,
+        30_000,
+        async () => {
+          reads++
+          if (reads > 1) return { ...EMPTY, entries: '[{}]', count: 1 }
+          // This read's snapshot came before the import: empty. The import commits, and is heard, before it returns.
+          const before = notified
+          await change()
+          await until(() => notified > before, 5000, 'the NOTIFY')
+          return EMPTY
+        },
+        (found) => found.count,
+      )
       assert.equal(page.count, 1)
       assert.equal(reads, 2)
       assert.ok(Date.now() - started < 10_000, 'woken by the import, not by the deadline')

@@ -8,7 +8,7 @@ import { cnpjFrom, cpfFrom } from '../../src/demo/tax-ids.js'
 import { importRecords } from '../../src/import/importer.js'
 import { serving } from '../helpers/app.js'
 import { seededDatabase, type TestDatabase } from '../helpers/db.js'
-import { eventually } from '../helpers/http.js'
+import { eventually, request } from '../helpers/http.js'
 import { demoRecords, first, ndjson, source, TINY } from '../helpers/records.js'
 
 // The price research, the suppliers' and the organizations' pages, over orders whose prices were chosen so
@@ -58,6 +58,9 @@ function order(
   }
 }
 
+/** The address the service says it is reached at. */
+const PUBLIC = 'https://compras.example.gov.br'
+
 const PEN = 'Caneta esferográfica azul, ponta média'
 const PAPER = 'Papel sulfite A4, pacote com 500 folhas'
 // Pens by the unit: 1, 2, 3, 4 and 100 (an outlier); quantities 10, 10, 10, 10 and 1.
@@ -106,7 +109,7 @@ describe('price research, suppliers and organizations', () => {
 
   before(async () => {
     db = await seededDatabase([orgA, orgB, contract, ...pens, ...boxes, ...paper])
-    server = await serving(db)
+    server = await serving(db, { env: { PUBLIC_URL: PUBLIC } })
   })
   after(async () => {
     await server.close()
@@ -358,14 +361,20 @@ describe('price research, suppliers and organizations', () => {
   })
 
   it('writes the research as an XLSX a real reader opens: the summary under its query, then every item', async () => {
-    const response = await fetch(`${server.base}/v1/transparency/prices/export?format=xlsx&q=caneta&unit=UN`)
+    // The address the research is made again at is the service's own (PUBLIC_URL), never the Host a client sent.
+    const response = await request(
+      `${server.base}/v1/transparency/prices/export?format=xlsx&q=caneta&unit=UN`,
+      {
+        host: 'evil.example',
+      },
+    )
     assert.equal(response.status, 200)
     assert.match(
-      response.headers.get('content-disposition') ?? '',
+      response.headers['content-disposition'] ?? '',
       /filename="pesquisa-de-precos-\d{4}-\d\d-\d\d\.xlsx"/,
     )
     const workbook = new ExcelJS.Workbook()
-    await workbook.xlsx.load(await response.arrayBuffer())
+    await workbook.xlsx.load(Buffer.from(response.body, 'latin1') as never)
     assert.deepEqual(
       workbook.worksheets.map((sheet) => sheet.name),
       ['Resumo', 'Itens'],
@@ -380,7 +389,7 @@ describe('price research, suppliers and organizations', () => {
     const summary = rows(workbook.worksheets[0] as ExcelJS.Worksheet)
     assert.match(String(summary[1]?.[0]), /^Consulta: q=caneta; unit=UN; sort=amount$/)
     assert.match(String(summary[2]?.[0]), /^Feita em: \d{4}-\d\d-\d\dT/)
-    assert.equal(summary[3]?.[0], `Fonte: ${server.base}/v1/transparency/prices?q=caneta&unit=UN`)
+    assert.equal(summary[3]?.[0], `Fonte: ${PUBLIC}/v1/transparency/prices?q=caneta&unit=UN`)
     const titles = summary[5] as string[]
     const un = summary[6] as unknown[]
     assert.equal(titles[0], 'Unidade de medida')
