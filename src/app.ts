@@ -118,7 +118,8 @@ export async function buildApp(
     ipv6Prefix: config.ipv6Prefix,
   })
   await app.register(openapi)
-  await app.register(health, { pool: deps.pool, replicas: services.replicas })
+  // Ready when the public reads can be served: their pool answers (a replica, or the primary).
+  await app.register(health, { pool: services.reads, replicas: services.replicas })
   // Public reads (documents, pages, feeds, exports) go to services.reads: the replicas when there are some.
   await app.register(orders, {
     prefix: '/external',

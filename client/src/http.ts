@@ -17,6 +17,14 @@ export class ComprasError extends Error {
 }
 
 /**
+ * An answer the client will not take as it came: a body larger than `maxBodyBytes`, redirects past `maxRedirects`
+ * or to another origin, a feed page that says more follows but does not move its cursor. Not retried.
+ */
+export class ProtocolError extends ComprasError {
+  override name = 'ProtocolError'
+}
+
+/**
  * 410 Gone on a feed: the cursor is of another log (the operator loaded the database again), of another feed, or
  * past the log's end. Start over from the beginning, without a cursor (`onReset: 'resync'` does it by itself).
  */
@@ -29,10 +37,17 @@ export interface HttpOptions {
   fetch?: typeof globalThis.fetch
   /** Attempts of a request at most, the first included (default 5). */
   attempts?: number
-  /** The first wait between attempts, in ms, doubled each time, with jitter (default 500). */
+  /** The first wait between attempts, in ms, doubled each time, half of it random (default 500). */
   baseDelayMs?: number
-  /** The longest wait between attempts, in ms (default 30,000); a Retry-After above it is honoured as it is. */
+  /**
+   * The longest wait between attempts, in ms (default 30,000): a longer Retry-After is waited this long, and one of
+   * 0 or a past date is waited at least the exponential backoff.
+   */
   maxDelayMs?: number
+  /** The largest body read, in bytes (default 64 MiB; a JSON Lines stream's largest line): past it, ProtocolError. */
+  maxBodyBytes?: number
+  /** Redirects followed for one request, within the service's origin only (default 5). */
+  maxRedirects?: number
   /** Headers sent with every request (a User-Agent naming your system, say). */
   headers?: Record<string, string>
 }
@@ -74,18 +89,27 @@ export function isAbort(error: unknown, signal: AbortSignal | undefined): boolea
   return signal?.aborted === true || (error as { name?: string })?.name === 'AbortError'
 }
 
+/** Statuses whose Location a GET follows. */
+const REDIRECTS = new Set([301, 302, 303, 307, 308])
+
 export class Http {
   private readonly fetch: typeof globalThis.fetch
   private readonly attempts: number
   private readonly baseDelayMs: number
   private readonly maxDelayMs: number
   private readonly base: string
+  private readonly maxRedirects: number
+  /** The largest body read (a JSON Lines stream's largest line). */
+  readonly maxBodyBytes: number
 
   constructor(private readonly options: HttpOptions) {
     this.fetch = options.fetch ?? globalThis.fetch.bind(globalThis)
     this.attempts = Math.max(1, options.attempts ?? 5)
     this.baseDelayMs = options.baseDelayMs ?? 500
-    this.maxDelayMs = options.maxDelayMs ?? 30_000
+    // Node's timers fire at once past 2^31 - 1 ms: no wait is longer than a day.
+    this.maxDelayMs = Math.min(options.maxDelayMs ?? 30_000, 86_400_000)
+    this.maxBodyBytes = options.maxBodyBytes ?? 64 * 1024 * 1024
+    this.maxRedirects = options.maxRedirects ?? 5
     this.base = options.baseUrl.replace(/\/+$/, '')
   }
 
@@ -112,37 +136,109 @@ export class Http {
     for (let attempt = 1; ; attempt++) {
       let response: Response
       try {
-        response = await this.fetch(url, { headers, signal: options.signal })
+        response = await this.followed(url, headers, options.signal)
       } catch (error) {
-        if (isAbort(error, options.signal) || attempt >= attempts) throw error
+        if (error instanceof ComprasError || isAbort(error, options.signal) || attempt >= attempts)
+          throw error
         await sleep(this.backoff(attempt), options.signal)
         continue
       }
       if (response.ok) return response
       if ((response.status === 429 || response.status === 503) && attempt < attempts) {
-        const wait = retryAfterMs(response.headers.get('retry-after')) ?? this.backoff(attempt)
+        const asked = retryAfterMs(response.headers.get('retry-after')) ?? 0
         await response.body?.cancel().catch(() => {})
-        await sleep(wait, options.signal)
+        await sleep(Math.min(this.maxDelayMs, Math.max(asked, this.backoff(attempt))), options.signal)
         continue
       }
-      throw await errorOf(response)
+      throw await errorOf(response, this.maxBodyBytes)
     }
   }
 
-  /** A GET's JSON body. */
-  async json<T>(path: string, query: Query = {}, options: RequestOptions = {}): Promise<T> {
-    return (await (await this.get(path, query, options)).json()) as T
+  /** The answer to a GET of url, redirects followed within the service's origin, maxRedirects at most. */
+  private async followed(
+    url: string,
+    headers: Record<string, string>,
+    signal?: AbortSignal,
+  ): Promise<Response> {
+    let at = url
+    for (let hop = 0; ; hop++) {
+      const response = await this.fetch(at, { headers, signal, redirect: 'manual' })
+      const location = response.headers.get('location')
+      if (!REDIRECTS.has(response.status) || location === null) return response
+      await response.body?.cancel().catch(() => {})
+      const next = new URL(location, at)
+      if (next.origin !== new URL(url).origin)
+        throw new ProtocolError(
+          response.status,
+          `Redirecionamento para outra origem: ${next.origin}`,
+          requestIdOf(response),
+          null,
+        )
+      if (hop >= this.maxRedirects)
+        throw new ProtocolError(
+          response.status,
+          `Redirecionamentos demais (mais de ${this.maxRedirects})`,
+          requestIdOf(response),
+          null,
+        )
+      at = next.toString()
+    }
   }
 
-  /** Exponential backoff with full jitter, bounded: a random wait up to base × 2^(attempt − 1). */
+  /** A GET's JSON body, read up to maxBodyBytes. */
+  async json<T>(path: string, query: Query = {}, options: RequestOptions = {}): Promise<T> {
+    const response = await this.get(path, query, options)
+    return JSON.parse(await bodyText(response, this.maxBodyBytes)) as T
+  }
+
+  /**
+   * Exponential backoff with equal jitter, bounded: base × 2^(attempt − 1), half of it certain and half random,
+   * so that clients spread out yet every retry waits (a Retry-After of 0 included).
+   */
   private backoff(attempt: number): number {
-    return Math.random() * Math.min(this.maxDelayMs, this.baseDelayMs * 2 ** (attempt - 1))
+    const step = Math.min(this.maxDelayMs, this.baseDelayMs * 2 ** (attempt - 1))
+    return step / 2 + (Math.random() * step) / 2
   }
 }
 
+const requestIdOf = (response: Response) => response.headers.get('x-request-id') ?? undefined
+
+/** The body of an answer as text, read up to `limit` bytes: past them, ProtocolError (the rest is not read). */
+export async function bodyText(response: Response, limit: number): Promise<string> {
+  const tooLarge = () =>
+    new ProtocolError(
+      response.status,
+      `Resposta grande demais (mais de ${limit} bytes)`,
+      requestIdOf(response),
+      null,
+    )
+  const declared = Number(response.headers.get('content-length') ?? Number.NaN)
+  if (declared > limit) {
+    await response.body?.cancel().catch(() => {})
+    throw tooLarge()
+  }
+  if (response.body === null) return ''
+  const reader = response.body.getReader()
+  const decoder = new TextDecoder()
+  let text = ''
+  let read = 0
+  try {
+    for (;;) {
+      const { done, value } = await reader.read()
+      if (done) break
+      read += value.byteLength
+      if (read > limit) throw tooLarge()
+      text += decoder.decode(value, { stream: true })
+    }
+  } finally {
+    await reader.cancel().catch(() => {})
+  }
+  return text + decoder.decode()
+}
+
 /** The error an answer that is not 2xx stands for. */
-async function errorOf(response: Response): Promise<ComprasError> {
-  const text = await response.text().catch(() => '')
+async function errorOf(response: Response, limit: number): Promise<ComprasError> {
+  const text = await bodyText(response, limit).catch(() => '')
   let body: unknown = text
   try {
     body = JSON.parse(text)
@@ -151,7 +247,6 @@ async function errorOf(response: Response): Promise<ComprasError> {
   }
   const said = (body as { message?: unknown } | null)?.message
   const message = typeof said === 'string' ? said : `HTTP ${response.status}`
-  const requestId = response.headers.get('x-request-id') ?? undefined
   const Kind = response.status === 410 ? CursorResetError : ComprasError
-  return new Kind(response.status, message, requestId, body)
+  return new Kind(response.status, message, requestIdOf(response), body)
 }

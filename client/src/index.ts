@@ -4,6 +4,7 @@ import {
   Http,
   type HttpOptions,
   isAbort,
+  ProtocolError,
   type Query,
   type RequestOptions,
 } from './http.js'
@@ -14,7 +15,7 @@ import { type CursorStore, FileCursorStore, MemoryCursorStore } from './stores.j
 // listings read page after page by cursor, and sync(): a change feed followed from a cursor kept in a store.
 
 export type { components, HttpOptions as ComprasOptions, paths, RequestOptions }
-export { ComprasError, CursorResetError, type CursorStore, FileCursorStore, MemoryCursorStore }
+export { ComprasError, CursorResetError, type CursorStore, FileCursorStore, MemoryCursorStore, ProtocolError }
 
 type Schemas = components['schemas']
 export type Contract = Schemas['Contract']
@@ -204,6 +205,7 @@ async function* follow<E extends { cursor: string }>(
   read: (after: string | undefined, wait: number, signal: AbortSignal | undefined) => Promise<FeedPage<E>>,
   options: SyncOptions,
   lines?: (after: string | undefined, signal: AbortSignal | undefined) => Promise<Response>,
+  maxLineBytes = Number.POSITIVE_INFINITY,
 ): AsyncGenerator<E> {
   const { store, signal } = options
   const wait = Math.min(30, Math.max(0, options.wait ?? 25))
@@ -230,7 +232,7 @@ async function* follow<E extends { cursor: string }>(
       let taken = 0
       let last = cursor
       try {
-        for await (const entry of entriesOf<E>(response.body)) {
+        for await (const entry of entriesOf<E>(response.body, maxLineBytes)) {
           yield entry
           last = entry.cursor
           if (++taken % every === 0 && last !== undefined) {
@@ -264,6 +266,14 @@ async function* follow<E extends { cursor: string }>(
       }
       throw error
     }
+    // A page that says more follows but gives the same cursor back would be asked again for ever.
+    if (page.has_more && page.next_cursor === cursor)
+      throw new ProtocolError(
+        200,
+        'O feed diz que há mais, mas não avançou o cursor: a sincronização para aqui.',
+        undefined,
+        page,
+      )
     for (const entry of page.data) {
       yield entry
       if (signal?.aborted) return
@@ -277,8 +287,8 @@ async function* follow<E extends { cursor: string }>(
   }
 }
 
-/** The entries of a JSON Lines body, one a line, parsed as they arrive. */
-async function* entriesOf<E>(body: ReadableStream<Uint8Array>): AsyncGenerator<E> {
+/** The entries of a JSON Lines body, one a line, parsed as they arrive; a line longer than `limit` is refused. */
+async function* entriesOf<E>(body: ReadableStream<Uint8Array>, limit: number): AsyncGenerator<E> {
   const decoder = new TextDecoder()
   const reader = body.getReader()
   let rest = ''
@@ -295,6 +305,8 @@ async function* entriesOf<E>(body: ReadableStream<Uint8Array>): AsyncGenerator<E
         end = rest.indexOf('\n', start)
       }
       rest = rest.slice(start)
+      if (rest.length > limit)
+        throw new ProtocolError(200, `Linha grande demais (mais de ${limit} caracteres)`, undefined, null)
     }
     rest += decoder.decode()
     if (rest.trim() !== '') yield JSON.parse(rest) as E
@@ -381,6 +393,7 @@ export class Compras {
             },
             { signal, once: true },
           ),
+        this.http.maxBodyBytes,
       ),
     /** The feed after `after` as JSON Lines, whole, as a web stream. */
     lines: async (

@@ -64,7 +64,7 @@ const health: FastifyPluginAsyncTypebox<HealthOptions> = async (app, { pool, rep
       schema: {
         operationId: 'getReady',
         tags: ['operations'],
-        summary: 'Readiness: the database answers',
+        summary: 'Readiness: the public reads can be served (their pool answers within its connect timeout)',
         security: [],
         response: { 200: Readiness, 400: Malformed, 503: Readiness },
       },

@@ -388,6 +388,38 @@ describe('streamed downloads and their places', () => {
       await floored.close()
     }
   })
+
+  it('drops a reader still reading EXPORT_TIMEOUT seconds after it asked, however fast it reads', async () => {
+    // A reader well above DOWNLOAD_MIN_RATE that would take far longer than EXPORT_TIMEOUT to read the file.
+    const bounded = await buildTestApp(db, {
+      env: {
+        TRUST_PROXY: 'true',
+        EXPORT_TIMEOUT: '3',
+        IDLE_TIMEOUT: '30',
+        PUBLIC_RATE_LIMIT: '0',
+        METRICS_PORT: '0',
+        HOST: '127.0.0.1',
+      },
+    })
+    try {
+      const boundedBase = await listen(bounded)
+      const metrics = `http://127.0.0.1:${metricsPortOf(bounded.metricsServer as NonNullable<typeof bounded.metricsServer>)}/metrics`
+      const running = async () =>
+        Number(/^compras_exports_running (\S+)$/m.exec(await (await fetch(metrics)).text())?.[1])
+      const asked = Date.now()
+      const reading = readAt(boundedBase, DOWNLOADS[0][1], next(), 256 * 1024, 20_000)
+      await until(async () => (await running()) === 1, 5000, 'the export to start')
+      // The server drops it at its deadline (a loaded machine may beat late), long before its reader would end;
+      // the reader then sees the reset once it has read what its own buffers still held.
+      await until(async () => (await running()) === 0, 15_000, 'the export to be dropped')
+      const heldMs = Date.now() - asked
+      assert.ok(heldMs >= 2900 && heldMs < 8000, `held ${heldMs} ms`)
+      const steady = await reading
+      assert.equal(steady.how, 'cut', JSON.stringify(steady))
+    } finally {
+      await bounded.close()
+    }
+  })
 })
 
 describe('what the reader watchdog makes of a reader', () => {

@@ -1,0 +1,136 @@
+import assert from 'node:assert/strict'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { after, before, describe, it } from 'node:test'
+import { Compras, ComprasError, MemoryCursorStore, ProtocolError } from '../../client/src/index.js'
+
+// compras-client against a server that misbehaves (issue 66, F9): a Retry-After too long for a timer or of 0, a
+// redirect that never ends or leaves the service's origin, a body larger than any answer should be, a feed page
+// that says more follows but does not move. The client stays within its bounds and says what went wrong.
+
+describe('compras-client against a server that misbehaves', () => {
+  let server: Server
+  let base = ''
+  /** Requests the server got, by path. */
+  const asked = new Map<string, number>()
+  let sentBytes = 0
+
+  const routes: Record<string, (request: IncomingMessage, response: ServerResponse) => void> = {
+    '/v1/transparency/contracts/huge-retry-after': (_request, response) => {
+      response.writeHead(429, { 'retry-after': '3000000', 'content-type': 'application/json' })
+      response.end('{"success":false,"message":"Muitas requisições."}')
+    },
+    '/v1/transparency/contracts/no-retry-after': (_request, response) => {
+      response.writeHead(503, { 'retry-after': '0', 'content-type': 'application/json' })
+      response.end('{"success":false,"message":"Indisponível."}')
+    },
+    '/v1/transparency/contracts/loop': (_request, response) => {
+      response.writeHead(302, { location: '/v1/transparency/contracts/loop' })
+      response.end()
+    },
+    '/v1/transparency/contracts/elsewhere': (_request, response) => {
+      response.writeHead(307, { location: 'http://example.org/steal' })
+      response.end()
+    },
+    '/v1/transparency/contracts/declared-huge': (_request, response) => {
+      response.writeHead(200, {
+        'content-type': 'application/json',
+        'content-length': String(400 * 1024 * 1024),
+      })
+      response.write('{"data":')
+      // The rest never comes: the client must not wait for it.
+      setTimeout(() => response.destroy(), 5000).unref()
+    },
+    '/v1/transparency/contracts/endless': (_request, response) => {
+      // A body without an end: written as long as the client takes it.
+      response.writeHead(200, { 'content-type': 'application/json' })
+      const chunk = Buffer.alloc(64 * 1024, 'x')
+      const more = () => {
+        while (!response.destroyed && sentBytes < 1024 * 1024 * 1024) {
+          sentBytes += chunk.length
+          if (!response.write(chunk)) return void response.once('drain', more)
+        }
+      }
+      response.write('{"data":"')
+      more()
+    },
+    '/v1/transparency/changes': (_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' })
+      response.end('{"success":true,"data":{"data":[],"next_cursor":"same","has_more":true}}')
+    },
+  }
+
+  before(async () => {
+    server = createServer((request, response) => {
+      const path = (request.url ?? '').split('?')[0] as string
+      asked.set(path, (asked.get(path) ?? 0) + 1)
+      const route = routes[path]
+      if (route) return route(request, response)
+      response.writeHead(404, { 'content-type': 'application/json' })
+      response.end('{"success":false,"message":"Rota não encontrada."}')
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  })
+  after(async () => {
+    server.closeAllConnections()
+    await new Promise((resolve) => server.close(resolve))
+  })
+
+  it('waits at most its longest wait for a Retry-After too long for a timer, then says 429', async () => {
+    const api = new Compras({ baseUrl: base, attempts: 3, baseDelayMs: 50, maxDelayMs: 300 })
+    const started = performance.now()
+    const failed = await api.contracts.get('huge-retry-after').catch((error: unknown) => error)
+    const elapsed = performance.now() - started
+    assert.ok(failed instanceof ComprasError && failed.status === 429, String(failed))
+    assert.equal(asked.get('/v1/transparency/contracts/huge-retry-after'), 3)
+    // Two waits of the longest (300 ms), not a timer that overflows and fires at once, nor 3,000,000 s.
+    assert.ok(elapsed >= 550 && elapsed < 10_000, `${elapsed} ms`)
+  })
+
+  it('backs off exponentially when Retry-After says 0', async () => {
+    const api = new Compras({ baseUrl: base, attempts: 4, baseDelayMs: 100 })
+    const started = performance.now()
+    const failed = await api.contracts.get('no-retry-after').catch((error: unknown) => error)
+    const elapsed = performance.now() - started
+    assert.ok(failed instanceof ComprasError && failed.status === 503, String(failed))
+    assert.equal(asked.get('/v1/transparency/contracts/no-retry-after'), 4)
+    // At least half of each step: 50 + 100 + 200 ms.
+    assert.ok(elapsed >= 340, `${elapsed} ms`)
+  })
+
+  it('follows a few redirects within the origin, never one elsewhere, and retries neither', async () => {
+    const api = new Compras({ baseUrl: base, attempts: 5, baseDelayMs: 10 })
+    const looped = await api.contracts.get('loop').catch((error: unknown) => error)
+    assert.ok(looped instanceof ProtocolError, String(looped))
+    assert.match(looped.message, /Redirecionamentos demais/)
+    assert.equal(asked.get('/v1/transparency/contracts/loop'), 6, 'the request and 5 redirects, once')
+    const away = await api.contracts.get('elsewhere').catch((error: unknown) => error)
+    assert.ok(away instanceof ProtocolError, String(away))
+    assert.match(away.message, /outra origem/)
+    assert.equal(asked.get('/v1/transparency/contracts/elsewhere'), 1)
+  })
+
+  it('refuses a body larger than maxBodyBytes, declared or not, without reading it all', async () => {
+    const api = new Compras({ baseUrl: base, maxBodyBytes: 1024 * 1024, attempts: 1 })
+    const declared = await api.contracts.get('declared-huge').catch((error: unknown) => error)
+    assert.ok(declared instanceof ProtocolError, String(declared))
+    assert.match(declared.message, /grande demais/)
+    const endless = await api.contracts.get('endless').catch((error: unknown) => error)
+    assert.ok(endless instanceof ProtocolError, String(endless))
+    // It stopped reading past its limit: the server could write little more than what the buffers on the way hold.
+    assert.ok(sentBytes < 64 * 1024 * 1024, `${sentBytes} bytes sent`)
+  })
+
+  it('ends a sync whose feed says more follows but gives the same cursor back', async () => {
+    const api = new Compras({ baseUrl: base, attempts: 1 })
+    const store = new MemoryCursorStore('same')
+    const seen: unknown[] = []
+    const failed = await (async () => {
+      for await (const entry of api.changes.sync({ store })) seen.push(entry)
+    })().catch((error: unknown) => error)
+    assert.ok(failed instanceof ProtocolError, String(failed))
+    assert.equal(asked.get('/v1/transparency/changes'), 1)
+    assert.deepEqual(seen, [])
+  })
+})
