@@ -138,7 +138,7 @@ const CHANGED_AT = `to_char(c.changed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:
  * record that left is a tombstone and one that came in is created, so a mirror of one organization keeps
  * exactly its records. Each part is read off its own index, in order.
  */
-function publicSql(query: PublicFeedQuery, limit?: number): { text: string; values: unknown[] } {
+export function publicFeedSql(query: PublicFeedQuery, limit?: number): { text: string; values: unknown[] } {
   const values: unknown[] = [query.after]
   const conditions = ['c.seq > $1']
   if (query.kinds) conditions.push(`c.resource = ANY($${values.push(query.kinds)}::text[])`)
@@ -214,7 +214,7 @@ export async function publicFeedPage(
   perPage: number,
 ): Promise<FeedPage> {
   await cursors.ready()
-  const { text, values } = publicSql(query, perPage + 1)
+  const { text, values } = publicFeedSql(query, perPage + 1)
   const { rows } = await pool.query<PublicRow>(prepared(text, values))
   // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator: where rows came back, or from the start, the cursor is not past the end: checking only costs
   if (rows.length === 0 && query.after > 0) {
@@ -238,7 +238,7 @@ export async function publicFeedPage(
 
 /** The public feed after the cursor, whole, for a stream: its statement and how each row is served. */
 export function publicFeedLines(query: PublicFeedQuery, cursors: Cursors) {
-  const { text, values } = publicSql(query)
+  const { text, values } = publicFeedSql(query)
   return { text, values, line: (row: PublicRow) => `${publicEntry(row, query.withRecords, cursors)}\n` }
 }
 
@@ -279,8 +279,8 @@ export interface OrderFeedQuery {
  * with its order as the order query serves it now. Its entries are numbered in the organization's own
  * sequence (org_seq). CursorGone when the cursor is past the organization's last entry.
  */
-export async function orderFeedPage(pool: Pool, cursors: Cursors, query: OrderFeedQuery): Promise<FeedPage> {
-  await cursors.ready()
+/** The statement of a page of an organ's orders feed (one past the page, to tell whether more follow). */
+export function orderFeedSql(query: OrderFeedQuery): { text: string; values: unknown[] } {
   const { organizationId, after, since, perPage } = query
   const values: unknown[] = [organizationId, after, perPage + 1]
   const from =
@@ -290,14 +290,19 @@ export async function orderFeedPage(pool: Pool, cursors: Cursors, query: OrderFe
           AND s.changed_at >= $4::timestamptz ORDER BY s.changed_at, s.org_seq LIMIT 1), ${Number.MAX_SAFE_INTEGER})
           AND c.changed_at >= $4::timestamptz`
   if (since !== undefined) values.push(since)
-  const { rows } = await pool.query<OrderRow>(
-    prepared(
-      `SELECT c.org_seq::text AS seq, c.number, c.change, ${CHANGED_AT} AS changed_at, o.body FROM order_changes c
+  return {
+    text: `SELECT c.org_seq::text AS seq, c.number, c.change, ${CHANGED_AT} AS changed_at, o.body FROM order_changes c
        LEFT JOIN order_documents o ON c.change <> 'withdrawn' AND o.organization_id = c.organization_id AND o.number = c.number
        WHERE c.organization_id = $1 AND c.org_seq > $2${from} ORDER BY c.org_seq LIMIT $3`,
-      values,
-    ),
-  )
+    values,
+  }
+}
+
+export async function orderFeedPage(pool: Pool, cursors: Cursors, query: OrderFeedQuery): Promise<FeedPage> {
+  await cursors.ready()
+  const { organizationId, after, perPage } = query
+  const { text, values } = orderFeedSql(query)
+  const { rows } = await pool.query<OrderRow>(prepared(text, values))
   // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator: where rows came back, or from the start, the cursor is not past the end: checking only costs
   if (rows.length === 0 && after > 0) {
     const last = async (on: Pool) =>
