@@ -45,7 +45,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: the database answers */
+        /** Readiness: the public reads can be served (their pool answers within its connect timeout) */
         get: operations["getReady"];
         put?: never;
         post?: never;
@@ -752,7 +752,7 @@ export interface paths {
         };
         /**
          * A company's page: what it contracted, by kind, year and organization
-         * @description Contracts, ARPs, direct contracts and supply orders of the company: count, value, first and last dates, over all, by year and by organization. A direct contract counts whole for each of its suppliers. Only companies have pages: a CPF, whole or masked, is answered exactly as an unknown CNPJ (404), so that no one can confirm a person's document.
+         * @description Contracts, ARPs, direct contracts and supply orders of the company: count, value, first and last dates, over all, by year and by organization; and `committed`, the one figure that adds money up, each real once: its contracts, its direct contracts that no contract of its carries (at their finished total when they have one), its orders that no contract of its carries. The kinds overlap (an order executes a contract or an ARP) and an ARP's value is a ceiling: never add them. A direct contract counts whole for each of its suppliers. Only companies have pages: a CPF, whole or masked, is answered exactly as an unknown CNPJ (404), so that no one can confirm a person's document.
          */
         get: operations["getSupplier"];
         put?: never;
@@ -787,7 +787,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** An organization's page: what it bought, by kind and year, and its top suppliers */
+        /** An organization's page: what it bought, by kind and year, what it committed, and its top suppliers */
         get: operations["getOrganization"];
         put?: never;
         post?: never;
@@ -1993,6 +1993,25 @@ export interface components {
                 arps: components["schemas"]["Figures"];
                 direct_contracts: components["schemas"]["Figures"];
                 orders: components["schemas"]["Figures"];
+                /** @description Committed, each real once: contracts at their value; direct contracts that no contract (of the same supplier) carries, at their finished total when they have one; orders that no contract (of the same supplier) carries. An ARP's registered value is a ceiling, never added. Its count is of those commitments, its dates their main dates. The kinds above overlap and must not be added */
+                committed: {
+                    count: number;
+                    /**
+                     * @description Their value; text with two decimals
+                     * @example 12.50
+                     */
+                    value: string;
+                    /**
+                     * Format: date
+                     * @description The first main date
+                     */
+                    first: string | null;
+                    /**
+                     * Format: date
+                     * @description The last main date
+                     */
+                    last: string | null;
+                };
             };
             /** @description Newest year first; null for records without a date */
             years: {
@@ -2001,6 +2020,25 @@ export interface components {
                 arps: components["schemas"]["Figures"];
                 direct_contracts: components["schemas"]["Figures"];
                 orders: components["schemas"]["Figures"];
+                /** @description Committed, each real once: contracts at their value; direct contracts that no contract (of the same supplier) carries, at their finished total when they have one; orders that no contract (of the same supplier) carries. An ARP's registered value is a ceiling, never added. Its count is of those commitments, its dates their main dates. The kinds above overlap and must not be added */
+                committed: {
+                    count: number;
+                    /**
+                     * @description Their value; text with two decimals
+                     * @example 12.50
+                     */
+                    value: string;
+                    /**
+                     * Format: date
+                     * @description The first main date
+                     */
+                    first: string | null;
+                    /**
+                     * Format: date
+                     * @description The last main date
+                     */
+                    last: string | null;
+                };
             }[];
             /** @description Every organization it supplied, by name */
             organizations: {
@@ -2011,6 +2049,25 @@ export interface components {
                 arps: components["schemas"]["Figures"];
                 direct_contracts: components["schemas"]["Figures"];
                 orders: components["schemas"]["Figures"];
+                /** @description Committed, each real once: contracts at their value; direct contracts that no contract (of the same supplier) carries, at their finished total when they have one; orders that no contract (of the same supplier) carries. An ARP's registered value is a ceiling, never added. Its count is of those commitments, its dates their main dates. The kinds above overlap and must not be added */
+                committed: {
+                    count: number;
+                    /**
+                     * @description Their value; text with two decimals
+                     * @example 12.50
+                     */
+                    value: string;
+                    /**
+                     * Format: date
+                     * @description The first main date
+                     */
+                    first: string | null;
+                    /**
+                     * Format: date
+                     * @description The last main date
+                     */
+                    last: string | null;
+                };
             }[];
         };
         /** @description Records of one kind: how many, their value, and their first and last main dates (a contract's start, an ARP's signature, a bidding's opening, an order's delivery deadline) */
@@ -2055,6 +2112,25 @@ export interface components {
                 direct_contracts: components["schemas"]["Figures"];
                 public_calls: components["schemas"]["Figures"];
                 orders: components["schemas"]["Figures"];
+                /** @description Committed, each real once: contracts at their value; direct contracts that no contract (of the same supplier) carries, at their finished total when they have one; orders that no contract (of the same supplier) carries. An ARP's registered value is a ceiling, never added. Its count is of those commitments, its dates their main dates. The kinds above overlap and must not be added */
+                committed: {
+                    count: number;
+                    /**
+                     * @description Their value; text with two decimals
+                     * @example 12.50
+                     */
+                    value: string;
+                    /**
+                     * Format: date
+                     * @description The first main date
+                     */
+                    first: string | null;
+                    /**
+                     * Format: date
+                     * @description The last main date
+                     */
+                    last: string | null;
+                };
             };
             /** @description Newest year first; null for records without a date */
             years: {
@@ -2064,17 +2140,41 @@ export interface components {
                 direct_contracts: components["schemas"]["Figures"];
                 public_calls: components["schemas"]["Figures"];
                 orders: components["schemas"]["Figures"];
+                /** @description Committed, each real once: contracts at their value; direct contracts that no contract (of the same supplier) carries, at their finished total when they have one; orders that no contract (of the same supplier) carries. An ARP's registered value is a ceiling, never added. Its count is of those commitments, its dates their main dates. The kinds above overlap and must not be added */
+                committed: {
+                    count: number;
+                    /**
+                     * @description Their value; text with two decimals
+                     * @example 12.50
+                     */
+                    value: string;
+                    /**
+                     * Format: date
+                     * @description The first main date
+                     */
+                    first: string | null;
+                    /**
+                     * Format: date
+                     * @description The last main date
+                     */
+                    last: string | null;
+                };
             }[];
-            /** @description The suppliers with the most contracted value, at most 10 */
+            /** @description The suppliers the organization committed the most to (contracts, direct contracts and orders, each real once), at most 10 */
             top_suppliers: {
                 /** @description CNPJ in full; a CPF (a person) masked as ***.456.789-** */
                 document: string;
                 name: string;
                 /** @description Whether it is a company, with a page of its own */
                 company: boolean;
+                /** @description Its contracts with the organization */
                 contracts: number;
+                /** @description Its direct contracts that no contract of its carries */
+                direct_contracts: number;
+                /** @description Its orders that no contract of its carries */
+                orders: number;
                 /**
-                 * @description The value of its contracts with the organization; text with two decimals
+                 * @description What the organization committed to it, each real once (as `committed`); text with two decimals
                  * @example 12.50
                  */
                 value: string;

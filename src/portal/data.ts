@@ -4,7 +4,7 @@ import type { JsonObject } from '../json.js'
 import { CACHE_KEYS } from '../readmodel/cache-keys.js'
 import type { DocumentStore, VersionEntry } from '../readmodel/store.js'
 import type { ChoiceList } from '../resources/filters.js'
-import { contracts, PUBLIC_RESOURCES, type PublicResource } from '../resources/index.js'
+import { PUBLIC_RESOURCES, type PublicResource } from '../resources/index.js'
 import {
   checkOrganization,
   type ListResult,
@@ -14,6 +14,7 @@ import {
   listQuery,
   lookup,
 } from '../transparency/listing.js'
+import { commitments } from '../transparency/parties.js'
 
 // What the portal's pages show, read through the same library calls and cache as the API (no HTTP here).
 
@@ -209,11 +210,11 @@ export interface Organ {
   id: string
   name: string
   document: string
-  /** Contracted value (contracts by their start) per month, oldest first, the last 24 months. */
+  /** Committed value (parties.ts, `commitments`) per month of its main date, oldest first, the last 24 months. */
   months: { month: string; total: number; count: number }[]
 }
 
-/** An organ and its contracted value per month over the 24 months up to `now`, or undefined. */
+/** An organ and its committed value per month over the 24 months up to `now`, or undefined. */
 export function organ(
   pool: Pool,
   store: DocumentStore,
@@ -228,13 +229,13 @@ export function organ(
     )
     const found = rows[0]
     if (found === undefined) return undefined
+    // What it committed each month, each real once (as its page's `committed`).
     const { rows: months } = await pool.query<{ month: string; total: string; count: number }>(
-      `SELECT to_char(m, 'YYYY-MM') AS month, coalesce(sum(c.amount_total), 0)::text AS total,
-         count(c.id)::int AS count
+      `SELECT to_char(m, 'YYYY-MM') AS month, coalesce(sum(k.value), 0)::text AS total, count(k.day)::int AS count
        FROM generate_series(date_trunc('month', $2::date) - interval '23 months', date_trunc('month', $2::date),
          interval '1 month') AS m
-       LEFT JOIN ${contracts.record.table} c ON c.organization_id = $1
-         AND c.date_start >= m AND c.date_start < m + interval '1 month'
+       LEFT JOIN (${commitments(() => 'x.organization_id = $1', false)}) k
+         ON k.day >= m AND k.day < m + interval '1 month'
        GROUP BY m ORDER BY m`,
       [id, `${month}-01`],
     )

@@ -241,7 +241,7 @@ export function searchPage(q: string, summaries: KindSummary[]): string {
   )
 }
 
-/** Contracted value per month as bars: an SVG with a title per bar, and the same figures as a table. */
+/** Committed value per month as bars: an SVG with a title per bar, and the same figures as a table. */
 function MonthlyChart({ months }: { months: Organ['months'] }) {
   const width = 720
   const height = 240
@@ -257,7 +257,7 @@ function MonthlyChart({ months }: { months: Organ['months'] }) {
         class="chart"
         preserveAspectRatio="xMidYMid meet"
       >
-        <title id="chart-title">Valor contratado por mês, últimos 24 meses</title>
+        <title id="chart-title">Valor comprometido por mês, últimos 24 meses</title>
         <line x1={0} y1={height} x2={width} y2={height} class="axis" />
         <text
           x={0}
@@ -269,7 +269,7 @@ function MonthlyChart({ months }: { months: Organ['months'] }) {
           return (
             <g key={m.month}>
               <rect x={i * bar + 2} y={height - h} width={bar - 4} height={h} class="bar">
-                <title>{`${label(m.month)}: ${money(m.total)} (${m.count} contratos)`}</title>
+                <title>{`${label(m.month)}: ${money(m.total)} (${m.count} compromissos)`}</title>
               </rect>
               {i % 3 === 0 && (
                 <text x={i * bar + bar / 2} y={height + 18} text-anchor="middle" class="tick">
@@ -280,16 +280,19 @@ function MonthlyChart({ months }: { months: Organ['months'] }) {
           )
         })}
       </svg>
-      <figcaption>Valor dos contratos por mês de início da vigência.</figcaption>
+      <figcaption>
+        Valor comprometido por mês da data principal: contratos, contratações diretas sem contrato e ordens
+        fora de contrato, cada real uma vez.
+      </figcaption>
       <details>
         <summary>Ver os valores em tabela</summary>
-        <Scroll label="Valor contratado por mês">
+        <Scroll label="Valor comprometido por mês">
           <table>
             <thead>
               <tr>
                 <th scope="col">Mês</th>
-                <th scope="col">Contratos</th>
-                <th scope="col">Valor contratado</th>
+                <th scope="col">Compromissos</th>
+                <th scope="col">Valor comprometido</th>
               </tr>
             </thead>
             <tbody>

@@ -312,8 +312,8 @@ export interface SupplierView {
   organizations: (ByKind & { organization_uuid: string; organization_name: string })[]
 }
 
-/** The kinds a supplier's page adds up: their title, and the listing filtered by the supplier (orders have none). */
-const SUPPLIER_KINDS: readonly [string, string, string][] = [
+/** The kinds a supplier's page shows: their title, and the listing filtered by the supplier (orders have none). */
+const SUPPLIER_COLUMNS: readonly [string, string, string][] = [
   ...(
     [
       ['contracts', contracts],
@@ -324,27 +324,30 @@ const SUPPLIER_KINDS: readonly [string, string, string][] = [
   ['orders', 'Ordens de fornecimento', ''],
 ]
 
-const sum = (figures: ByKind) =>
-  SUPPLIER_KINDS.reduce((total, [kind]) => total + Number(figures[kind]?.value ?? 0), 0)
+/** What was committed to the supplier in a group: the one figure that adds money up, each real once. */
+const committed = (figures: ByKind) => Number(figures.committed?.value ?? 0)
 
 function YearChart({ years }: { years: SupplierView['years'] }) {
   const shown = years.filter((y) => y.year !== null).reverse()
   const width = 400
   const height = 160
-  const top = Math.max(1, ...shown.map(sum))
+  const top = Math.max(1, ...shown.map(committed))
   const bar = width / Math.max(1, shown.length)
   return (
     <figure>
       <svg viewBox={`0 -20 ${width} ${height + 50}`} role="img" aria-labelledby="anos" class="chart">
         <title id="anos">
-          {`Valor por ano: ${shown.map((y) => `${y.year}, ${money(sum(y))}`).join('; ') || 'nenhum'}`}
+          {`Valor comprometido por ano: ${shown.map((y) => `${y.year}, ${money(committed(y))}`).join('; ') || 'nenhum'}`}
         </title>
         <line x1={0} y1={height} x2={width} y2={height} class="axis" />
         {shown.map((y, i) => {
-          const h = Math.round((sum(y) / top) * (height - 10))
+          const h = Math.round((committed(y) / top) * (height - 10))
           return (
             <g key={String(y.year)}>
               <rect x={i * bar + 4} y={height - h} width={bar - 8} height={h} class="bar" />
+              <text x={i * bar + bar / 2} y={height - h - 4} text-anchor="middle" class="tick">
+                {compactMoney(committed(y))}
+              </text>
               <text x={i * bar + bar / 2} y={height + 18} text-anchor="middle" class="tick">
                 {String(y.year)}
               </text>
@@ -353,23 +356,24 @@ function YearChart({ years }: { years: SupplierView['years'] }) {
         })}
       </svg>
       <figcaption>
-        Valor de contratos, atas, contratações diretas e ordens, por ano da data principal.
+        Valor comprometido por ano da data principal: contratos, contratações diretas sem contrato e ordens
+        fora de contrato, cada real uma vez (o valor das atas é um teto e fica de fora).
       </figcaption>
       <details>
         <summary>Ver os valores em tabela</summary>
-        <Scroll label="Valor por ano">
+        <Scroll label="Valor comprometido por ano">
           <table class="compact">
             <thead>
               <tr>
                 <th scope="col">Ano</th>
-                <th scope="col">Valor</th>
+                <th scope="col">Valor comprometido</th>
               </tr>
             </thead>
             <tbody>
               {shown.map((y) => (
                 <tr key={String(y.year)}>
                   <th scope="row">{String(y.year)}</th>
-                  <td class="money">{money(sum(y))}</td>
+                  <td class="money">{money(committed(y))}</td>
                 </tr>
               ))}
             </tbody>
@@ -380,10 +384,19 @@ function YearChart({ years }: { years: SupplierView['years'] }) {
   )
 }
 
+/** Money in a few characters, for a chart's labels: R$ 1,2 mi, R$ 35 mil, R$ 900. */
+function compactMoney(value: number): string {
+  if (value >= 1_000_000)
+    return `R$ ${(value / 1_000_000).toLocaleString('pt-BR', { maximumFractionDigits: 1 })} mi`
+  if (value >= 1_000) return `R$ ${Math.round(value / 1_000).toLocaleString('pt-BR')} mil`
+  return `R$ ${Math.round(value).toLocaleString('pt-BR')}`
+}
+
 function FiguresCells({ figures }: { figures: ByKind }) {
   return (
     <>
-      {SUPPLIER_KINDS.map(([kind]) => {
+      <td class="money">{money(committed(figures))}</td>
+      {SUPPLIER_COLUMNS.map(([kind]) => {
         const f = figures[kind] as Figures
         return (
           <td key={kind} class="money">
@@ -409,13 +422,24 @@ export function supplierPage(view: SupplierView): string {
             .join('; ')}.`}
         </p>
       )}
+      <p class="committed">
+        {'Valor comprometido: '}
+        <strong class="money">{money(committed(view.totals))}</strong>
+      </p>
+      <p>
+        Contratos, contratações diretas que nenhum contrato do fornecedor cobre e ordens que nenhum contrato
+        do fornecedor cobre, cada real uma vez. O valor de uma ata é um teto, não um compromisso: fica à
+        parte. Os valores de cada tipo abaixo se sobrepõem (uma ordem executa um contrato ou uma ata) e não se
+        somam.
+      </p>
       <ul class="kinds">
-        {SUPPLIER_KINDS.map(([kind, label, path]) => {
+        {SUPPLIER_COLUMNS.map(([kind, label, path]) => {
           const f = view.totals[kind] as Figures
           const text = (
             <>
               {`${label}: ${f.count} · `}
               <span class="money">{money(f.value)}</span>
+              {kind === 'arps' ? ' (teto registrado)' : ''}
             </>
           )
           return (
@@ -436,7 +460,8 @@ export function supplierPage(view: SupplierView): string {
             <thead>
               <tr>
                 <th scope="col">Órgão</th>
-                {SUPPLIER_KINDS.map(([kind, label]) => (
+                <th scope="col">Valor comprometido</th>
+                {SUPPLIER_COLUMNS.map(([kind, label]) => (
                   <th key={kind} scope="col">
                     {label}
                   </th>
@@ -511,25 +536,45 @@ export interface TopSupplier {
   name: string
   company: boolean
   contracts: number
+  direct_contracts: number
+  orders: number
   value: string
 }
 
 /** The organ page's section of its top suppliers by contracted value. */
+/** What a ranked supplier's commitments are, in words: 2 contratos, 1 contratação direta, 3 ordens. */
+function commitmentsText(s: TopSupplier): string {
+  const parts: [number, { singular: string; plural: string }][] = [
+    [s.contracts, { singular: 'contrato', plural: 'contratos' }],
+    [s.direct_contracts, { singular: 'contratação direta', plural: 'contratações diretas' }],
+    [s.orders, { singular: 'ordem fora de contrato', plural: 'ordens fora de contrato' }],
+  ]
+  return parts
+    .filter(([n]) => n > 0)
+    .map(([n, words]) => counted(n, words))
+    .join(', ')
+}
+
 export function TopSuppliers({ suppliers }: { suppliers: TopSupplier[] }) {
   return (
     <section aria-labelledby="fornecedores">
       <h2 id="fornecedores">Maiores fornecedores</h2>
       {suppliers.length === 0 ? (
-        <p>Nenhum contrato publicado.</p>
+        <p>Nenhum compromisso publicado.</p>
       ) : (
-        <ol>
-          {suppliers.map((s) => (
-            <li key={s.document}>
-              <Supplier name={s.name} document={s.document} />
-              {` (${taxId(s.document)}): ${counted(s.contracts, { singular: 'contrato', plural: 'contratos' })}, ${money(s.value)}`}
-            </li>
-          ))}
-        </ol>
+        <>
+          <p>
+            Pelo valor comprometido com cada um: contratos, contratações diretas e ordens, cada real uma vez.
+          </p>
+          <ol>
+            {suppliers.map((s) => (
+              <li key={s.document}>
+                <Supplier name={s.name} document={s.document} />
+                {` (${taxId(s.document)}): ${money(s.value)}; ${commitmentsText(s)}`}
+              </li>
+            ))}
+          </ol>
+        </>
       )}
     </section>
   )

@@ -1,7 +1,7 @@
 import { type TObject, type TSchema, Type } from 'typebox'
 import { Nullable } from '../resources/fields.js'
 import { PriceItem } from '../resources/price.js'
-import { ACTIVITY_KINDS, type ActivityKind, SUPPLIER_KINDS } from '../transparency/parties.js'
+import { type Figured, ORGANIZATION_FIGURES, SUPPLIER_FIGURES } from '../transparency/parties.js'
 import { shapeSchema } from './answer-schemas.js'
 
 // The answers' schemas of the price research and of the suppliers' and organizations' pages
@@ -74,11 +74,28 @@ export const Figures = Type.Object(
   },
 )
 
-const byKind = (kinds: readonly ActivityKind[]): Record<string, TSchema> =>
-  Object.fromEntries(kinds.map((kind) => [kind, Figures]))
+/**
+ * What `committed` is, where a page gives it: the one figure that adds up money, each real once (the kinds'
+ * values overlap: an order executes a contract or an ARP, a contract may carry a direct contract).
+ */
+const COMMITTED =
+  'Committed, each real once: contracts at their value; direct contracts that no contract (of the same ' +
+  'supplier) carries, at their finished total when they have one; orders that no contract (of the same supplier) ' +
+  "carries. An ARP's registered value is a ceiling, never added. Its count is of those commitments, its dates " +
+  'their main dates. The kinds above overlap and must not be added'
+
+const byKind = (kinds: readonly Figured[]): Record<string, TSchema> =>
+  Object.fromEntries(
+    kinds.map((kind) => [
+      kind,
+      kind === 'committed'
+        ? Type.Object(Figures.properties, { additionalProperties: false, description: COMMITTED })
+        : Figures,
+    ]),
+  )
 
 /** A page's figures of its kinds: over all, and by year. */
-const activity = (kinds: readonly ActivityKind[]) => ({
+const activity = (kinds: readonly Figured[]) => ({
   totals: Type.Object(byKind(kinds), { additionalProperties: false }),
   years: Type.Array(
     Type.Object({ year: Nullable(Type.Integer()), ...byKind(kinds) }, { additionalProperties: false }),
@@ -105,13 +122,13 @@ export const SupplierPage = Type.Object(
           "as it does not change the supplier's name either",
       },
     ),
-    ...activity(SUPPLIER_KINDS),
+    ...activity(SUPPLIER_FIGURES),
     organizations: Type.Array(
       Type.Object(
         {
           organization_uuid: Type.String({ format: 'uuid' }),
           organization_name: Type.String(),
-          ...byKind(SUPPLIER_KINDS),
+          ...byKind(SUPPLIER_FIGURES),
         },
         { additionalProperties: false },
       ),
@@ -126,19 +143,27 @@ export const OrganizationPage = Type.Object(
     uuid: Type.String({ format: 'uuid' }),
     name: Type.String(),
     document: Type.String({ description: 'The CNPJ, 14 digits' }),
-    ...activity(ACTIVITY_KINDS),
+    ...activity(ORGANIZATION_FIGURES),
     top_suppliers: Type.Array(
       Type.Object(
         {
           document: Type.String({ description: 'CNPJ in full; a CPF (a person) masked as ***.456.789-**' }),
           name: Type.String(),
           company: Type.Boolean({ description: 'Whether it is a company, with a page of its own' }),
-          contracts: Type.Integer(),
-          value: Money('The value of its contracts with the organization'),
+          contracts: Type.Integer({ description: 'Its contracts with the organization' }),
+          direct_contracts: Type.Integer({
+            description: 'Its direct contracts that no contract of its carries',
+          }),
+          orders: Type.Integer({ description: 'Its orders that no contract of its carries' }),
+          value: Money('What the organization committed to it, each real once (as `committed`)'),
         },
         { additionalProperties: false },
       ),
-      { description: 'The suppliers with the most contracted value, at most 10' },
+      {
+        description:
+          'The suppliers the organization committed the most to (contracts, direct contracts and orders, each real ' +
+          'once), at most 10',
+      },
     ),
   },
   { $id: 'OrganizationPage', additionalProperties: false },

@@ -83,9 +83,12 @@ export const partyRoutes: FastifyPluginAsyncTypebox<TransparencyOptions> = async
         summary: "A company's page: what it contracted, by kind, year and organization",
         description:
           'Contracts, ARPs, direct contracts and supply orders of the company: count, value, first and last ' +
-          'dates, over all, by year and by organization. A direct contract counts whole for each of its ' +
-          'suppliers. Only companies have pages: a CPF, whole or masked, is answered exactly as an unknown CNPJ ' +
-          "(404), so that no one can confirm a person's document.",
+          'dates, over all, by year and by organization; and `committed`, the one figure that adds money up, ' +
+          'each real once: its contracts, its direct contracts that no contract of its carries (at their finished ' +
+          'total when they have one), its orders that no contract of its carries. The kinds overlap (an order ' +
+          "executes a contract or an ARP) and an ARP's value is a ceiling: never add them. A direct contract " +
+          'counts whole for each of its suppliers. Only companies have pages: a CPF, whole or masked, is answered ' +
+          "exactly as an unknown CNPJ (404), so that no one can confirm a person's document.",
         security: [],
         params: Type.Object({
           cnpj: Type.String({
@@ -125,7 +128,8 @@ export const partyRoutes: FastifyPluginAsyncTypebox<TransparencyOptions> = async
       schema: {
         operationId: 'getOrganization',
         tags: ['transparency'],
-        summary: "An organization's page: what it bought, by kind and year, and its top suppliers",
+        summary:
+          "An organization's page: what it bought, by kind and year, what it committed, and its top suppliers",
         security: [],
         params: Type.Object({
           uuid: Type.String({ format: 'uuid', description: "The organization's UUID" }),

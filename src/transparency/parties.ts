@@ -34,6 +34,37 @@ const activity = (condition: (kind: ActivityKind) => string) => `
   UNION ALL SELECT 'orders', organization_id, (deadline_delivery AT TIME ZONE 'UTC')::date, amount_total
     FROM orders WHERE ${condition('orders')}`
 
+/**
+ * What was committed, each real once (docs/architecture.md, "Value committed"): a row per commitment, with its
+ * supplier, organization, day and value. Contracts at their value; a direct contract that no contract of the
+ * same supplier carries, at its finished total when it has one; an order that no contract of the same supplier
+ * carries (under an ARP, or under nothing). An ARP's registered value is a ceiling, not a commitment: never here.
+ * `condition` limits each part (its table's alias is `x`, the supplier's column `supplier`). `perSupplier`: a
+ * direct contract with several suppliers is a commitment to each (a supplier's page, an organization's ranking);
+ * without it, one commitment of the organization (its own total).
+ */
+export function commitments(condition: (supplier: string) => string, perSupplier = true): string {
+  const day = (column: string) => `(${column} AT TIME ZONE 'UTC')::date`
+  const directSupplier = perSupplier ? 'p.supplier_id' : 'NULL::bigint'
+  const directFrom = perSupplier
+    ? `biddings x JOIN (SELECT DISTINCT bidding_id, supplier_id FROM bidding_providers) p ON p.bidding_id = x.id`
+    : 'biddings x'
+  const carried = perSupplier
+    ? 'c.bidding_id = x.id AND c.supplier_id = p.supplier_id'
+    : 'c.bidding_id = x.id'
+  return `
+  SELECT 'contracts' AS kind, x.supplier_id, x.organization_id, x.date_start AS day, x.amount_total AS value
+    FROM contracts x WHERE ${condition('x.supplier_id')}
+  UNION ALL SELECT 'direct_contracts', ${directSupplier}, x.organization_id, ${day('x.opening_date')},
+      coalesce(x.sum_amount_total_finish, x.sum_amount_total)
+    FROM ${directFrom} WHERE x.kind = 'direct_contract' AND ${condition(directSupplier)}
+      AND NOT EXISTS (SELECT 1 FROM contracts c WHERE ${carried})
+  UNION ALL SELECT 'orders', x.supplier_id, x.organization_id, ${day('x.deadline_delivery')}, x.amount_total
+    FROM orders x WHERE ${condition('x.supplier_id')}
+      AND NOT EXISTS (SELECT 1 FROM contracts c WHERE c.organization_id = x.organization_id
+        AND c.contract_number = x.contract_number AND c.supplier_id = x.supplier_id)`
+}
+
 /** A kind's figures in a group: how many, their value, and the first and last dates. */
 export interface Figures {
   count: number
@@ -47,7 +78,10 @@ const NONE: Figures = { count: 0, value: '0.00', first: null, last: null }
 const FIGURES = `count(*)::int AS count, ${money('coalesce(sum(value), 0)')} AS value, ${day('min(day)')} AS first,
   ${day('max(day)')} AS last`
 
-type FigureRow = Figures & { kind: ActivityKind }
+/** The figures a page gives: each kind's, and what was committed, each real once (`commitments`). */
+export type Figured = ActivityKind | 'committed'
+
+type FigureRow = Figures & { kind: Figured }
 
 /** Which grouping of GROUPING SETS a row is of: over all of a kind, by year, or by the other key. */
 interface Grouped {
@@ -66,7 +100,7 @@ const of = <R extends Grouped>(rows: readonly R[], grouping: Grouped['grouping']
   rows.filter((r) => r.grouping === grouping)
 
 /** The figures of each kind, in ACTIVITY_KINDS' order (a kind with no record has zeros). */
-function byKind(rows: readonly FigureRow[], kinds: readonly ActivityKind[]): Record<string, Figures> {
+function byKind(rows: readonly FigureRow[], kinds: readonly Figured[]): Record<string, Figures> {
   return Object.fromEntries(
     kinds.map((kind) => {
       const row = rows.find((r) => r.kind === kind)
@@ -79,7 +113,7 @@ function byKind(rows: readonly FigureRow[], kinds: readonly ActivityKind[]): Rec
 function grouped<R extends FigureRow>(
   rows: readonly R[],
   key: keyof R,
-  kinds: readonly ActivityKind[],
+  kinds: readonly Figured[],
   head: (row: R) => Record<string, unknown>,
 ): Record<string, unknown>[] {
   const groups = new Map<unknown, R[]>()
@@ -89,6 +123,16 @@ function grouped<R extends FigureRow>(
 
 /** A supplier's kinds: a public call has no supplier of its own. */
 export const SUPPLIER_KINDS = ACTIVITY_KINDS.filter((kind) => kind !== 'public_calls')
+
+/** What a supplier's page adds up: its kinds, and what was committed to it. */
+export const SUPPLIER_FIGURES: readonly Figured[] = [...SUPPLIER_KINDS, 'committed']
+
+/** What an organization's page adds up: its kinds, and what it committed. */
+export const ORGANIZATION_FIGURES: readonly Figured[] = [...ACTIVITY_KINDS, 'committed']
+
+/** The commitments of `scope`, as rows of the activity's shape (kind `committed`). */
+const committed = (condition: (supplier: string) => string, perSupplier: boolean) =>
+  `UNION ALL SELECT 'committed', k.organization_id, k.day, k.value FROM (${commitments(condition, perSupplier)}) k`
 
 /** A supplier's records: a direct contract among its providers; a public call has no supplier of its own. */
 const bySupplier = (kind: ActivityKind) =>
@@ -126,7 +170,7 @@ export async function supplierData(pool: Pool, cnpj: string): Promise<string> {
       `SELECT x.kind, x.year, x.organization_id, g.name AS organization_name, x.grouping, x.count, x.value,
          x.first, x.last
        FROM (SELECT a.kind, a.year, a.organization_id, ${GROUPING('a', 'organization_id')}, ${FIGURES}
-             FROM ${dated(activity(bySupplier))} a
+             FROM ${dated(`${activity(bySupplier)} ${committed((supplier) => `${supplier} = $1`, true)}`)} a
              GROUP BY GROUPING SETS ((a.kind), (a.kind, a.year), (a.kind, a.organization_id))) x
        LEFT JOIN organizations g ON g.id = x.organization_id AND x.grouping = 'other'
        ORDER BY x.year DESC NULLS LAST, g.name, x.organization_id`,
@@ -144,9 +188,9 @@ export async function supplierData(pool: Pool, cnpj: string): Promise<string> {
     document: supplier.document,
     name: supplier.name,
     names,
-    totals: byKind(of(rows, 'total'), SUPPLIER_KINDS),
-    years: grouped(of(rows, 'year'), 'year', SUPPLIER_KINDS, (r) => ({ year: r.year })),
-    organizations: grouped(of(rows, 'other'), 'organization_id', SUPPLIER_KINDS, (r) => ({
+    totals: byKind(of(rows, 'total'), SUPPLIER_FIGURES),
+    years: grouped(of(rows, 'year'), 'year', SUPPLIER_FIGURES, (r) => ({ year: r.year })),
+    organizations: grouped(of(rows, 'other'), 'organization_id', SUPPLIER_FIGURES, (r) => ({
       organization_uuid: r.organization_id,
       organization_name: r.organization_name,
     })),
@@ -166,17 +210,20 @@ export async function organizationData(pool: Pool, id: string): Promise<string> 
   const { rows } = await pool.query<FigureRow & Grouped>(
     prepared(
       `SELECT x.kind, x.year, ${GROUPING('x')}, ${FIGURES}
-       FROM ${dated(activity(() => 'organization_id = $1'))} x
+       FROM ${dated(`${activity(() => 'organization_id = $1')} ${committed(() => 'x.organization_id = $1', false)}`)} x
        GROUP BY GROUPING SETS ((x.kind), (x.kind, x.year)) ORDER BY x.year DESC NULLS LAST`,
       [id],
     ),
   )
+  // Ranked by what the organization committed to each: contracts, direct contracts and orders, each real once.
   const { rows: top } = await pool.query<Record<string, unknown>>(
     prepared(
       `SELECT ${publicTaxId('s.document')} AS document, s.name, length(s.document) = 14 AS company,
-         count(*)::int AS contracts, ${money('sum(c.amount_total)')} AS value
-       FROM contracts c JOIN suppliers s ON s.id = c.supplier_id WHERE c.organization_id = $1
-       GROUP BY s.id ORDER BY sum(c.amount_total) DESC, s.document LIMIT ${TOP_SUPPLIERS}`,
+         count(*) FILTER (WHERE k.kind = 'contracts')::int AS contracts,
+         count(*) FILTER (WHERE k.kind = 'direct_contracts')::int AS direct_contracts,
+         count(*) FILTER (WHERE k.kind = 'orders')::int AS orders, ${money('sum(k.value)')} AS value
+       FROM (${commitments(() => 'x.organization_id = $1')}) k JOIN suppliers s ON s.id = k.supplier_id
+       GROUP BY s.id ORDER BY sum(k.value) DESC, s.document LIMIT ${TOP_SUPPLIERS}`,
       [id],
     ),
   )
@@ -184,8 +231,8 @@ export async function organizationData(pool: Pool, id: string): Promise<string> 
     uuid: organization.id,
     name: organization.name,
     document: organization.document,
-    totals: byKind(of(rows, 'total'), ACTIVITY_KINDS),
-    years: grouped(of(rows, 'year'), 'year', ACTIVITY_KINDS, (r) => ({ year: r.year })),
+    totals: byKind(of(rows, 'total'), ORGANIZATION_FIGURES),
+    years: grouped(of(rows, 'year'), 'year', ORGANIZATION_FIGURES, (r) => ({ year: r.year })),
     top_suppliers: top,
   })
 }

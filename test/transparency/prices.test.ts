@@ -346,7 +346,16 @@ describe('price research, suppliers and organizations', () => {
       first: '2025-03-10',
       last: '2025-06-01',
     })
-    assert.deepEqual(body.data.top_suppliers, [])
+    // Ranked by what was committed: here orders alone, no contract carrying them (other 100 + 22.50 + 23, the
+    // company 30 + 36, the person 40, masked).
+    assert.deepEqual(
+      body.data.top_suppliers.map((s: Json) => [s.document, s.orders, s.value]),
+      [
+        [other.document, 3, '145.50'],
+        [company.document, 2, '66.00'],
+        [`***.${person.document.slice(3, 6)}.${person.document.slice(6, 9)}-**`, 1, '40.00'],
+      ],
+    )
     const missing = await get('/v1/transparency/organizations/6f1c2b1e-0000-4000-8000-000000000000')
     assert.equal(missing.status, 404)
     const list = await get('/v1/transparency/organizations?per_page=1')
@@ -438,6 +447,8 @@ describe('price research, suppliers and organizations', () => {
 
   it("ranks an organization's suppliers, and a withdrawn contract leaves every total", async () => {
     const before = await get(`/v1/transparency/organizations/${orgA.uuid}`)
+    // The company: its contract (5,000) and its orders, none under the contract (10 + 20 + 20 + 21); the other
+    // supplier: its one order (20).
     assert.deepEqual(before.body.data.top_suppliers, [
       {
         document: company.document,
@@ -445,7 +456,18 @@ describe('price research, suppliers and organizations', () => {
         name: 'Papelaria Central Eireli',
         company: true,
         contracts: 1,
-        value: '5000.00',
+        direct_contracts: 0,
+        orders: 4,
+        value: '5071.00',
+      },
+      {
+        document: other.document,
+        name: other.name,
+        company: true,
+        contracts: 0,
+        direct_contracts: 0,
+        orders: 1,
+        value: '20.00',
       },
     ])
     const result = await importRecords(db.pool, [
@@ -456,7 +478,13 @@ describe('price research, suppliers and organizations', () => {
     assert.ok(result.ok)
     await eventually(async () => {
       const after = await get(`/v1/transparency/organizations/${orgA.uuid}`)
-      assert.deepEqual(after.body.data.top_suppliers, [])
+      assert.deepEqual(
+        after.body.data.top_suppliers.map((s: Json) => [s.document, s.contracts, s.value]),
+        [
+          [company.document, 0, '71.00'],
+          [other.document, 0, '20.00'],
+        ],
+      )
     })
     const after = await get(`/v1/transparency/organizations/${orgA.uuid}`)
     assert.equal(after.body.data.totals.contracts.count, 0)
