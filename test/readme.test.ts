@@ -119,7 +119,8 @@ describe("the README's examples, on the demo data", () => {
           : []
       await until(
         () => mirrored().length === total && existsSync(path.join(dir, 'cursor')),
-        60_000,
+        // Generous: bash, curl and jq per entry are slow on a loaded machine.
+        180_000,
         'the mirror',
       )
       for (const file of mirrored()) {

@@ -44,10 +44,22 @@ if (!env.TEST_DATABASE_URL) {
   process.stdout.write('tests use TEST_DATABASE_URL\n')
 }
 
+// No file may run longer than this (the longest takes about a minute): one that hangs fails, and the run ends.
+const fileTimeoutMs = Number(process.env.TEST_FILE_TIMEOUT_MS ?? 600_000)
+// Nor the whole run: past it the runner is stopped, and the run fails, saying so.
+const runTimeoutMs = Number(process.env.TEST_RUN_TIMEOUT_MS ?? 3_600_000)
 const code = await new Promise<number>((resolve) => {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', '--test', '--test-reporter=spec', `--test-concurrency=${concurrency}`, ...files],
+    [
+      '--import',
+      'tsx',
+      '--test',
+      '--test-reporter=spec',
+      `--test-concurrency=${concurrency}`,
+      `--test-timeout=${fileTimeoutMs}`,
+      ...files,
+    ],
     {
       env,
       stdio: 'inherit',
@@ -56,7 +68,16 @@ const code = await new Promise<number>((resolve) => {
   const forward = (signal: NodeJS.Signals) => child.kill(signal)
   process.on('SIGINT', forward)
   process.on('SIGTERM', forward)
-  child.on('exit', (exitCode, signal) => resolve(exitCode ?? (signal ? 1 : 0)))
+  const deadline = setTimeout(() => {
+    process.stdout.write(`\n*** The run took longer than ${runTimeoutMs / 60_000} minutes: stopped. ***\n`)
+    child.kill('SIGTERM')
+    setTimeout(() => child.kill('SIGKILL'), 10_000).unref()
+  }, runTimeoutMs)
+  deadline.unref()
+  child.on('exit', (exitCode, signal) => {
+    clearTimeout(deadline)
+    resolve(exitCode ?? (signal ? 1 : 0))
+  })
 })
 await release?.()
 // Say it loudly when the shared-limit tests could not run: they skip, and a skip is easy to miss.

@@ -7,6 +7,7 @@ import { type DemoRecord, generateDemo, SCALES } from '../src/demo/generator.js'
 import { PUBLIC_RESOURCES } from '../src/resources/index.js'
 import { buildTestApp } from './helpers/app.js'
 import { seededDatabase, type TestDatabase } from './helpers/db.js'
+import { turns } from './helpers/http.js'
 import { answerSchema, published } from './helpers/published.js'
 
 // Every record of the demo dataset, served by every detail, every listing page (with every relation)
@@ -90,7 +91,7 @@ describe('every served body matches its published schema', () => {
     const research = answerSchema('/v1/transparency/prices')
     for (const q of ['caneta', 'papel', 'toner', 'helicoptero']) {
       let url = `/v1/transparency/prices?q=${q}&per_page=100`
-      for (;;) {
+      for (const _turn of turns(10_000, 'the pages of items')) {
         const body = await get(url)
         check(research, url, body)
         if (!body.data.items.has_more) break
@@ -120,7 +121,7 @@ describe('every served body matches its published schema', () => {
     const one = answerSchema('/v1/ocds/releases/{id}')
     const ocids: string[] = []
     let url = '/v1/ocds/releases?per_page=100'
-    for (;;) {
+    for (const _turn of turns(10_000, 'the releases by change')) {
       const body = await get(url)
       check(page, url, body)
       if (body.releases.length === 0) break

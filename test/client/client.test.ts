@@ -23,7 +23,7 @@ import { ORDER_RATE_LIMIT } from '../../src/routes/order-access.js'
 import { serving } from '../helpers/app.js'
 import { spawnCli } from '../helpers/cli.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
-import { until } from '../helpers/http.js'
+import { turns, until } from '../helpers/http.js'
 import { demoRecords, first, ndjson, source } from '../helpers/records.js'
 
 // compras-client (client/) as an integrator meets it, against the real service over real HTTP: every call
@@ -50,13 +50,14 @@ async function dumped(db: TestDatabase): Promise<Set<string>> {
 /** The last cursor of the public feed, as the API gives it now. */
 async function feedEnd(base: string): Promise<string> {
   let cursor = ''
-  for (;;) {
+  for (const _turn of turns(10_000, 'the feed')) {
     const answer = (await (
       await fetch(`${base}/v1/transparency/changes?per_page=1000${cursor ? `&after=${cursor}` : ''}`)
     ).json()) as { data: { next_cursor: string; has_more: boolean } }
     cursor = answer.data.next_cursor
     if (!answer.data.has_more) return cursor
   }
+  throw new Error('unreachable: turns() throws past its last turn')
 }
 
 /** Applies a feed entry to a mirror keyed `kind/id`. */
@@ -165,7 +166,8 @@ describe('compras-client against the service', () => {
       asked.push(response.status)
       return response
     }
-    const api = new Compras({ baseUrl: base, fetch: counting })
+    // Attempts enough for a loaded machine, where the 90 spread over more seconds than the default's five tries.
+    const api = new Compras({ baseUrl: base, fetch: counting, attempts: 30 })
     // The order query allows ORDER_RATE_LIMIT (60) requests a second per token: 90 at once meet its 429.
     const answers = await Promise.all(
       Array.from({ length: ORDER_RATE_LIMIT + 30 }, () => api.orders.get(order.number as string, { token })),

@@ -83,6 +83,15 @@ export async function until(
   }
 }
 
+/**
+ * The turns of a loop that must end (pages of a feed read to its end, say): a code that never ends it fails the
+ * test after `max` turns, naming what did not end, instead of hanging the suite.
+ */
+export function* turns(max: number, what: string): Generator<number> {
+  for (let turn = 0; turn < max; turn++) yield turn
+  throw new Error(`${what} did not end in ${max} turns`)
+}
+
 /** Runs check (assertions) until it passes or 5 s pass; then its last failure is the test's. */
 export async function eventually(check: () => Promise<void>) {
   const deadline = Date.now() + 5000

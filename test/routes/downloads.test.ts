@@ -407,13 +407,13 @@ describe('streamed downloads and their places', () => {
       const running = async () =>
         Number(/^compras_exports_running (\S+)$/m.exec(await (await fetch(metrics)).text())?.[1])
       const asked = Date.now()
-      const reading = readAt(boundedBase, DOWNLOADS[0][1], next(), 256 * 1024, 20_000)
+      const reading = readAt(boundedBase, DOWNLOADS[0][1], next(), 256 * 1024, 30_000)
       await until(async () => (await running()) === 1, 5000, 'the export to start')
       // The server drops it at its deadline (a loaded machine may beat late), long before its reader would end;
       // the reader then sees the reset once it has read what its own buffers still held.
       await until(async () => (await running()) === 0, 15_000, 'the export to be dropped')
       const heldMs = Date.now() - asked
-      assert.ok(heldMs >= 2900 && heldMs < 8000, `held ${heldMs} ms`)
+      assert.ok(heldMs >= 2900 && heldMs < 15_000, `held ${heldMs} ms`)
       const steady = await reading
       assert.equal(steady.how, 'cut', JSON.stringify(steady))
     } finally {

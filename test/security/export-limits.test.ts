@@ -56,7 +56,7 @@ describe('exports are bounded', () => {
         const response = await fetch(
           `${base}/v1/transparency/export?resource=contracts&format=${format}&${query}`,
           {
-            signal: AbortSignal.timeout(5000),
+            signal: AbortSignal.timeout(20_000),
           },
         )
         assert.equal(response.status, 422)
@@ -80,14 +80,14 @@ describe('exports are bounded', () => {
       for (const s of started) if (s.status === 'rejected') throw s.reason
       assert.equal(await exportConnections(), 4)
       const answers = await Promise.all([
-        fetch(`${base}/ready`, { signal: AbortSignal.timeout(5000) }),
+        fetch(`${base}/ready`, { signal: AbortSignal.timeout(20_000) }),
         fetch(`${base}/external/orders?order_number=${encodeURIComponent(orderNumber)}`, {
           headers: { authorization: token },
-          signal: AbortSignal.timeout(5000),
+          signal: AbortSignal.timeout(20_000),
         }),
-        fetch(`${base}/v1/transparency/contracts/${contractId}`, { signal: AbortSignal.timeout(5000) }),
+        fetch(`${base}/v1/transparency/contracts/${contractId}`, { signal: AbortSignal.timeout(20_000) }),
         fetch(`${base}/v1/transparency/contracts?per_page=3&sort=amount_total`, {
-          signal: AbortSignal.timeout(5000),
+          signal: AbortSignal.timeout(20_000),
         }),
       ])
       assert.deepEqual(

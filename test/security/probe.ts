@@ -46,7 +46,9 @@ async function status(url: string, address: string, signal?: AbortSignal): Promi
     await response.arrayBuffer()
     return response.status
   } catch (error) {
-    return (error as Error).name === 'AbortError' ? 'aborted' : 'failed'
+    // A client that left: its own signal, or a timeout's.
+    const name = (error as Error).name
+    return name === 'AbortError' || name === 'TimeoutError' ? 'aborted' : 'failed'
   }
 }
 

@@ -10,7 +10,7 @@ import { importRecords } from '../../src/import/importer.js'
 import { buildTestApp, listen } from '../helpers/app.js'
 import { runCli } from '../helpers/cli.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
-import { eventually, request } from '../helpers/http.js'
+import { eventually, request, turns } from '../helpers/http.js'
 import { demoRecords, first, ndjson, source } from '../helpers/records.js'
 
 // The public change feed (GET /v1/transparency/changes and .jsonl) as a mirror meets it: every record
@@ -65,7 +65,7 @@ describe('the public change feed', () => {
   ): Promise<{ entries: Entry[]; next: string }> {
     const entries: Entry[] = []
     let cursor = from
-    for (;;) {
+    for (const _turn of turns(10_000, 'the feed')) {
       const { status, body } = await get(
         `/v1/transparency/changes?per_page=${perPage}${query}${cursor ? `&after=${cursor}` : ''}`,
       )
@@ -74,6 +74,7 @@ describe('the public change feed', () => {
       cursor = body.data.next_cursor
       if (!body.data.has_more) return { entries, next: cursor as string }
     }
+    throw new Error('unreachable: turns() throws past its last turn')
   }
   const importLines = async (lines: readonly unknown[]) => {
     const result = await importRecords(db.pool, [source(ndjson(lines))])

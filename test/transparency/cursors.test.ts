@@ -5,6 +5,7 @@ import type { DemoRecord } from '../../src/demo/generator.js'
 import { importRecords } from '../../src/import/importer.js'
 import { buildTestApp } from '../helpers/app.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
+import { turns } from '../helpers/http.js'
 import { demoRecords, first, ndjson, source } from '../helpers/records.js'
 
 // Pages that hold still while imports run: listings read by cursor, the OCDS releases in the order they
@@ -101,7 +102,8 @@ describe('reading while imports run', () => {
       })),
     )
     const seen: string[] = []
-    while (page.next_cursor !== null) {
+    for (const _turn of turns(1000, 'the pages by cursor')) {
+      if (page.next_cursor === null) break
       page = await data(`/v1/transparency/contracts?per_page=6&sort=-date_start&cursor=${page.next_cursor}`)
       seen.push(...page.data.map((c: { id: string }) => c.id))
     }
@@ -133,7 +135,8 @@ describe('reading while imports run', () => {
       const byCursor: string[] = []
       let got = await data(`/v1/transparency/public-calls?per_page=4&sort=${sort}`)
       byCursor.push(...got.data.map((c: { id: string }) => c.id))
-      while (got.next_cursor !== null) {
+      for (const _turn of turns(1000, 'the pages by cursor')) {
+        if (got.next_cursor === null) break
         got = await data(`/v1/transparency/public-calls?per_page=4&sort=${sort}&cursor=${got.next_cursor}`)
         byCursor.push(...got.data.map((c: { id: string }) => c.id))
       }

@@ -9,7 +9,7 @@ import { longPoll } from '../../src/routes/long-poll.js'
 import type { FeedPage } from '../../src/transparency/change-feeds.js'
 import { buildTestApp, listen } from '../helpers/app.js'
 import { adminUrl, seededDatabase, type TestDatabase } from '../helpers/db.js'
-import { request, until } from '../helpers/http.js'
+import { request, turns, until } from '../helpers/http.js'
 import { demoRecords, first, ndjson, source } from '../helpers/records.js'
 
 // Long polling as it must behave in the moments that are easy to get wrong: an import that commits while a
@@ -32,11 +32,12 @@ describe('long polling in the moments between', () => {
   }
   const end = async (app: FastifyInstance) => {
     let cursor = ''
-    for (;;) {
+    for (const _turn of turns(10_000, 'the feed')) {
       const page = (await app.inject({ url: `/v1/transparency/changes?per_page=1000${cursor}` })).json().data
       if (!page.has_more) return page.next_cursor as string
       cursor = `&after=${page.next_cursor}`
     }
+    throw new Error('unreachable: turns() throws past its last turn')
   }
 
   before(async () => {

@@ -7,7 +7,7 @@ import { MESSAGES } from '../../src/messages.js'
 import { WAITS_PER_ADDRESS } from '../../src/services.js'
 import { serving } from '../helpers/app.js'
 import { seededDatabase, type TestDatabase } from '../helpers/db.js'
-import { until } from '../helpers/http.js'
+import { turns, until } from '../helpers/http.js'
 import { demoRecords, first, ndjson, source } from '../helpers/records.js'
 
 // One question, one answer (issue 66, F2 and F4): the spellings a client can give one question (case and spaces
@@ -115,7 +115,7 @@ describe('one question, one answer', () => {
   it('reads the feed once for every request waiting on one question, and bounds the waits of an address', async () => {
     const { base, store } = server
     let after = ''
-    for (;;) {
+    for (const _turn of turns(10_000, 'the feed')) {
       const page = (await (await fetch(`${base}/v1/transparency/changes?per_page=1000${after}`)).json()) as {
         data: { next_cursor: string; has_more: boolean }
       }

@@ -8,7 +8,7 @@ import { cnpjFrom, cpfFrom } from '../../src/demo/tax-ids.js'
 import { importRecords } from '../../src/import/importer.js'
 import { serving } from '../helpers/app.js'
 import { seededDatabase, type TestDatabase } from '../helpers/db.js'
-import { eventually, request } from '../helpers/http.js'
+import { eventually, request, turns } from '../helpers/http.js'
 import { demoRecords, first, ndjson, source, TINY } from '../helpers/records.js'
 
 // The price research, the suppliers' and the organizations' pages, over orders whose prices were chosen so
@@ -201,7 +201,7 @@ describe('price research, suppliers and organizations', () => {
   it('pages the items by cursor in price order, each marked when it is an outlier', async () => {
     const seen: Json[] = []
     let path = '/v1/transparency/prices?q=caneta&per_page=3'
-    for (;;) {
+    for (const _turn of turns(1000, 'the pages of items')) {
       const { status, body } = await get(path)
       assert.equal(status, 200)
       seen.push(...body.data.items.data)
