@@ -1,8 +1,18 @@
 import assert from 'node:assert/strict'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
-import { Compras, ComprasError, MemoryCursorStore, ProtocolError } from '../../client/src/index.js'
+import {
+  Compras,
+  ComprasError,
+  CursorResetError,
+  FileCursorStore,
+  MemoryCursorStore,
+  ProtocolError,
+} from '../../client/src/index.js'
 
 // compras-client against a server that misbehaves (issue 66, F9): a Retry-After too long for a timer or of 0, a
 // redirect that never ends or leaves the service's origin, a body larger than any answer should be, a feed page
@@ -14,6 +24,9 @@ describe('compras-client against a server that misbehaves', () => {
   /** Requests the server got, by path. */
   const asked = new Map<string, number>()
   let sentBytes = 0
+  /** The after and wait of each page of the feed asked. */
+  const waits: [string | null, string | null][] = []
+  let feed: 'two pages' | 'reloaded' = 'two pages'
 
   const routes: Record<string, (request: IncomingMessage, response: ServerResponse) => void> = {
     '/v1/transparency/contracts/huge-retry-after': (_request, response) => {
@@ -54,9 +67,25 @@ describe('compras-client against a server that misbehaves', () => {
       response.write('{"data":"')
       more()
     },
-    '/v1/transparency/changes': (_request, response) => {
-      response.writeHead(200, { 'content-type': 'application/json' })
-      response.end('{"success":true,"data":{"data":[],"next_cursor":"same","has_more":true}}')
+    '/v1/transparency/changes': (request, response) => {
+      const query = new URL(request.url ?? '', 'http://x').searchParams
+      const after = query.get('after')
+      waits.push([after, query.get('wait')])
+      const page = (data: unknown[], next: string, more: boolean) => {
+        response.writeHead(200, { 'content-type': 'application/json' })
+        response.end(JSON.stringify({ success: true, data: { data, next_cursor: next, has_more: more } }))
+      }
+      // A feed that never moves; one whose database was loaded again (410 even from the start); and one of two
+      // pages, then caught up.
+      if (after === 'same') return page([], 'same', true)
+      if (feed === 'reloaded') {
+        response.writeHead(410, { 'content-type': 'application/json' })
+        return response.end('{"success":false,"message":"Cursor desconhecido: after."}')
+      }
+      const entry = (cursor: string) => ({ cursor, kind: 'contracts', id: cursor, change: 'created' })
+      if (after === null) return page([entry('c1')], 'c1', true)
+      if (after === 'c1') return page([entry('c2')], 'c2', false)
+      return page([], 'c2', false)
     },
   }
 
@@ -132,5 +161,50 @@ describe('compras-client against a server that misbehaves', () => {
     assert.ok(failed instanceof ProtocolError, String(failed))
     assert.equal(asked.get('/v1/transparency/changes'), 1)
     assert.deepEqual(seen, [])
+  })
+
+  it('asks without waiting while more follows, then waits for the next import once caught up', async () => {
+    waits.length = 0
+    feed = 'two pages'
+    const api = new Compras({ baseUrl: base, attempts: 1 })
+    const stop = new AbortController()
+    const seen: string[] = []
+    for await (const entry of api.changes.sync({ wait: 25, signal: stop.signal })) {
+      seen.push(entry.id)
+      if (seen.length === 2) setTimeout(() => stop.abort(), 300)
+    }
+    assert.deepEqual(seen, ['c1', 'c2'])
+    // From the start, after c1 (more followed): no wait. After c2 (caught up): the wait asked.
+    assert.deepEqual(waits.slice(0, 3), [
+      [null, '0'],
+      ['c1', '0'],
+      ['c2', '25'],
+    ])
+  })
+
+  it('throws a 410 on a feed read from its start, rather than starting over for ever', async () => {
+    feed = 'reloaded'
+    waits.length = 0
+    const api = new Compras({ baseUrl: base, attempts: 1 })
+    let resyncs = 0
+    const failed = await (async () => {
+      for await (const _entry of api.changes.sync({ onReset: 'resync', onResync: () => void resyncs++ })) {
+        // No entry comes.
+      }
+    })().catch((error: unknown) => error)
+    assert.ok(failed instanceof CursorResetError, String(failed))
+    assert.equal(resyncs, 0)
+    assert.equal(waits.length, 1)
+  })
+
+  it('throws a cursor file that cannot be read, other than one that is not there', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'compras-cursor-'))
+    try {
+      assert.equal(await new FileCursorStore(path.join(dir, 'none')).get(), undefined)
+      // A folder where the file should be: EISDIR, which a sync must not take for "no cursor yet".
+      await assert.rejects(new FileCursorStore(dir).get(), /EISDIR/)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })
