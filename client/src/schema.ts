@@ -2644,6 +2644,8 @@ export interface operations {
             /** @description `Já há uma exportação deste endereço em andamento...` (one export at a time per address), or over PUBLIC_RATE_LIMIT requests a minute from the address */
             429: {
                 headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2750,9 +2752,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description One export at a time per address, or over PUBLIC_RATE_LIMIT requests a minute */
+            /** @description `Já há uma exportação deste endereço em andamento...` (one at a time per address), or over PUBLIC_RATE_LIMIT requests a minute */
             429: {
                 headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2846,9 +2850,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description One export at a time per address, or over PUBLIC_RATE_LIMIT requests a minute */
+            /** @description `Já há uma exportação deste endereço em andamento...` (one at a time per address), or over PUBLIC_RATE_LIMIT requests a minute */
             429: {
                 headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2955,9 +2961,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description One export at a time per address, or over PUBLIC_RATE_LIMIT (Retry-After) */
+            /** @description `Já há uma exportação deste endereço em andamento...` (one at a time per address), or over PUBLIC_RATE_LIMIT requests a minute */
             429: {
                 headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6232,7 +6240,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The CNPJ: 14 digits, with or without its punctuation */
+                /** @description The CNPJ: 14 digits, with or without its punctuation (`00.234.050/0001-33` as it is written, its slash included) */
                 cnpj: string;
             };
             cookie?: never;

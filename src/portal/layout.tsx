@@ -50,6 +50,9 @@ export function page(pageTitle: string, body: ComponentChildren, crumbs: Crumb[]
               <li>
                 <a href="/orgaos">Órgãos</a>
               </li>
+              <li>
+                <a href="/fornecedores">Fornecedores</a>
+              </li>
             </ul>
           </nav>
         </header>

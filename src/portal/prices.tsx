@@ -219,6 +219,9 @@ function Items({ items }: { items: PriceItemView[] }) {
   )
 }
 
+/** Searches the empty panel offers: what most public bodies buy. */
+const EXAMPLES = ['caneta esferográfica', 'papel sulfite', 'toner', 'café', 'combustível']
+
 const FIELDS: readonly [string, string, 'search' | 'text' | 'date'][] = [
   ['q', 'Descrição do item', 'search'],
   ['unit', 'Unidade de medida (UN, CX...)', 'text'],
@@ -257,6 +260,20 @@ export function pricePage({ asked, research, problem }: PricePanel): string {
         <div class="problem" role="alert">
           <p>{problem}</p>
         </div>
+      )}
+      {!research && !problem && (
+        <p>
+          {'Escreva palavras da descrição do item, como '}
+          {EXAMPLES.map((example, i) => (
+            <>
+              {i > 0 && (i === EXAMPLES.length - 1 ? ' ou ' : ', ')}
+              <a key={example} href={listingUrl('/precos', { q: example })}>
+                {example}
+              </a>
+            </>
+          ))}
+          . Acentos e maiúsculas não importam; um hífen exclui uma palavra (<code>caneta -vermelha</code>).
+        </p>
       )}
       {research && (
         <>
@@ -482,7 +499,7 @@ export function supplierPage(view: SupplierView): string {
         </Scroll>
       </section>
     </>,
-    [{ label: 'Fornecedores' }, { label: view.name }],
+    [{ label: 'Fornecedores', href: '/fornecedores' }, { label: view.name }],
   )
 }
 
@@ -528,6 +545,55 @@ export function organsPage(view: OrganListView): string {
       )}
     </>,
     [{ label: 'Órgãos' }],
+  )
+}
+
+export interface SupplierListView {
+  /** What was typed: words of the name, or a CNPJ. */
+  q: string
+  data: { document: string; name: string }[]
+  next: string | null
+}
+
+/** The suppliers that are companies, found by a part of their name or by their CNPJ. */
+export function suppliersPage(view: SupplierListView): string {
+  return page(
+    'Fornecedores',
+    <>
+      <h1>Fornecedores</h1>
+      <p>
+        As empresas que forneceram aos órgãos, com o que cada uma recebeu de contratos, atas, contratações
+        diretas e ordens. Um fornecedor que é uma pessoa (CPF) não tem página, para proteger seus dados.
+      </p>
+      <form method="get" action="/fornecedores" class="filters">
+        <p>
+          <label for="f-q">Nome ou CNPJ do fornecedor</label>
+          <input id="f-q" name="q" type="search" value={view.q} />
+        </p>
+        <p>
+          <button type="submit">Buscar</button>
+        </p>
+      </form>
+      {view.q === '' ? (
+        <p>Escreva ao menos três letras do nome, ou o CNPJ com ou sem pontuação.</p>
+      ) : view.data.length === 0 ? (
+        <p>Nenhum fornecedor encontrado.</p>
+      ) : (
+        <ul>
+          {view.data.map((s) => (
+            <li key={s.document}>
+              <a href={`/fornecedores/${s.document}`}>{s.name}</a> {`(CNPJ ${taxId(s.document)})`}
+            </li>
+          ))}
+        </ul>
+      )}
+      {view.next && (
+        <p>
+          <a href={listingUrl('/fornecedores', { q: view.q, cursor: view.next })}>Próxima página</a>
+        </p>
+      )}
+    </>,
+    [{ label: 'Fornecedores' }],
   )
 }
 

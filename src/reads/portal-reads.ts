@@ -16,8 +16,10 @@ import {
   organsPage,
   type PriceResearchView,
   pricePage,
+  type SupplierListView,
   type SupplierView,
   supplierPage,
+  suppliersPage,
   type TopSupplier,
 } from '../portal/prices.js'
 import { CACHE_KEYS } from '../readmodel/cache-keys.js'
@@ -25,7 +27,7 @@ import type { DocumentStore } from '../readmodel/store.js'
 import type { PublicResource } from '../resources/index.js'
 import type { Cursors } from '../transparency/cursors.js'
 import type { ValidQuery } from '../transparency/parameters.js'
-import { namedList, organizationData, supplierData } from '../transparency/parties.js'
+import { cnpjDigits, namedList, organizationData, supplierData } from '../transparency/parties.js'
 import { priceQuery } from '../transparency/prices.js'
 import { PriceReads, type ResearchLimits } from './price-reads.js'
 import type { Read } from './read.js'
@@ -41,7 +43,7 @@ export interface PagePlace {
 
 /** Summaries a page shows of each kind: the newest five. */
 const SUMMARIES = 5
-/** Items the price panel shows (the file has them all), and organs a page of the list. */
+/** Items the price panel shows (the file has them all), and organs or suppliers a page of their list. */
 const PANEL_ITEMS = 50
 const ORGANS_SHOWN = 100
 
@@ -153,6 +155,27 @@ export class PortalReads {
         if (error instanceof NotFoundError) return undefined
         throw error
       }
+    })
+  }
+
+  /**
+   * The suppliers that are companies, by a part of their name or by their CNPJ (`q` as typed), a page at a time;
+   * nothing is listed before something is typed.
+   */
+  suppliers(place: PagePlace, q: string, cursor: string | undefined): Read {
+    return this.read(place, async () => {
+      if (q === '') return suppliersPage({ q, data: [], next: null })
+      const digits = cnpjDigits(q)
+      const query = {
+        ...(digits.length === 14 ? { document: digits } : { q }),
+        ...(cursor === undefined ? {} : { cursor }),
+        per_page: ORGANS_SHOWN,
+      }
+      const list = JSON.parse(await namedList(this.pool, this.cursors, 'suppliers', query)) as {
+        data: SupplierListView['data']
+        next_cursor: string | null
+      }
+      return suppliersPage({ q, data: list.data, next: list.next_cursor })
     })
   }
 

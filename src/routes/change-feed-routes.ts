@@ -15,6 +15,7 @@ import {
   publicFeedQuery,
 } from '../transparency/change-feeds.js'
 import { checkOrganization } from '../transparency/listing.js'
+import { RETRY_AFTER } from './export-route.js'
 import { longPoll } from './long-poll.js'
 import type { TransparencyOptions } from './route-options.js'
 import { JSON_TYPE, sendAnswer } from './send-answer.js'
@@ -123,7 +124,11 @@ export const changeLinesRoute: FastifyPluginAsyncTypebox<TransparencyOptions> = 
           404: failure('`Organização não encontrada.`: organization_uuid'),
           410: failure('`Cursor desconhecido: after...`, as GET /v1/transparency/changes'),
           422: failure('An unknown or invalid parameter, or a cursor this service did not give'),
-          429: failure('One export at a time per address, or over PUBLIC_RATE_LIMIT (Retry-After)'),
+          429: failure(
+            '`Já há uma exportação deste endereço em andamento...` (one at a time per address), or over ' +
+              'PUBLIC_RATE_LIMIT requests a minute',
+            RETRY_AFTER,
+          ),
           503: failure('`Exportações demais em andamento...` (Retry-After)'),
         },
       },

@@ -55,6 +55,7 @@ const exportRoute: FastifyPluginAsyncTypebox<TransparencyOptions> = async (
           429: failure(
             '`Já há uma exportação deste endereço em andamento...` (one export at a time per address), or ' +
               'over PUBLIC_RATE_LIMIT requests a minute from the address',
+            RETRY_AFTER,
           ),
           503: failure(
             '`Exportações demais em andamento...` (EXPORT_CONCURRENCY exports already running; Retry-After) or ' +

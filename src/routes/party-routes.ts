@@ -93,7 +93,9 @@ export const partyRoutes: FastifyPluginAsyncTypebox<TransparencyOptions> = async
         params: Type.Object({
           cnpj: Type.String({
             maxLength: 30,
-            description: 'The CNPJ: 14 digits, with or without its punctuation',
+            description:
+              'The CNPJ: 14 digits, with or without its punctuation (`00.234.050/0001-33` as it is written, its ' +
+              'slash included)',
           }),
         }),
         response: {
@@ -104,6 +106,19 @@ export const partyRoutes: FastifyPluginAsyncTypebox<TransparencyOptions> = async
       },
     },
     async (request, reply) => send(request, reply, reads.supplier(request.params.cnpj)),
+  )
+
+  // A CNPJ written whole, with the slash of its punctuation (`00.234.050/0001-33`): the same page.
+  app.get(
+    '/transparency/suppliers/:root/:branch',
+    {
+      schema: {
+        hide: true,
+        params: Type.Object({ root: Type.String({ maxLength: 30 }), branch: Type.String({ maxLength: 30 }) }),
+      },
+    },
+    async (request, reply) =>
+      send(request, reply, reads.supplier(`${request.params.root}/${request.params.branch}`)),
   )
 
   app.get(

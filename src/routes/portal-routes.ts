@@ -15,7 +15,11 @@ import { compileQuery } from '../query-validation.js'
 import { orderFailure, publicFailure } from '../readmodel/envelopes.js'
 import { PortalReads } from '../reads/portal-reads.js'
 import { parameterError } from '../transparency/parameters.js'
-import { ORGANIZATION_LIST_PARAMETERS } from '../transparency/parties.js'
+import {
+  cnpjDigits,
+  ORGANIZATION_LIST_PARAMETERS,
+  SUPPLIER_LIST_PARAMETERS,
+} from '../transparency/parties.js'
 import { PRICE_PARAMETERS } from '../transparency/prices.js'
 import { recordPages } from './portal-record-routes.js'
 import { HTML, html, notFound, pageSender } from './portal-replies.js'
@@ -26,11 +30,15 @@ import type { PortalOptions } from './route-options.js'
 /** What the price panel's form and the organs' search send. */
 const PRICE_FORM = ['q', 'unit', 'date_from', 'date_to']
 const ORGANS_FORM = ['q', 'cursor']
+const SUPPLIERS_FORM = ['q', 'cursor']
+// The panel without a description is its form: nothing is required of it.
 const checkPrices = compileQuery({
   ...PRICE_PARAMETERS.schema,
   properties: Object.fromEntries(PRICE_FORM.map((name) => [name, PRICE_PARAMETERS.schema.properties[name]])),
+  required: [],
 })
 const checkOrgans = compileQuery(ORGANIZATION_LIST_PARAMETERS.schema)
+const checkSuppliers = compileQuery(SUPPLIER_LIST_PARAMETERS.schema)
 
 /** A form's fields as sent: text values only (a repeated field is refused by its check), '' when absent. */
 function formValues(query: unknown, names: readonly string[]): Record<string, string> {
@@ -160,8 +168,34 @@ const portal: FastifyPluginAsync<PortalOptions> = async (app, options) => {
       )
     })
 
+    app.get('/fornecedores', async (request, reply) => {
+      const asked = formValues(request.query, SUPPLIERS_FORM)
+      const q = asked.q ?? ''
+      // A CNPJ is looked up as its digits; any other text is words of a name, at least three letters.
+      if (q !== '' && cnpjDigits(q).length !== 14) {
+        const problem = checkSuppliers({ q })
+        if (problem)
+          return html(
+            reply,
+            422,
+            errorPage(parameterError(problem[0], SUPPLIER_LIST_PARAMETERS.accepts).message),
+          )
+      }
+      const cursor = asked.cursor === '' ? undefined : asked.cursor
+      return cachedPage(request, reply, (place) => pages.suppliers(place, q, cursor), SUPPLIERS_FORM)
+    })
+
     app.get<{ Params: { cnpj: string } }>('/fornecedores/:cnpj', async (request, reply) =>
       cachedPage(request, reply, (place) => pages.supplier(place, request.params.cnpj)),
+    )
+    // A CNPJ written whole, its slash included: the page of its digits.
+    app.get<{ Params: { root: string; branch: string } }>(
+      '/fornecedores/:root/:branch',
+      async (request, reply) => {
+        const digits = cnpjDigits(`${request.params.root}/${request.params.branch}`)
+        if (digits.length !== 14) return notFound(reply, 'Registro não encontrado.')
+        return reply.redirect(`/fornecedores/${digits}`, 301)
+      },
     )
 
     app.get('/orgaos', async (request, reply) => {

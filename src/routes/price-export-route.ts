@@ -35,7 +35,11 @@ export const priceExportRoute: FastifyPluginAsyncTypebox<TransparencyOptions> = 
           422: failure(
             'An unknown or invalid parameter, named in the message; or `Pesquisa ampla demais...`',
           ),
-          429: failure('One export at a time per address, or over PUBLIC_RATE_LIMIT requests a minute'),
+          429: failure(
+            '`Já há uma exportação deste endereço em andamento...` (one at a time per address), or over ' +
+              'PUBLIC_RATE_LIMIT requests a minute',
+            RETRY_AFTER,
+          ),
           503: failure(
             'EXPORT_CONCURRENCY exports already running (Retry-After), or EXPORT_TIMEOUT passed',
             RETRY_AFTER,

@@ -291,6 +291,7 @@ describe('the portal in a real browser', {
       ['orgaos', '/orgaos?q=prefeitura'],
       ['precos', '/precos?q=caneta'],
       ['precos-vazio', '/precos'],
+      ['fornecedores', '/fornecedores?q=ltda'],
       [
         'fornecedor',
         `/fornecedores/${(records.find((r) => r.type === 'contract' && String(r.provider_document).length === 14) as DemoRecord).provider_document}`,

@@ -348,6 +348,20 @@ describe('portal pages', () => {
     }
   })
 
+  it('opens the price panel from the menu as its form, with examples to follow', async () => {
+    const home = await get('/')
+    assert.match(home.body, /<a href="\/precos">Preços<\/a>/)
+    const panel = await get('/precos')
+    assert.equal(panel.statusCode, 200)
+    assert.match(panel.body, /<form method="get" action="\/precos"/)
+    assert.match(panel.body, /<a href="\/precos\?q=papel\+sulfite">papel sulfite<\/a>/)
+    // An empty description, as a form sends it, is the same: the form.
+    assert.equal((await get('/precos?q=&unit=')).statusCode, 200)
+    const answered = await get('/precos?q=papel+sulfite')
+    assert.equal(answered.statusCode, 200)
+    assert.match(answered.body, /Resultado para “papel sulfite”/)
+  })
+
   it('renders hostile text as text', async () => {
     for (const url of [
       '/contratos?q=HOSTIL',

@@ -224,4 +224,29 @@ describe('value committed, each real once', () => {
     assert.deepEqual(ranked, [x.document, y.document])
     assert.match(organ, /R\$ 2\.600,00; 1 contrato, 1 contratação direta, 1 ordem fora de contrato/)
   })
+
+  it('finds a supplier by its name or CNPJ on the portal, and by its CNPJ written whole on the API', async () => {
+    const formatted = `${x.document.slice(0, 2)}.${x.document.slice(2, 5)}.${x.document.slice(5, 8)}/${x.document.slice(8, 12)}-${x.document.slice(12)}`
+    const api = await get(`/v1/transparency/suppliers/${formatted}`)
+    assert.equal(api.document, x.document)
+    const empty = await fetch(`${server.base}/fornecedores`)
+    assert.equal(empty.status, 200)
+    assert.match(await empty.text(), /<label for="f-q">Nome ou CNPJ do fornecedor<\/label>/)
+    for (const q of ['xavier', encodeURIComponent(formatted)]) {
+      const found = await (await fetch(`${server.base}/fornecedores?q=${q}`)).text()
+      assert.match(found, new RegExp(`<a href="/fornecedores/${x.document}">${x.name}</a>`), q)
+      assert.ok(!found.includes(y.name), q)
+    }
+    // A person is never listed, nor found by a CPF.
+    const people = await (await fetch(`${server.base}/fornecedores?q=${person.document}`)).text()
+    assert.match(people, /Nenhum fornecedor encontrado/)
+    const short = await fetch(`${server.base}/fornecedores?q=xa`)
+    assert.equal(short.status, 422)
+    // The supplier's page leads back to the search, and a CNPJ written whole finds it.
+    const page = await (await fetch(`${server.base}/fornecedores/${x.document}`)).text()
+    assert.match(page, /<a href="\/fornecedores">Fornecedores<\/a>/)
+    const whole = await fetch(`${server.base}/fornecedores/${formatted}`, { redirect: 'manual' })
+    assert.equal(whole.status, 301)
+    assert.equal(whole.headers.get('location'), `/fornecedores/${x.document}`)
+  })
 })
