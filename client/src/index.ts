@@ -30,6 +30,12 @@ export type Lookup = Schemas['Lookup']
 export type OcdsRelease = Schemas['OcdsRelease']
 export type OcdsReleasePackage = Schemas['OcdsReleasePackage']
 export type OcdsRecordPackage = Schemas['OcdsRecordPackage']
+export type PriceResearch = Schemas['PriceResearch']
+export type PriceItem = PriceResearch['items']['data'][number]
+export type SupplierPage = Schemas['SupplierPage']
+export type SupplierListItem = Schemas['SupplierList']['data'][number]
+export type OrganizationPage = Schemas['OrganizationPage']
+export type OrganizationListItem = Schemas['OrganizationList']['data'][number]
 
 /** An operation's query parameters. */
 type QueryOf<P extends keyof paths> = NonNullable<paths[P]['get']['parameters']['query']>
@@ -401,6 +407,94 @@ export class Compras {
       options: RequestOptions = {},
     ): Promise<ReadableStream<Uint8Array>> =>
       bodyOf(await this.http.get('/v1/transparency/changes.jsonl', query, options)),
+  }
+
+  /** The price research: what the items actually bought cost, by unit of measurement. */
+  readonly prices = {
+    /** Each unit's statistics and the first page of the items (a page's `items.next_cursor` goes on). */
+    research: async (
+      query: QueryOf<'/v1/transparency/prices'>,
+      options: RequestOptions = {},
+    ): Promise<PriceResearch> =>
+      (await this.http.json<{ data: PriceResearch }>('/v1/transparency/prices', query as Query, options))
+        .data,
+    /** Every item of a research, page after page by cursor (the summary is the research's). */
+    items: (
+      query: Omit<QueryOf<'/v1/transparency/prices'>, 'cursor'>,
+      options: RequestOptions = {},
+    ): Listing<PriceItem, PriceResearch['items']> =>
+      new Listing(
+        async (cursor) =>
+          (
+            await this.http.json<{ data: PriceResearch }>(
+              '/v1/transparency/prices',
+              { ...(query as Query), ...(cursor === undefined ? {} : { cursor }) },
+              options,
+            )
+          ).data.items,
+      ),
+    /** The research as a spreadsheet (XLSX) or CSV file, as a web stream. */
+    export: async (
+      query: QueryOf<'/v1/transparency/prices/export'>,
+      options: RequestOptions = {},
+    ): Promise<ReadableStream<Uint8Array>> =>
+      bodyOf(await this.http.get('/v1/transparency/prices/export', query as Query, options)),
+  }
+
+  /** The suppliers that are companies: found by name or CNPJ, and each one's page. */
+  readonly suppliers = {
+    /** Every supplier the query finds, by name, page after page by cursor. */
+    list: (
+      query: Omit<QueryOf<'/v1/transparency/suppliers'>, 'cursor'> = {},
+      options: RequestOptions = {},
+    ): Listing<SupplierListItem, Schemas['SupplierList']> =>
+      new Listing(
+        async (cursor) =>
+          (
+            await this.http.json<{ data: Schemas['SupplierList'] }>(
+              '/v1/transparency/suppliers',
+              { ...(query as Query), ...(cursor === undefined ? {} : { cursor }) },
+              options,
+            )
+          ).data,
+      ),
+    /** A company's page: what it contracted, by kind, year and organization, and what was committed to it. */
+    get: async (cnpj: string, options: RequestOptions = {}): Promise<SupplierPage> =>
+      (
+        await this.http.json<{ data: SupplierPage }>(
+          `/v1/transparency/suppliers/${encodeURIComponent(cnpj)}`,
+          {},
+          options,
+        )
+      ).data,
+  }
+
+  /** The organizations (public bodies): found by name, and each one's page. */
+  readonly organizations = {
+    /** Every organization the query finds, by name, page after page by cursor. */
+    list: (
+      query: Omit<QueryOf<'/v1/transparency/organizations'>, 'cursor'> = {},
+      options: RequestOptions = {},
+    ): Listing<OrganizationListItem, Schemas['OrganizationList']> =>
+      new Listing(
+        async (cursor) =>
+          (
+            await this.http.json<{ data: Schemas['OrganizationList'] }>(
+              '/v1/transparency/organizations',
+              { ...(query as Query), ...(cursor === undefined ? {} : { cursor }) },
+              options,
+            )
+          ).data,
+      ),
+    /** An organization's page: what it bought, what it committed, and its top suppliers. */
+    get: async (uuid: string, options: RequestOptions = {}): Promise<OrganizationPage> =>
+      (
+        await this.http.json<{ data: OrganizationPage }>(
+          `/v1/transparency/organizations/${encodeURIComponent(uuid)}`,
+          {},
+          options,
+        )
+      ).data,
   }
 
   /** The helpers: the ids the filters take, with their names. */

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { type ChildProcess, execFile, spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
@@ -319,24 +319,81 @@ describe('compras-client against the service', () => {
     }
   })
 
-  it('builds as a package of its own: ESM with its types, no runtime dependency, run by plain node', async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'compras-client-build-'))
+  it('packs as a package that installs and types a strict program with no cast, run by plain node', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'compras-client-pack-'))
     try {
       const client = new URL('../../client/', import.meta.url).pathname
-      const tsc = new URL('../../node_modules/typescript/bin/tsc', import.meta.url).pathname
-      await run(process.execPath, [tsc, '-p', path.join(client, 'tsconfig.json'), '--outDir', dir])
-      assert.ok(existsSync(path.join(dir, 'index.d.ts')) && existsSync(path.join(dir, 'schema.d.ts')))
       const manifest = JSON.parse(readFileSync(path.join(client, 'package.json'), 'utf8'))
       assert.equal(manifest.dependencies, undefined)
       const document = JSON.parse(readFileSync(new URL('../../docs/openapi.json', import.meta.url), 'utf8'))
       assert.equal(manifest.version, document.info.version, "the package's version follows the API's")
       assert.equal(manifest.type, 'module')
-      const script = `const { Compras } = await import(${JSON.stringify(path.join(dir, 'index.js'))});
-        const api = new Compras({ baseUrl: ${JSON.stringify(base)} });
-        const page = await api.contracts.list({ per_page: 2 }).toArray({ limit: 2 });
-        process.stdout.write(String(page.length))`
-      const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script])
-      assert.equal(stdout, '2')
+      // As a fresh clone packs it: its prepack builds dist/ (compiled by the repository's TypeScript).
+      const { stdout: packed } = await run('npm', ['pack', '--json', '--pack-destination', dir], {
+        cwd: client,
+      })
+      const [{ filename, files }] = JSON.parse(packed) as [{ filename: string; files: { path: string }[] }]
+      const paths = files.map((f) => f.path)
+      for (const file of ['dist/index.js', 'dist/index.d.ts', 'dist/schema.d.ts', 'README.md'])
+        assert.ok(paths.includes(file), `${file} is in the package: ${paths.join(', ')}`)
+      // Installed where an integrator would, and used by a strict program that casts nothing.
+      const app = path.join(dir, 'app')
+      mkdirSync(app)
+      writeFileSync(
+        path.join(app, 'package.json'),
+        JSON.stringify({ name: 'app', private: true, type: 'module' }),
+      )
+      await run('npm', ['install', '--no-audit', '--no-fund', '--offline', path.join(dir, filename)], {
+        cwd: app,
+      })
+      writeFileSync(
+        path.join(app, 'main.ts'),
+        `import { Compras, type PriceItem, type SupplierPage } from 'compras-client'
+const api = new Compras({ baseUrl: process.argv[2] ?? '' })
+const contracts = await api.contracts.list({ per_page: 2 }).toArray({ limit: 2 })
+const research = await api.prices.research({ q: 'papel' })
+const items: PriceItem[] = await api.prices.items({ q: 'papel', per_page: 5 }).toArray({ limit: 5 })
+const [supplier] = await api.suppliers.list({ per_page: 1 }).toArray({ limit: 1 })
+const page: SupplierPage | undefined = supplier ? await api.suppliers.get(supplier.document) : undefined
+const [organization] = await api.organizations.list().toArray({ limit: 1 })
+const organ = organization ? await api.organizations.get(organization.uuid) : undefined
+const units = research.summary.map((entry) => entry.unit)
+process.stdout.write(JSON.stringify([contracts.length, units.length > 0, items.length > 0, page?.totals.committed.value, organ?.totals.committed.value !== undefined]))
+`,
+      )
+      const tsc = new URL('../../node_modules/typescript/bin/tsc', import.meta.url).pathname
+      await run(
+        process.execPath,
+        [
+          tsc,
+          '--strict',
+          '--noUncheckedIndexedAccess',
+          '--target',
+          'ES2022',
+          '--module',
+          'NodeNext',
+          '--moduleResolution',
+          'NodeNext',
+          '--types',
+          'node',
+          '--typeRoots',
+          new URL('../../node_modules/@types', import.meta.url).pathname,
+          '--outDir',
+          app,
+          path.join(app, 'main.ts'),
+        ],
+        { cwd: app },
+      )
+      const { stdout } = await run(process.execPath, [path.join(app, 'main.js'), base], { cwd: app })
+      const [count, units, items, committed, organ] = JSON.parse(stdout) as [
+        number,
+        boolean,
+        boolean,
+        string,
+        boolean,
+      ]
+      assert.deepEqual([count, units, items, organ], [2, true, true, true])
+      assert.match(committed, /^\d+\.\d{2}$/)
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }
