@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import type { FastifyInstance } from 'fastify'
+import semver from 'semver'
 import { issueToken } from '../src/auth/tokens.js'
 import { loadDemo } from '../src/demo/load.js'
 import { buildTestApp, listen } from './helpers/app.js'
@@ -23,6 +24,24 @@ describe('the README', () => {
     const commands = README.slice(0, 1500)
     assert.ok(commands.includes('npm install && npm start'))
     assert.ok(commands.includes('npm test'))
+  })
+})
+
+describe('the Node.js the README and package.json name', () => {
+  it('installs every package without an engine warning on the lowest Node it names', () => {
+    const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
+    const lowest = semver.minVersion(manifest.engines.node) as semver.SemVer
+    assert.ok(semver.satisfies(process.version, manifest.engines.node), `this Node, ${process.version}`)
+    const lock = JSON.parse(readFileSync(new URL('../package-lock.json', import.meta.url), 'utf8')) as {
+      packages: Record<string, { engines?: { node?: string }; dev?: boolean; optional?: boolean }>
+    }
+    const refused = Object.entries(lock.packages)
+      .filter(([, p]) => typeof p.engines?.node === 'string' && !p.optional)
+      .filter(([, p]) => !semver.satisfies(lowest, p.engines?.node as string))
+      .map(([name, p]) => `${name.replace(/^node_modules\//, '')} wants ${p.engines?.node}`)
+    assert.deepEqual(refused, [], `on Node ${lowest.version}`)
+    // The README says the same.
+    assert.match(README, new RegExp(`Node\\.js ${lowest.major} or`))
   })
 })
 
