@@ -16,9 +16,9 @@ const EXCEL_EPOCH = `DATE '1899-12-30'`
 /**
  * The column's SQL for one file type. XLSX gets what goes into a cell's <v>: numbers as text, dates as
  * Excel serial days (UTC); CSV gets the API's text forms. `ptBr` is the CSV for spreadsheets in Portuguese
- * (Brazil), the one with `;`: money with the decimal comma they read as a number, and a CNPJ written as people
+ * (Brazil), the one with `;`: money with the decimal comma they read as a number, a CNPJ written as people
  * write it (`01.234.567/0001-89`), which they keep as text, where its digits alone would become a number that
- * loses its leading zeros. Either way the row is already formatted when it leaves PostgreSQL, so the writers
+ * loses its leading zeros, and dates as they read dates (`31/12/2025`). Either way the row is already formatted when it leaves PostgreSQL, so the writers
  * only escape and concatenate.
  */
 export function columnSql(column: Column, format: 'xlsx' | 'csv', ptBr = false): string {
@@ -35,10 +35,13 @@ export function columnSql(column: Column, format: 'xlsx' | 'csv', ptBr = false):
     case 'boolean':
       return `CASE WHEN ${sql} THEN 'Sim' ELSE 'Não' END`
     case 'date':
-      return format === 'xlsx' ? `(${sql} - ${EXCEL_EPOCH})::text` : `to_char(${sql}, 'YYYY-MM-DD')`
+      if (format === 'xlsx') return `(${sql} - ${EXCEL_EPOCH})::text`
+      return `to_char(${sql}, '${ptBr ? 'DD/MM/YYYY' : 'YYYY-MM-DD'}')`
     case 'datetime':
-      return format === 'xlsx'
-        ? `round((extract(epoch FROM ${sql}) / 86400 + 25569)::numeric, 10)::text`
+      if (format === 'xlsx') return `round((extract(epoch FROM ${sql}) / 86400 + 25569)::numeric, 10)::text`
+      // In pt-BR as a spreadsheet reads a moment (to the second); otherwise ISO 8601 to the microsecond.
+      return ptBr
+        ? `to_char(${sql} AT TIME ZONE 'UTC', 'DD/MM/YYYY HH24:MI:SS')`
         : `to_char(${sql} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`
     default:
       return sql

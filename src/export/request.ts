@@ -26,10 +26,11 @@ export const FILE_PARAMETERS: Readonly<Record<'format' | 'separator', Parameter>
     Type.String({
       enum: [',', ';'],
       description:
-        'CSV field separator. Default `,`, with money as `1234.56` and a CNPJ as its 14 digits. `;` suits ' +
-        'spreadsheets in Portuguese (Brazil): money then has the decimal comma, `1234,56`, which they read as ' +
-        'a number, and a CNPJ is written as people write it, `01.234.567/0001-89`, which they keep as text (its ' +
-        'digits alone would become a number without its leading zeros).',
+        'CSV field separator. Default `,`, with money as `1234.56`, a CNPJ as its 14 digits and dates in ISO ' +
+        '8601. `;` suits spreadsheets in Portuguese (Brazil): money then has the decimal comma, `1234,56`, which ' +
+        'they read as a number; a CNPJ is written as people write it, `01.234.567/0001-89`, which they keep as ' +
+        'text (its digits alone would become a number without its leading zeros); and a date is `31/12/2025`, an ' +
+        'instant `31/12/2025 23:59:59` (UTC, as the column says), which they read as dates.',
     }),
     'vírgula (,) ou ponto e vírgula (;)',
   ],

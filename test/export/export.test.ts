@@ -211,7 +211,9 @@ describe('export', () => {
       }
       // With ; a CNPJ is written as people write it, which a pt-BR spreadsheet keeps as text.
       assert.equal(zeros[6], separator === ';' ? '00.123.456/0001-95' : '00123456000195')
-      assert.equal(zeros[12], leadingZeros.date_start)
+      // With ; a date is written as a pt-BR spreadsheet reads one.
+      const [year, month, day] = (leadingZeros.date_start as string).split('-')
+      assert.equal(zeros[12], separator === ';' ? `${day}/${month}/${year}` : leadingZeros.date_start)
     }
   })
 

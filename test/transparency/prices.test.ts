@@ -1,4 +1,8 @@
 import assert from 'node:assert/strict'
+import { execFileSync } from 'node:child_process'
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { parse } from 'csv-parse/sync'
 import ExcelJS from 'exceljs'
@@ -427,6 +431,47 @@ describe('price research, suppliers and organizations', () => {
     const missing = await fetch(`${server.base}/v1/transparency/prices/export?q=caneta`)
     assert.equal(missing.status, 422)
     assert.match(((await missing.json()) as Json).message, /^Parâmetro obrigatório: format\./)
+  })
+
+  it('writes a ; CSV whose dates and prices LibreOffice in Portuguese (Brazil) reads as dates and numbers', {
+    skip: existsSync('/usr/bin/soffice') ? false : 'no LibreOffice (apt install libreoffice-calc)',
+  }, async () => {
+    const response = await fetch(
+      `${server.base}/v1/transparency/prices/export?format=csv&separator=%3B&q=caneta`,
+    )
+    assert.equal(response.status, 200)
+    const dir = mkdtempSync(path.join(tmpdir(), 'compras-lo-prices-'))
+    try {
+      writeFileSync(path.join(dir, 'precos.csv'), Buffer.from(await response.arrayBuffer()))
+      // Opened as a spreadsheet in pt-BR opens it (separator ;, UTF-8, language 1046), kept as XLSX.
+      execFileSync(
+        '/usr/bin/soffice',
+        [
+          '--headless',
+          '--infilter=CSV:59,34,76,1,,1046,false,true',
+          '--convert-to',
+          'xlsx',
+          '--outdir',
+          dir,
+          path.join(dir, 'precos.csv'),
+        ],
+        { env: { ...process.env, HOME: dir }, timeout: 120_000, stdio: 'ignore' },
+      )
+      const workbook = new ExcelJS.Workbook()
+      await workbook.xlsx.readFile(path.join(dir, 'precos.xlsx'))
+      const sheet = workbook.worksheets[0] as ExcelJS.Worksheet
+      const titles = (sheet.getRow(1).values as unknown[]).slice(1)
+      const at = (title: RegExp) => titles.findIndex((t) => title.test(String(t))) + 1
+      const price = at(/^Valor unitário/)
+      const date = at(/^Data da ordem/)
+      assert.ok(price > 0 && date > 0, JSON.stringify(titles))
+      for (let row = 2; row <= sheet.rowCount; row++) {
+        assert.equal(typeof sheet.getRow(row).getCell(price).value, 'number', `row ${row}: its price`)
+        assert.ok(sheet.getRow(row).getCell(date).value instanceof Date, `row ${row}: its date`)
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   it('keeps every name a company was recorded under', async () => {
