@@ -113,7 +113,7 @@ export function* generateDemo(counts: DemoCounts, seed = 1): Generator<ImportLin
     Array.from({ length: n }, (_, i) => {
       const docUuid = uuid()
       const name = `${what}-${i + 1}.pdf`
-      return { uuid: docUuid, name, url: `https://arquivos.compras.gov.br/${id}/${docUuid}/${name}` }
+      return { uuid: docUuid, name, url: `https://arquivos.example.org/${id}/${docUuid}/${name}` }
     })
   const person = (role: string) => ({
     role,

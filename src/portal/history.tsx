@@ -100,7 +100,7 @@ export function HistorySection({
     <section aria-labelledby="historico" id="historico-secao">
       <h2 id="historico">Histórico de alterações</h2>
       {latest === 1 ? (
-        <p>Nenhuma alteração desde a publicação ({when(versions[0] as Version)}).</p>
+        <p>{`Nenhuma alteração desde a publicação, ${when(versions[0] as Version)}.`}</p>
       ) : (
         <>
           <p>

@@ -87,10 +87,13 @@ export function page(pageTitle: string, body: ComponentChildren, crumbs: Crumb[]
 export const kindClass = (field: AnyField | Relation) =>
   field.kind === 'money' || field.kind === 'amount' ? 'money' : undefined
 
-/** A wide table's region: it scrolls sideways on a phone, and the keyboard can reach it to scroll. */
+/**
+ * A wide table's region: it scrolls sideways on a phone, and the keyboard can reach it to scroll. Named as a
+ * table, so that its landmark never takes the name of the section around it (axe's landmark-unique).
+ */
 export function Scroll({ label, children }: { label: string; children: ComponentChildren }) {
   return (
-    <section class="scroll" aria-label={label} tabindex={0}>
+    <section class="scroll" aria-label={`Tabela: ${label}`} tabindex={0}>
       {children}
     </section>
   )
@@ -139,7 +142,11 @@ export function RecordRows({
       {rows.map((row) => (
         <tr key={String(row.id)}>
           {shown.map((name, column) => (
-            <td key={name} class={kindClass(fields[name] as AnyField)}>
+            <td
+              key={name}
+              class={kindClass(fields[name] as AnyField)}
+              data-label={(fields[name] as AnyField).label}
+            >
               <Cell
                 field={fields[name] as AnyField}
                 value={row[name]}

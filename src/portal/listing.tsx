@@ -211,7 +211,7 @@ function ResultsTable({ view, result, base }: { view: ListingView; result: ListR
   const sorts = Object.entries(resource.sorts)
   return (
     <Scroll label={`Resultados: ${resource.noun.plural}`}>
-      <table>
+      <table class="stack">
         <thead>
           <tr>
             {resource.portal.listed.map((name) => {

@@ -34,7 +34,7 @@ function RelationTable({ relation, rows }: { relation: Relation; rows: JsonObjec
   if (rows.length === 0) return <p>Nenhum registro.</p>
   return (
     <Scroll label={relation.label}>
-      <table>
+      <table class="stack">
         <thead>
           <tr>
             {fields.map(([name, f]) => (
@@ -48,7 +48,7 @@ function RelationTable({ relation, rows }: { relation: Relation; rows: JsonObjec
           {rows.map((row, i) => (
             <tr key={String(row.id ?? i)}>
               {fields.map(([name, f], column) => (
-                <td key={name} class={kindClass(f)}>
+                <td key={name} class={kindClass(f)} data-label={f.label}>
                   <Cell
                     field={f}
                     value={row[name]}
@@ -91,7 +91,29 @@ export function detailPage(
   const heading = shown ? `${named}, versão ${shown.version}` : named
   const plain = resource.detail.filter((name) => !isRelation(fields[name] as AnyField | Relation))
   const relations = resource.detail.filter((name) => isRelation(fields[name] as AnyField | Relation))
+  // What a citizen looks for first: the fields its listing shows (number, object, supplier, value, dates, status).
+  const key = resource.portal.listed.filter((name) => plain.includes(name))
+  const rest = plain.filter((name) => !key.includes(name))
   const biddingUuid = typeof document.bidding_uuid === 'string' ? document.bidding_uuid : undefined
+  const biddingNumber = typeof document.bidding_number === 'string' ? document.bidding_number : undefined
+  const fieldList = (names: readonly string[]) =>
+    names.map((name) => {
+      const f = fields[name] as AnyField
+      // The bidding is named by its number, and leads to its page; its id is that link's address.
+      const linked = name === 'bidding_uuid' && biddingUuid !== undefined
+      return (
+        <div key={name}>
+          <dt>{f.label}</dt>
+          <dd>
+            {linked ? (
+              <a href={`/licitacoes/${biddingUuid}`}>{biddingNumber ?? biddingUuid}</a>
+            ) : (
+              <Cell field={f} value={document[name]} href={supplierHref(fields, document, name)} />
+            )}
+          </dd>
+        </div>
+      )
+    })
   return page(
     heading,
     <>
@@ -103,24 +125,16 @@ export function detailPage(
         Órgão: <a href={`/orgaos/${owner.organization_uuid}`}>{owner.organization_name}</a>
         {biddingUuid && (
           <>
-            {' · '}
-            <a href={`/licitacoes/${biddingUuid}`}>Contratação de origem</a>
+            {' · Licitação de origem: '}
+            <a href={`/licitacoes/${biddingUuid}`}>{biddingNumber ?? 'ver a contratação'}</a>
           </>
         )}
       </p>
-      <dl class="fields">
-        {plain.map((name) => {
-          const f = fields[name] as AnyField
-          return (
-            <div key={name}>
-              <dt>{f.label}</dt>
-              <dd>
-                <Cell field={f} value={document[name]} href={supplierHref(fields, document, name)} />
-              </dd>
-            </div>
-          )
-        })}
-      </dl>
+      <dl class="fields">{fieldList(key)}</dl>
+      <section aria-labelledby="todos-os-dados">
+        <h2 id="todos-os-dados">Todos os dados</h2>
+        <dl class="fields">{fieldList(rest)}</dl>
+      </section>
       {relations.map((name) => {
         const relation = fields[name] as Relation
         return (
@@ -156,7 +170,7 @@ function Latest({ summary, more }: { summary: KindSummary; more: string }) {
         <p>Nenhum registro.</p>
       ) : (
         <Scroll label={`${title(resource)} recentes`}>
-          <table>
+          <table class="stack">
             <thead>
               <tr>
                 {shown.map((name) => (
@@ -254,7 +268,7 @@ function MonthlyChart({ months }: { months: Organ['months'] }) {
         viewBox={`-40 -24 ${width + 80} ${height + 54}`}
         role="img"
         aria-labelledby="chart-title"
-        class="chart"
+        class="chart wide"
         preserveAspectRatio="xMidYMid meet"
       >
         <title id="chart-title">Valor comprometido por mês, últimos 24 meses</title>

@@ -75,9 +75,11 @@ function BoxPlot({ entry, index }: { entry: PriceSummary; index: number }) {
   const span = high - low || 1
   const x = (value: string | number) => 20 + ((Number(value) - low) / span) * (width - 40)
   const id = `boxplot-${index}`
+  // Labels kept inside the picture: a quartile near an end is labelled where it still fits.
+  const within = (at: number, room: number) => Math.min(width - room, Math.max(room, at))
   return (
     <figure>
-      <svg viewBox={`0 0 ${width} 90`} role="img" aria-labelledby={id} class="chart">
+      <svg viewBox={`0 0 ${width} 112`} role="img" aria-labelledby={id} class="chart">
         <title id={id}>
           {`Distribuição dos preços por ${entry.unit}: mínimo ${money(entry.min)}, 1º quartil ${money(entry.p25)}, ` +
             `mediana ${money(entry.median)}, 3º quartil ${money(entry.p75)}, máximo ${money(entry.max)}; ` +
@@ -103,11 +105,20 @@ function BoxPlot({ entry, index }: { entry: PriceSummary; index: number }) {
             )}
           </>
         )}
-        <text x={20} y={82} class="tick">
-          {money(entry.min)}
+        <text x={within(x(entry.p25) - 4, 110)} y={13} text-anchor="end" class="tick">
+          {`Q1 ${money(entry.p25)}`}
         </text>
-        <text x={width - 20} y={82} text-anchor="end" class="tick">
-          {money(entry.max)}
+        <text x={within(x(entry.p75) + 4, 110)} y={13} class="tick">
+          {`Q3 ${money(entry.p75)}`}
+        </text>
+        <text x={within(x(entry.median), 80)} y={78} text-anchor="middle" class="tick">
+          {`mediana ${money(entry.median)}`}
+        </text>
+        <text x={20} y={104} class="tick">
+          {`mín. ${money(entry.min)}`}
+        </text>
+        <text x={width - 20} y={104} text-anchor="end" class="tick">
+          {`máx. ${money(entry.max)}`}
         </text>
       </svg>
     </figure>
@@ -170,7 +181,7 @@ function UnitSummary({ entry, index }: { entry: PriceSummary; index: number }) {
 function Items({ items }: { items: PriceItemView[] }) {
   return (
     <Scroll label="Itens encontrados">
-      <table>
+      <table class="stack">
         <thead>
           <tr>
             <th scope="col">Descrição</th>
@@ -187,22 +198,22 @@ function Items({ items }: { items: PriceItemView[] }) {
         <tbody>
           {items.map((item) => (
             <tr key={`${item.organization_uuid} ${item.order_number} ${item.description}`}>
-              <td>{item.description}</td>
-              <td>{item.brand}</td>
-              <td>{item.unit_measurement}</td>
-              <td>{item.quantity}</td>
-              <td class="money">
+              <td data-label="Descrição">{item.description}</td>
+              <td data-label="Marca">{item.brand}</td>
+              <td data-label="Unidade">{item.unit_measurement}</td>
+              <td data-label="Quantidade">{item.quantity}</td>
+              <td class="money" data-label="Valor unitário">
                 {money(item.amount)}
                 {item.outlier && <strong> (fora da faixa)</strong>}
               </td>
-              <td>{day(item.deadline_delivery)}</td>
-              <td>
+              <td data-label="Data">{day(item.deadline_delivery)}</td>
+              <td data-label="Órgão">
                 <a href={`/orgaos/${item.organization_uuid}`}>{item.organization_name}</a>
               </td>
-              <td>
+              <td data-label="Fornecedor">
                 <Supplier name={item.provider_name} document={item.provider_document} />
               </td>
-              <td>
+              <td data-label="Contrato ou ata">
                 {item.contract_id ? (
                   <a href={recordPath(contracts, item.contract_id)}>{`Contrato ${item.contract_number}`}</a>
                 ) : item.arp_id ? (
@@ -412,11 +423,13 @@ function compactMoney(value: number): string {
 function FiguresCells({ figures }: { figures: ByKind }) {
   return (
     <>
-      <td class="money">{money(committed(figures))}</td>
-      {SUPPLIER_COLUMNS.map(([kind]) => {
+      <td class="money" data-label="Valor comprometido">
+        {money(committed(figures))}
+      </td>
+      {SUPPLIER_COLUMNS.map(([kind, label]) => {
         const f = figures[kind] as Figures
         return (
-          <td key={kind} class="money">
+          <td key={kind} class="money" data-label={label}>
             {f.count === 0 ? MISSING : `${f.count} · ${money(f.value)}`}
           </td>
         )
@@ -473,7 +486,7 @@ export function supplierPage(view: SupplierView): string {
       <section aria-labelledby="por-orgao">
         <h2 id="por-orgao">Por órgão</h2>
         <Scroll label="Valores por órgão">
-          <table>
+          <table class="stack">
             <thead>
               <tr>
                 <th scope="col">Órgão</th>
@@ -488,7 +501,7 @@ export function supplierPage(view: SupplierView): string {
             <tbody>
               {view.organizations.map((o) => (
                 <tr key={o.organization_uuid}>
-                  <th scope="row">
+                  <th scope="row" data-label="Órgão">
                     <a href={`/orgaos/${o.organization_uuid}`}>{o.organization_name}</a>
                   </th>
                   <FiguresCells figures={o} />

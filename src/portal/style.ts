@@ -1,6 +1,7 @@
 // The portal's one stylesheet, served as /static/portal.css (the pages' CSP allows no inline style).
 // Colours meet WCAG AA contrast on white (text #1b1b1b, links #0b4f9c, errors #a4000f); focus is always
-// visible; wide tables scroll sideways inside their own region on a phone.
+// visible; on a phone a table of records stacks each row as labelled lines, any other scrolls sideways inside its
+// own region.
 export const STYLESHEET = `
 *,*::before,*::after{box-sizing:border-box}
 html{font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans",sans-serif;line-height:1.5;color:#1b1b1b;background:#fff}
@@ -57,6 +58,15 @@ dd{margin:0;overflow-wrap:anywhere}
 table.compact{min-width:0}
 .filters{display:flex;flex-wrap:wrap;gap:8px 24px;align-items:end}
 .filters p{margin:0;display:flex;flex-direction:column}
+@media (max-width:640px){
+table.stack{min-width:0}
+table.stack thead{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
+table.stack tr{display:block;border-bottom:2px solid #d0d7de;padding:4px 0}
+table.stack td,table.stack tbody th{display:grid;grid-template-columns:minmax(6.5rem,38%) minmax(0,1fr);gap:8px;border:0;padding:3px 8px;overflow-wrap:anywhere}
+table.stack td::before,table.stack tbody th::before{content:attr(data-label);font-weight:600;color:#3d3d3d}
+.scroll:has(table.stack){overflow:visible;border:0}
+.chart.wide .tick{font-size:26px}
+}
 @media print{header.top,.crumbs,.filters,.downloads,.skip,footer{display:none}.scroll{overflow:visible}a{color:inherit;text-decoration:none}}
 figure{margin:0}
 details{margin-top:8px}
