@@ -39,10 +39,20 @@ try {
       'SELECT organization_id AS id FROM contracts GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1',
     )
   ).rows[0]?.id
+  // The company with the most contracts, for its page.
+  const supplier = (
+    await pool.query<{ document: string }>(
+      `SELECT s.document FROM contracts c JOIN suppliers s ON s.id = c.supplier_id
+       WHERE length(s.document) = 14 GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1`,
+    )
+  ).rows[0]?.document
   const shots: [string, string, number][] = [
     ['portal-contratos-1280.png', '/contratos', 1280],
     ['portal-contrato-375.png', `/contratos/${contract}`, 375],
     ['portal-orgao-1280.png', `/orgaos/${organ}`, 1280],
+    ['portal-orgao-375.png', `/orgaos/${organ}`, 375],
+    ['portal-precos-375.png', '/precos?q=papel+sulfite', 375],
+    ['portal-fornecedor-375.png', `/fornecedores/${supplier}`, 375],
   ]
   for (const [file, url, width] of shots) {
     const page = await browser.newPage({ viewport: { width, height: 900 } })
