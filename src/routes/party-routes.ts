@@ -3,13 +3,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import type { Answer } from '../readmodel/answer.js'
 import { failure, Success, TOO_MANY } from '../reads/answer-schemas.js'
-import {
-  OrganizationList,
-  OrganizationPage,
-  PriceResearch,
-  SupplierList,
-  SupplierPage,
-} from '../reads/party-schemas.js'
+import { OrganizationList, OrganizationPage, SupplierList, SupplierPage } from '../reads/party-schemas.js'
+import { PriceResearch } from '../reads/price-schemas.js'
 import { PublicReads } from '../reads/public-reads.js'
 import type { Read } from '../reads/read.js'
 import { ORGANIZATION_LIST_PARAMETERS, SUPPLIER_LIST_PARAMETERS } from '../transparency/parties.js'

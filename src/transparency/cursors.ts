@@ -158,13 +158,17 @@ export class Cursors {
     return `${Buffer.from(payload).toString('base64url')}.${this.mac(payload).toString('base64url')}`
   }
 
-  /** The cursor a listing's `cursor` holds, for its sort; a ParameterError for one not made so, or forged. */
+  /**
+   * The one error for a page's `cursor` this service did not give for the question asked (a listing, the price
+   * research's items, the suppliers' or organizations' lists): forged, of another sort, or unreadable.
+   */
+  refused(): ParameterError {
+    return new ParameterError('cursor', LIST_CURSOR_REFUSED)
+  }
+
+  /** The cursor a page's `cursor` holds, for its sort; `refused()` for one not made so, or forged. */
   readListing(text: string, sort: string, idPattern: RegExp = UUID): ListCursor {
-    const refuse = () =>
-      new ParameterError(
-        'cursor',
-        'Cursor inválido: cursor. Use o next_cursor de uma página anterior desta listagem, com a mesma ordenação.',
-      )
+    const refuse = () => this.refused()
     // Stryker disable next-line StringLiteral: split gives a body always, and a text without a signature is refused either way
     const [body = '', signature = '', ...rest] = text.split('.')
     const payload = canonical(body, 800)
@@ -189,3 +193,7 @@ export class Cursors {
     return { sort, key: key as string | null, id, page: page as number }
   }
 }
+
+/** What a refused page cursor says, whatever the list. */
+const LIST_CURSOR_REFUSED =
+  'Cursor inválido: cursor. Use o next_cursor de uma página anterior, com a mesma ordenação e os mesmos filtros.'

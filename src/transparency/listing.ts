@@ -12,8 +12,8 @@ import { DEFAULT_PER_PAGE, filterValues, parseRelations, sortOf, type ValidQuery
 // A page of a listing, as the API serves it: the page's rows built as JSON by PostgreSQL, the total of
 // the filter, and the page envelope. No HTTP here: the API, the portal and OCDS read pages through it.
 
-/** Where values are kept between requests (the read path's cache, dropped on every import). */
-export interface Through {
+/** Where a listing keeps its counts between requests: the read path's cache, dropped on every import. */
+export interface CountCache {
   /** The value kept under key, if any. */
   cached(key: string): unknown
   /** What keeps a value about to be read under key: it is dropped if an import comes in meanwhile. */
@@ -237,7 +237,7 @@ export async function listText(
   pool: Pool,
   resource: PublicResource,
   query: ListQuery,
-  counts: Through,
+  counts: CountCache,
 ): Promise<ListText> {
   const text = listingSql(resource, query)
   const { values } = text
@@ -272,7 +272,7 @@ export async function list(
   pool: Pool,
   resource: PublicResource,
   query: ListQuery,
-  counts: Through,
+  counts: CountCache,
 ): Promise<ListResult> {
   const page = await listText(pool, resource, query, counts)
   return { total: page.total, rows: JSON.parse(page.rows) as JsonObject[] }
@@ -305,7 +305,7 @@ async function organizationExists(pool: Pool, id: string): Promise<boolean> {
  */
 export async function listingData(
   pool: Pool,
-  counts: Through,
+  counts: CountCache,
   cursors: Cursors,
   resource: PublicResource,
   query: Readonly<Record<string, unknown>>,
@@ -323,7 +323,7 @@ export async function listingData(
     counts,
   ).catch((error: { code?: unknown }) => {
     // A cursor's key that is not a value of its sort's type (a data exception): a cursor this service did not give.
-    if (after !== undefined && String(error.code ?? '').startsWith('22')) throw cursors.readListing('', sort)
+    if (after !== undefined && String(error.code ?? '').startsWith('22')) throw cursors.refused()
     throw error
   })
   // Rows of the organization prove it exists; only an empty answer needs the check (404, not an empty page).

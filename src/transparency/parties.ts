@@ -1,7 +1,7 @@
 import { Type } from 'typebox'
 import { NO_CONTROL_PATTERN } from '../checks.js'
 import { type Pool, prepared } from '../db/pool.js'
-import { NotFoundError, ParameterError } from '../errors.js'
+import { NotFoundError } from '../errors.js'
 import { nameFilter, type Parameter, searchText } from '../resources/filters.js'
 import { day, money, object, publicTaxId } from '../resources/sql.js'
 import type { Cursors } from './cursors.js'
@@ -324,9 +324,6 @@ const LISTS = {
   },
 } as const satisfies Record<string, NamedList>
 
-const LIST_CURSOR_REFUSED =
-  'Cursor inválido: cursor. Use o next_cursor de uma página anterior desta lista, com os mesmos filtros.'
-
 /** A page of suppliers (companies) or organizations by name, `{"data":[…],"next_cursor":…,"has_more":…}`. */
 export async function namedList(
   pool: Pool,
@@ -340,12 +337,7 @@ export async function namedList(
   const conditions = list.where(query, values)
   const idColumn = which === 'suppliers' ? 'document' : 'id::text'
   if (query.cursor !== undefined) {
-    let after: { key: string | null; id: string }
-    try {
-      after = cursors.readListing(query.cursor as string, list.mark, list.id)
-    } catch {
-      throw new ParameterError('cursor', LIST_CURSOR_REFUSED)
-    }
+    const after = cursors.readListing(query.cursor as string, list.mark, list.id)
     values.push(after.key, after.id)
     conditions.push(`(name, ${idColumn}) > ($${values.length - 1}, $${values.length})`)
   }

@@ -2,7 +2,6 @@ import { Type } from 'typebox'
 import { NO_CONTROL_PATTERN } from '../checks.js'
 import { cancellable } from '../db/cancel.js'
 import { inTransaction, type Pool, prepared } from '../db/pool.js'
-import { ParameterError } from '../errors.js'
 import { type AnyField, servedFrom } from '../resources/fields.js'
 import {
   chosen,
@@ -133,13 +132,8 @@ export async function priceQuery(cursors: Cursors, query: ValidQuery): Promise<P
   const perPage = (query.per_page as number | undefined) ?? DEFAULT_PER_PAGE
   if (query.cursor === undefined) return { filters, sort, perPage }
   await cursors.ready()
-  let cursor: { key: string | null; id: string }
-  try {
-    cursor = cursors.readListing(query.cursor as string, `prices:${sort}`, ITEM_ID)
-  } catch {
-    throw new ParameterError('cursor', CURSOR_REFUSED)
-  }
-  if (cursor.key === null) throw new ParameterError('cursor', CURSOR_REFUSED)
+  const cursor = cursors.readListing(query.cursor as string, `prices:${sort}`, ITEM_ID)
+  if (cursor.key === null) throw cursors.refused()
   return { filters, sort, perPage, after: { key: cursor.key, id: cursor.id } }
 }
 
@@ -396,8 +390,7 @@ export async function priceItems(
     async (client) => (await client.query<Row>(statement)).rows[0] as Row,
   ).catch((error: { code?: unknown }) => {
     // A cursor's key that is not a value of its sort's type: a cursor this service did not give.
-    if (query.after !== undefined && String(error.code ?? '').startsWith('22'))
-      throw new ParameterError('cursor', CURSOR_REFUSED)
+    if (query.after !== undefined && String(error.code ?? '').startsWith('22')) throw cursors.refused()
     throw error
   })
   let next: string | null = null
@@ -407,6 +400,3 @@ export async function priceItems(
   }
   return `{"data":${row.items},"next_cursor":${JSON.stringify(next)},"has_more":${row.more}}`
 }
-
-const CURSOR_REFUSED =
-  'Cursor inválido: cursor. Use o next_cursor de uma página anterior desta pesquisa, com a mesma ordenação.'

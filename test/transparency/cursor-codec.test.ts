@@ -174,7 +174,7 @@ describe('listing cursors', () => {
     refused('')
     assert.throws(() => cursors.readListing('', '-amount'), {
       message:
-        'Cursor inválido: cursor. Use o next_cursor de uma página anterior desta listagem, com a mesma ordenação.',
+        'Cursor inválido: cursor. Use o next_cursor de uma página anterior, com a mesma ordenação e os mesmos filtros.',
     })
   })
 

@@ -4,7 +4,7 @@ import { createPool, NAMED_STATEMENTS, namedStatements, type Pool } from '../../
 import { importRecords } from '../../src/import/importer.js'
 import { contracts } from '../../src/resources/index.js'
 import { Cursors } from '../../src/transparency/cursors.js'
-import { listingData, type Through } from '../../src/transparency/listing.js'
+import { listingData, type CountCache } from '../../src/transparency/listing.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
 import { demoRecords, ndjson, source } from '../helpers/records.js'
 
@@ -29,7 +29,7 @@ async function backends(pool: Pool, size: number): Promise<{ statements: number;
   }
 }
 
-const NO_CACHE: Through = { cached: () => undefined, keeper: () => () => {} }
+const NO_CACHE: CountCache = { cached: () => undefined, keeper: () => () => {} }
 const CURSORS = new Cursors({ identity: '00000000-0000-4000-8000-000000000000', secret: Buffer.alloc(32) })
 
 describe('prepared statements', () => {
