@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream'
-import type { Pool } from '../../src/db/pool.js'
+import { createPool, type Pool } from '../../src/db/pool.js'
 import { generateDemo } from '../../src/demo/generator.js'
 import { importRecords } from '../../src/import/importer.js'
 import { log } from './options.js'
@@ -59,7 +59,17 @@ export async function prepareRarePrices(pool: Pool): Promise<void> {
   if (!result.ok) throw new Error(`rare items refused: ${JSON.stringify(result.problems.slice(0, 3))}`)
 }
 
+/** What a research that matches every description cost one server: its answer, time, and rows of price_items read. */
+export interface MatchAll {
+  status: number
+  medianMs: number
+  /** Index entries and heap rows of price_items read per request, by PostgreSQL's own counters. */
+  rowsRead: number
+}
+
 export interface PriceFigures {
+  /** `q=-zzzz` (every description but one with a word no item has): bounded here, read whole before. */
+  matchAll?: { q: string; items: number; ours: MatchAll; previous?: MatchAll }
   common: { q: string; items: number; medianMs: number }
   rare: { q: string; items: number; medianMs: number }
   supplier: { document: string; medianMs: number }
@@ -88,6 +98,40 @@ async function medians(bases: readonly string[], path: string): Promise<number[]
     list.sort((x, y) => x - y)
     return Math.round((list[10] as number) * 10) / 10
   })
+}
+
+/** Rows of price_items a database has read (its indexes' entries and its heap's rows), by its counters. */
+async function priceRowsRead(pool: Pool): Promise<number> {
+  // Counters of other backends reach the view within a second of their going idle.
+  await new Promise((resolve) => setTimeout(resolve, 1500))
+  const { rows } = await pool.query<{ n: string }>(
+    `SELECT (coalesce(t.seq_tup_read, 0) + coalesce(t.idx_tup_fetch, 0)
+       + coalesce((SELECT sum(i.idx_tup_read) FROM pg_stat_user_indexes i WHERE i.relid = t.relid), 0))::text AS n
+     FROM pg_stat_user_tables t WHERE t.relname = 'price_items'`,
+  )
+  return Number(rows[0]?.n ?? 0)
+}
+
+const MATCH_ALL = '-zzzz'
+
+/**
+ * A research that matches every description, five times one at a time on one server: its status, median time,
+ * and the rows of price_items it read per request.
+ */
+async function matchAll(base: string, pool: Pool): Promise<MatchAll> {
+  const before = await priceRowsRead(pool)
+  const times: number[] = []
+  let status = 0
+  for (let k = 0; k < 5; k++) {
+    const started = performance.now()
+    const response = await fetch(`${base}/v1/transparency/prices?q=${encodeURIComponent(MATCH_ALL)}`)
+    await response.arrayBuffer()
+    times.push(performance.now() - started)
+    status = response.status
+  }
+  const rowsRead = Math.round(((await priceRowsRead(pool)) - before) / 5)
+  times.sort((x, y) => x - y)
+  return { status, medianMs: Math.round((times[2] as number) * 10) / 10, rowsRead }
 }
 
 /** The descriptions, supplier and organization to ask for, from the dataset. */
@@ -130,6 +174,16 @@ export async function measurePrices(
     if (previous)
       services.push(await startService(previous.url, previous.logFile, previous.bin, { CACHE_MB: '0' }))
     const bases = services.map((service) => service.base)
+    // Each server alone: the build before holds its connections for seconds on this one.
+    const ours = await matchAll(bases[0] as string, pool)
+    let previousMatchAll: MatchAll | undefined
+    if (previous && bases[1]) {
+      const theirPool = createPool(previous.url, { max: 1 })
+      previousMatchAll = await matchAll(bases[1], theirPool).finally(() => theirPool.end())
+    }
+    const everything = Number(
+      (await pool.query<{ n: string }>('SELECT count(*)::text AS n FROM price_items')).rows[0]?.n ?? 0,
+    )
     const [common, rare, supplier, organization] = [
       await medians(bases, `/v1/transparency/prices?q=${words(chosen.common.description)}`),
       await medians(bases, `/v1/transparency/prices?q=${words(chosen.rare.description)}`),
@@ -142,21 +196,31 @@ export async function measurePrices(
       supplier: supplier[i] as number,
       organization: organization[i] as number,
     })
-    const ours = pick(0)
+    const mine = pick(0)
     const theirs = previous ? pick(1) : undefined
     const figures: PriceFigures = {
-      common: { q: chosen.common.description, items: chosen.common.items, medianMs: ours.common },
-      rare: { q: chosen.rare.description, items: chosen.rare.items, medianMs: ours.rare },
-      supplier: { document: chosen.supplier, medianMs: ours.supplier },
-      organization: { id: chosen.organization, medianMs: ours.organization },
+      matchAll: {
+        q: MATCH_ALL,
+        items: everything,
+        ours,
+        ...(previousMatchAll ? { previous: previousMatchAll } : {}),
+      },
+      common: { q: chosen.common.description, items: chosen.common.items, medianMs: mine.common },
+      rare: { q: chosen.rare.description, items: chosen.rare.items, medianMs: mine.rare },
+      supplier: { document: chosen.supplier, medianMs: mine.supplier },
+      organization: { id: chosen.organization, medianMs: mine.organization },
       ...(theirs ? { previous: theirs } : {}),
     }
     const before = theirs
       ? ` (the build before: ${theirs.common}, ${theirs.rare}, ${theirs.supplier} and ${theirs.organization} ms)`
       : ''
     log(
-      `prices uncached: common (${figures.common.items} items) ${ours.common} ms, rare (${figures.rare.items}) ` +
-        `${ours.rare} ms; largest supplier ${ours.supplier} ms, largest organization ${ours.organization} ms${before}`,
+      `prices uncached: common (${figures.common.items} items) ${mine.common} ms, rare (${figures.rare.items}) ` +
+        `${mine.rare} ms; largest supplier ${mine.supplier} ms, largest organization ${mine.organization} ms${before}; ` +
+        `match-all ${ours.status} in ${ours.medianMs} ms, ${ours.rowsRead} rows read` +
+        (previousMatchAll
+          ? ` (the build before: ${previousMatchAll.status} in ${previousMatchAll.medianMs} ms, ${previousMatchAll.rowsRead} rows)`
+          : ''),
     )
     return figures
   } finally {

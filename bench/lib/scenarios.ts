@@ -102,6 +102,19 @@ export function targets(
   const list: Target[] = []
   if (prices) {
     const before = (ms: number | undefined) => (ms === undefined ? '' : ` (the build before: ${ms} ms)`)
+    const all = prices.matchAll
+    if (all)
+      list.push({
+        scenario: `price research matching every description (${all.items.toLocaleString('en')} items), uncached`,
+        goal: 'refused (422) after reading at most RESEARCH_MAX_ITEMS + 1 rows, < 500 ms',
+        met: all.ours.status === 422 && all.ours.rowsRead <= 275_000 && all.ours.medianMs < 500,
+        seen:
+          `${all.ours.status} in ${all.ours.medianMs} ms, ${all.ours.rowsRead.toLocaleString('en')} rows read` +
+          (all.previous
+            ? ` (the build before: ${all.previous.status} in ${all.previous.medianMs} ms, ` +
+              `${all.previous.rowsRead.toLocaleString('en')} rows)`
+            : ''),
+      })
     list.push(
       {
         scenario: `price research, the most common description (${prices.common.items.toLocaleString('en')} items), uncached`,
