@@ -33,11 +33,13 @@ import {
 import { type FloorFigures, measureLoadFloor } from './lib/floor.js'
 import { measureLongHistory, prepareLongHistory } from './lib/history.js'
 import { type Importer, type IncrementalFigures, measureIncremental } from './lib/imports.js'
+import { describeMemory, type MemoryBreakdown, memoryOf } from './lib/memory.js'
 import { counts, log, options, runs } from './lib/options.js'
 import { measurePrices, type PriceFigures, prepareRarePrices } from './lib/prices.js'
 import {
   buildRef,
   fetchText,
+  freePort,
   residentBytes,
   serviceSettings,
   startBareServer,
@@ -188,10 +190,15 @@ async function main() {
     }
     mkdirSync(options.out, { recursive: true })
 
-    const service = await startService(url, path.join(options.out, `serve-${options.scale}.log`))
+    // Its metrics on a port of their own: where its memory goes is read there after the load scenarios.
+    const metricsPort = await freePort()
+    const service = await startService(url, path.join(options.out, `serve-${options.scale}.log`), undefined, {
+      METRICS_PORT: String(metricsPort),
+    })
     const results: ScenarioResult[] = []
     const exports = new Map<string, ExportFigures>()
     let rssAfterLoadMB = 0
+    let memoryAfterLoad: MemoryBreakdown | undefined
     let previousRssMB: number | undefined
     let soaked: SoakFigures | undefined
     let prices: PriceFigures | undefined
@@ -292,7 +299,11 @@ async function main() {
         }
       }
       rssAfterLoadMB = Math.round(residentBytes(service.child.pid as number) / 1e6)
-      log(`service resident memory after the load scenarios: ${rssAfterLoadMB} MB`)
+      memoryAfterLoad = await memoryOf(`http://127.0.0.1:${metricsPort}/metrics`).catch(() => undefined)
+      log(
+        `service resident memory after the load scenarios: ${rssAfterLoadMB} MB` +
+          (memoryAfterLoad ? ` (${describeMemory(memoryAfterLoad)})` : ''),
+      )
       if (old) previousRssMB = Math.round(residentBytes(old.child.pid as number) / 1e6)
       for (const other of others) await other.stop()
       // Uncached, on services of their own; the build before on its copy, which goes once the scenarios end.
@@ -398,6 +409,7 @@ async function main() {
       warmed,
       scenarios: results,
       rssAfterLoadMB,
+      ...(memoryAfterLoad ? { memoryAfterLoad } : {}),
       previousRssMB,
       exports: [...exports.values()],
       storage,

@@ -4,6 +4,7 @@ import type { ExportFigures } from './exports.js'
 import { describeFloor, type FloorFigures } from './floor.js'
 import type { HistoryFigures } from './history.js'
 import type { IncrementalFigures } from './imports.js'
+import { describeMemory, type MemoryBreakdown } from './memory.js'
 import { type counts, ITEMS_PER_ORDER } from './options.js'
 import type { PriceFigures } from './prices.js'
 import type { ReplicaFigures } from './replica.js'
@@ -47,6 +48,8 @@ export interface Report {
   scenarios: ScenarioResult[]
   /** The service's resident memory when the load scenarios ended, and the previous build's. */
   rssAfterLoadMB: number
+  /** Where that memory goes, by the service's own metrics. */
+  memoryAfterLoad?: MemoryBreakdown
   previousRssMB?: number
   exports: ExportFigures[]
   /** A contract of 2,000 orders with 100 versions, and the OCDS record of its process, uncached. */
@@ -121,6 +124,7 @@ export function markdown(report: Report): string {
     '',
     `The service's resident memory after the load scenarios: ${report.rssAfterLoadMB} MB` +
       (report.previousRssMB ? ` (the previous build's: ${report.previousRssMB} MB)` : '') +
+      (report.memoryAfterLoad ? `: ${describeMemory(report.memoryAfterLoad)}` : '') +
       '. Each export below ran on a freshly started service.',
     '',
     ...(report.soak

@@ -448,16 +448,7 @@ export class Compras {
       query: Omit<QueryOf<'/v1/transparency/suppliers'>, 'cursor'> = {},
       options: RequestOptions = {},
     ): Listing<SupplierListItem, Schemas['SupplierList']> =>
-      new Listing(
-        async (cursor) =>
-          (
-            await this.http.json<{ data: Schemas['SupplierList'] }>(
-              '/v1/transparency/suppliers',
-              { ...(query as Query), ...(cursor === undefined ? {} : { cursor }) },
-              options,
-            )
-          ).data,
-      ),
+      this.byCursor<Schemas['SupplierList']>('/v1/transparency/suppliers', query as Query, options),
     /** A company's page: what it contracted, by kind, year and organization, and what was committed to it. */
     get: async (cnpj: string, options: RequestOptions = {}): Promise<SupplierPage> =>
       (
@@ -476,16 +467,7 @@ export class Compras {
       query: Omit<QueryOf<'/v1/transparency/organizations'>, 'cursor'> = {},
       options: RequestOptions = {},
     ): Listing<OrganizationListItem, Schemas['OrganizationList']> =>
-      new Listing(
-        async (cursor) =>
-          (
-            await this.http.json<{ data: Schemas['OrganizationList'] }>(
-              '/v1/transparency/organizations',
-              { ...(query as Query), ...(cursor === undefined ? {} : { cursor }) },
-              options,
-            )
-          ).data,
-      ),
+      this.byCursor<Schemas['OrganizationList']>('/v1/transparency/organizations', query as Query, options),
     /** An organization's page: what it bought, what it committed, and its top suppliers. */
     get: async (uuid: string, options: RequestOptions = {}): Promise<OrganizationPage> =>
       (
@@ -543,6 +525,24 @@ export class Compras {
     options: RequestOptions = {},
   ): Promise<ReadableStream<Uint8Array>> {
     return bodyOf(await this.http.get('/v1/transparency/export', query as Query, options))
+  }
+
+  /** A list read page after page by cursor: each page is the answer's `data`. */
+  private byCursor<P extends Paged<P['data'][number]>>(
+    path: string,
+    query: Query,
+    options: RequestOptions,
+  ): Listing<P['data'][number], P> {
+    return new Listing(
+      async (cursor) =>
+        (
+          await this.http.json<{ data: P }>(
+            path,
+            { ...query, ...(cursor === undefined ? {} : { cursor }) },
+            options,
+          )
+        ).data,
+    )
   }
 
   private async lookup(name: string, options: RequestOptions): Promise<Lookup[]> {

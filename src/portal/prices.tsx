@@ -524,38 +524,66 @@ export interface OrganListView {
   next: string | null
 }
 
-export function organsPage(view: OrganListView): string {
-  return page(
-    'Órgãos',
+/** A search of organs or suppliers by name: its form, what it found, and the next page. */
+function NamedSearch({
+  action,
+  label,
+  q,
+  found,
+  next,
+  empty,
+}: {
+  action: string
+  label: string
+  q: string
+  found: readonly { href: string; name: string; document: string }[] | undefined
+  next: string | null
+  empty: string
+}) {
+  return (
     <>
-      <h1>Órgãos</h1>
-      <form method="get" action="/orgaos" class="filters">
+      <form method="get" action={action} class="filters">
         <p>
-          <label for="f-q">Nome do órgão</label>
-          <input id="f-q" name="q" type="search" value={view.q} />
+          <label for="f-q">{label}</label>
+          <input id="f-q" name="q" type="search" value={q} />
         </p>
         <p>
           <button type="submit">Buscar</button>
         </p>
       </form>
-      {view.data.length === 0 ? (
-        <p>Nenhum órgão encontrado.</p>
+      {found === undefined ? null : found.length === 0 ? (
+        <p>{empty}</p>
       ) : (
         <ul>
-          {view.data.map((o) => (
-            <li key={o.uuid}>
-              <a href={`/orgaos/${o.uuid}`}>{o.name}</a> {`(CNPJ ${taxId(o.document)})`}
+          {found.map((item) => (
+            <li key={item.href}>
+              <a href={item.href}>{item.name}</a> {`(CNPJ ${taxId(item.document)})`}
             </li>
           ))}
         </ul>
       )}
-      {view.next && (
+      {next && (
         <p>
-          <a href={listingUrl('/orgaos', { ...(view.q ? { q: view.q } : {}), cursor: view.next })}>
-            Próxima página
-          </a>
+          <a href={listingUrl(action, { ...(q ? { q } : {}), cursor: next })}>Próxima página</a>
         </p>
       )}
+    </>
+  )
+}
+
+export function organsPage(view: OrganListView): string {
+  return page(
+    'Órgãos',
+    <>
+      <h1>Órgãos</h1>
+      <NamedSearch
+        action="/orgaos"
+        label="Nome do órgão"
+        q={view.q}
+        found={view.data.map((o) => ({ href: `/orgaos/${o.uuid}`, name: o.name, document: o.document }))}
+        next={view.next}
+        empty="Nenhum órgão encontrado."
+      />
     </>,
     [{ label: 'Órgãos' }],
   )
@@ -578,33 +606,23 @@ export function suppliersPage(view: SupplierListView): string {
         As empresas que forneceram aos órgãos, com o que cada uma recebeu de contratos, atas, contratações
         diretas e ordens. Um fornecedor que é uma pessoa (CPF) não tem página, para proteger seus dados.
       </p>
-      <form method="get" action="/fornecedores" class="filters">
-        <p>
-          <label for="f-q">Nome ou CNPJ do fornecedor</label>
-          <input id="f-q" name="q" type="search" value={view.q} />
-        </p>
-        <p>
-          <button type="submit">Buscar</button>
-        </p>
-      </form>
-      {view.q === '' ? (
-        <p>Escreva ao menos três letras do nome, ou o CNPJ com ou sem pontuação.</p>
-      ) : view.data.length === 0 ? (
-        <p>Nenhum fornecedor encontrado.</p>
-      ) : (
-        <ul>
-          {view.data.map((s) => (
-            <li key={s.document}>
-              <a href={`/fornecedores/${s.document}`}>{s.name}</a> {`(CNPJ ${taxId(s.document)})`}
-            </li>
-          ))}
-        </ul>
-      )}
-      {view.next && (
-        <p>
-          <a href={listingUrl('/fornecedores', { q: view.q, cursor: view.next })}>Próxima página</a>
-        </p>
-      )}
+      <NamedSearch
+        action="/fornecedores"
+        label="Nome ou CNPJ do fornecedor"
+        q={view.q}
+        found={
+          view.q === ''
+            ? undefined
+            : view.data.map((s) => ({
+                href: `/fornecedores/${s.document}`,
+                name: s.name,
+                document: s.document,
+              }))
+        }
+        next={view.next}
+        empty="Nenhum fornecedor encontrado."
+      />
+      {view.q === '' && <p>Escreva ao menos três letras do nome, ou o CNPJ com ou sem pontuação.</p>}
     </>,
     [{ label: 'Fornecedores' }],
   )

@@ -82,6 +82,15 @@ describe('reads from a streaming replica', () => {
         "SELECT (xact_commit + xact_rollback)::int AS n FROM pg_stat_database WHERE datname = 'compras'",
       )
     )[0]?.n ?? 0
+  /**
+   * Twenty reads no cache holds yet (`path(k)`), each answered, and at least fifteen of them run by the standby,
+   * by its own counters (a backend reports its counts within a second or so of going idle).
+   */
+  const readsLandOnStandby = async (base: string, path: (k: number) => string) => {
+    const before = await served()
+    for (let k = 0; k < 20; k++) assert.equal((await request(`${base}${path(k)}`)).status, 200)
+    await until(async () => (await served()) - before >= 15, 10_000, 'the reads to land on the standby')
+  }
   const serve = async (env: Record<string, string> = {}) => {
     const app = await buildTestApp(
       { pool: primary },
@@ -380,11 +389,7 @@ describe('reads from a streaming replica', () => {
         'the standby to return',
       )
       // Without an import in between: the reads land on it again (its counters start over with it).
-      const before = await served()
-      for (let k = 0; k < 20; k++)
-        assert.equal((await request(`${base}/v1/transparency/arps?per_page=${k + 1}&page=3`)).status, 200)
-      // Backends report their counts within a second or so of going idle.
-      await until(async () => (await served()) - before >= 15, 10_000, 'the reads to land on it again')
+      await readsLandOnStandby(base, (k) => `/v1/transparency/arps?per_page=${k + 1}&page=3`)
     } finally {
       await app.close()
     }
@@ -437,10 +442,7 @@ describe('reads from a streaming replica', () => {
         'the standby to return',
       )
       // Its pool kept no connection that hung: the reads go to it again at once, with no import in between.
-      const before = await served()
-      for (let k = 0; k < 20; k++)
-        assert.equal((await request(`${base}/v1/transparency/arps?per_page=${k + 30}`)).status, 200)
-      await until(async () => (await served()) - before >= 15, 10_000, 'the reads to land on it again')
+      await readsLandOnStandby(base, (k) => `/v1/transparency/arps?per_page=${k + 30}`)
     } finally {
       await thawed
       await pair.standby.thaw()

@@ -4,7 +4,7 @@ import { createPool, NAMED_STATEMENTS, namedStatements, type Pool } from '../../
 import { importRecords } from '../../src/import/importer.js'
 import { contracts } from '../../src/resources/index.js'
 import { Cursors } from '../../src/transparency/cursors.js'
-import { listingData, type CountCache } from '../../src/transparency/listing.js'
+import { type CountCache, listingData } from '../../src/transparency/listing.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
 import { demoRecords, ndjson, source } from '../helpers/records.js'
 
