@@ -260,8 +260,10 @@ async function* follow<E extends { cursor: string }>(
   }
   while (!signal?.aborted) {
     let page: FeedPage<E>
+    const asked = Date.now()
+    const waited = caughtUp ? wait : 0
     try {
-      page = await read(cursor, caughtUp ? wait : 0, signal)
+      page = await read(cursor, waited, signal)
     } catch (error) {
       if (isAbort(error, signal)) return
       if (error instanceof CursorResetError && options.onReset === 'resync' && cursor !== undefined) {
@@ -290,7 +292,28 @@ async function* follow<E extends { cursor: string }>(
     }
     caughtUp = !page.has_more
     if (caughtUp && options.untilCaughtUp) return
+    // Caught up, an empty page that came at once when a wait was asked (a server that does not wait): a pause
+    // before the next ask, so that it is never asked in a tight loop.
+    if (caughtUp && waited > 0 && page.data.length === 0 && Date.now() - asked < MIN_EMPTY_WAIT_MS)
+      await pause(MIN_EMPTY_WAIT_MS, signal)
   }
+}
+
+/** The least time between two asks of a caught-up feed that answered empty without waiting. */
+const MIN_EMPTY_WAIT_MS = 1000
+
+/** Waits ms, or until the signal aborts. */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve()
+    const done = () => {
+      clearTimeout(timer)
+      signal?.removeEventListener('abort', done)
+      resolve()
+    }
+    const timer = setTimeout(done, ms)
+    signal?.addEventListener('abort', done, { once: true })
+  })
 }
 
 /** The entries of a JSON Lines body, one a line, parsed as they arrive; a line longer than `limit` is refused. */

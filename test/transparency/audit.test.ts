@@ -122,7 +122,7 @@ describe('behaviours a mutant audit found untested', () => {
 
   it('marks "(fora da faixa)" on the outliers of the panel, and only on them', async () => {
     const page = await (await fetch(`${server.base}/precos?q=${encodeURIComponent(CHAIR)}`)).text()
-    const rows = page.split('<tr').filter((row) => row.includes(`<td>${CHAIR}</td>`))
+    const rows = page.split('<tr').filter((row) => row.includes(`data-label="Descrição">${CHAIR}</td>`))
     assert.equal(rows.length, 7)
     assert.deepEqual(
       rows.map((row) => row.includes('(fora da faixa)')),
