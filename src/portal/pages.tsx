@@ -345,6 +345,9 @@ export function organPage(found: Organ, summaries: KindSummary[], suppliers: Top
         <MonthlyChart months={found.months} />
       </section>
       <TopSuppliers suppliers={suppliers} />
+      <p>
+        <a href={`/precos?organization_uuid=${found.id}`}>Pesquisar os preços que este órgão pagou</a>
+      </p>
       {summaries.map((summary) => (
         <Latest
           key={summary.resource.path}

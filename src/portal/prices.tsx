@@ -1,7 +1,10 @@
 import { arps } from '../resources/arp.js'
 import { directContracts } from '../resources/bidding.js'
 import { contracts } from '../resources/contract.js'
+import type { FormInput } from '../resources/filters.js'
 import type { Figures } from '../transparency/parties.js'
+import { PRICE_FILTERS } from '../transparency/prices.js'
+import type { Choices } from './data.js'
 import { counted, day, MISSING, money, taxId } from './format.js'
 import { page, recordPath, Scroll, title } from './layout.js'
 import { listingUrl } from './listing.js'
@@ -57,6 +60,10 @@ export interface PricePanel {
   research?: PriceResearchView
   /** Why the research was not made (too broad): said under the form, which stays to be narrowed. */
   problem?: string
+  /** The closed lists the form's selects offer. */
+  lists: Choices['lists']
+  /** The name of the organization asked for, when one is. */
+  organization?: string
 }
 
 const company = (document: string) => /^[0-9]{14}$/.test(document)
@@ -233,14 +240,66 @@ function Items({ items }: { items: PriceItemView[] }) {
 /** Searches the empty panel offers: what most public bodies buy. */
 const EXAMPLES = ['caneta esferográfica', 'papel sulfite', 'toner', 'café', 'combustível']
 
-const FIELDS: readonly [string, string, 'search' | 'text' | 'date'][] = [
-  ['q', 'Descrição do item', 'search'],
-  ['unit', 'Unidade de medida (UN, CX...)', 'text'],
-  ['date_from', 'Data da ordem: de', 'date'],
-  ['date_to', 'Data da ordem: até', 'date'],
-]
+/**
+ * One of the panel's filters, as PRICE_FILTERS declares it (src/transparency/prices.ts): its label and control.
+ * The organization, chosen from an organ's page or a URL, is kept as it came and named.
+ */
+function PanelField({
+  name,
+  form,
+  asked,
+  lists,
+  organization,
+}: {
+  name: string
+  form: FormInput
+  asked: Readonly<Record<string, string>>
+  lists: Choices['lists']
+  organization: string | undefined
+}) {
+  const value = asked[name] ?? ''
+  const id = `f-${name}`
+  if ('choices' in form)
+    return (
+      <p>
+        <label for={id}>{form.label}</label>
+        <select id={id} name={name}>
+          <option value="">Todas</option>
+          {lists[form.choices].map((choice) => (
+            <option key={choice.id} value={String(choice.id)} selected={String(choice.id) === value}>
+              {choice.name}
+            </option>
+          ))}
+        </select>
+      </p>
+    )
+  if (form.input === 'organization')
+    return value === '' ? null : (
+      <p>
+        <label for={id}>{form.label}</label>
+        <select id={id} name={name}>
+          <option value={value} selected>
+            {organization ?? value}
+          </option>
+          <option value="">Todos</option>
+        </select>
+      </p>
+    )
+  return (
+    <p>
+      <label for={id}>{form.label}</label>
+      {form.input === 'date' ? (
+        <input id={id} name={name} type="date" value={value} />
+      ) : form.input === 'search' ? (
+        <input id={id} name={name} type="search" value={value} />
+      ) : (
+        <input id={id} name={name} type="text" value={value} />
+      )}
+    </p>
+  )
+}
 
-export function pricePage({ asked, research, problem }: PricePanel): string {
+export function pricePage({ asked, research, problem, lists, organization }: PricePanel): string {
   const query = Object.fromEntries(Object.entries(asked).filter(([, v]) => v !== ''))
   return page(
     'Painel de preços',
@@ -251,18 +310,18 @@ export function pricePage({ asked, research, problem }: PricePanel): string {
         pesquisa de preços de uma compra (Lei 14.133/2021, art. 23) e para comparar o que cada órgão pagou.
       </p>
       <form method="get" action="/precos" class="filters">
-        {FIELDS.map(([name, label, type]) => (
-          <p key={name}>
-            <label for={`f-${name}`}>{label}</label>
-            {type === 'date' ? (
-              <input id={`f-${name}`} name={name} type="date" value={asked[name] ?? ''} />
-            ) : type === 'search' ? (
-              <input id={`f-${name}`} name={name} type="search" value={asked[name] ?? ''} required />
-            ) : (
-              <input id={`f-${name}`} name={name} type="text" value={asked[name] ?? ''} />
-            )}
-          </p>
-        ))}
+        {Object.entries(PRICE_FILTERS).map(([name, filter]) =>
+          filter.form ? (
+            <PanelField
+              key={name}
+              name={name}
+              form={filter.form}
+              asked={asked}
+              lists={lists}
+              organization={organization}
+            />
+          ) : null,
+        )}
         <p>
           <button type="submit">Pesquisar</button>
         </p>
@@ -479,6 +538,11 @@ export function supplierPage(view: SupplierView): string {
           )
         })}
       </ul>
+      <p>
+        <a href={`/precos?provider_document=${view.document}`}>
+          Pesquisar os preços que este fornecedor cobrou
+        </a>
+      </p>
       <section aria-labelledby="por-ano">
         <h2 id="por-ano">Valor por ano</h2>
         <YearChart years={view.years} />

@@ -134,13 +134,16 @@ export class PortalReads {
     address: string,
   ): Read {
     return this.read(place, async (signal) => {
-      if (values.q === undefined) return pricePage({ asked })
+      const { lists, organizations } = await this.choices()
+      const organization = organizations.find((o) => o.id === values.organization_uuid)?.name
+      const panel = { asked, lists, ...(organization === undefined ? {} : { organization }) }
+      if (values.q === undefined) return pricePage(panel)
       const query = await priceQuery(this.cursors, { ...values, per_page: PANEL_ITEMS })
       try {
         const research = JSON.parse(await this.prices.research(query, address, signal)) as PriceResearchView
-        return pricePage({ asked, research })
+        return pricePage({ ...panel, research })
       } catch (error) {
-        if (error instanceof TooBroad) return pricePage({ asked, problem: error.message })
+        if (error instanceof TooBroad) return pricePage({ ...panel, problem: error.message })
         throw error
       }
     })

@@ -20,15 +20,15 @@ import {
   ORGANIZATION_LIST_PARAMETERS,
   SUPPLIER_LIST_PARAMETERS,
 } from '../transparency/parties.js'
-import { PRICE_PARAMETERS } from '../transparency/prices.js'
+import { PRICE_FILTERS, PRICE_PARAMETERS } from '../transparency/prices.js'
 import { recordPages } from './portal-record-routes.js'
 import { HTML, html, notFound, pageSender } from './portal-replies.js'
 import { retryAfter } from './public-api.js'
 import { publicLimit } from './public-limit.js'
 import type { PortalOptions } from './route-options.js'
 
-/** What the price panel's form and the organs' search send. */
-const PRICE_FORM = ['q', 'unit', 'date_from', 'date_to']
+/** What the price panel's form sends (its filters, as PRICE_FILTERS declares them), and the organs' search. */
+const PRICE_FORM = Object.keys(PRICE_FILTERS)
 const ORGANS_FORM = ['q', 'cursor']
 const SUPPLIERS_FORM = ['q', 'cursor']
 // The panel without a description is its form: nothing is required of it.

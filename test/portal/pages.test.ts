@@ -362,6 +362,51 @@ describe('portal pages', () => {
     assert.match(answered.body, /Resultado para “papel sulfite”/)
   })
 
+  it("offers the research's filters on the panel, and leads there from an organ's and a supplier's page", async () => {
+    const panel = (await get('/precos')).body
+    for (const label of [
+      'Descrição do item',
+      'Unidade de medida',
+      'CNPJ do fornecedor (14 dígitos)',
+      'Modalidade',
+    ])
+      assert.ok(panel.includes(`>${label}</label>`), label)
+    assert.ok(panel.includes('name="date_from"') && panel.includes('name="date_to"'))
+    // The organ is named, not typed: it is offered only when a page asked for it.
+    assert.ok(!panel.includes('name="organization_uuid"'))
+
+    const ordered = records.find(
+      (r) => r.type === 'order' && JSON.stringify(r.items).toLowerCase().includes('caneta'),
+    ) as DemoRecord
+    const organ = (await get(`/orgaos/${ordered.organization_uuid}`)).body
+    const href = `/precos?organization_uuid=${ordered.organization_uuid}`
+    assert.ok(organ.includes(`href="${href}"`))
+    const opened = (await get(href)).body
+    assert.ok(opened.includes(`<option value="${ordered.organization_uuid}" selected`))
+    const { name } = (await api(`/v1/transparency/organizations/${ordered.organization_uuid}`)).data
+    assert.ok(opened.includes(`>${name}</option>`))
+
+    // The organ's research answers what the API answers for it, and the form keeps the organ chosen.
+    const q = 'caneta'
+    const narrowed = await get(`${href}&q=${q}`)
+    assert.equal(narrowed.statusCode, 200)
+    const research = await api(
+      `/v1/transparency/prices?q=${q}&organization_uuid=${ordered.organization_uuid}`,
+    )
+    const all = await api(`/v1/transparency/prices?q=${q}`)
+    const [mine, everyone] = [research, all].map(({ data }) => data.summary[0])
+    assert.ok(mine.items > 0 && mine.items < everyone.items && mine.organizations === 1)
+    const items = mine.items === 1 ? '1 item' : `${mine.items.toLocaleString('pt-BR')} itens`
+    assert.ok(narrowed.body.includes(`${items} comprados por 1 órgão`), items)
+    assert.ok(narrowed.body.includes(`<option value="${ordered.organization_uuid}" selected`))
+
+    const company = records.find((r) => /^[0-9]{14}$/.test(String(r.provider_document ?? ''))) as DemoRecord
+    const supplier = (await get(`/fornecedores/${company.provider_document}`)).body
+    const priced = `/precos?provider_document=${company.provider_document}`
+    assert.ok(supplier.includes(`href="${priced}"`))
+    assert.ok((await get(priced)).body.includes(`value="${company.provider_document}"`))
+  })
+
   it('renders hostile text as text', async () => {
     for (const url of [
       '/contratos?q=HOSTIL',
