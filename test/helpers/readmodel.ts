@@ -18,12 +18,18 @@ export function changed(before: Map<string, string>, after: Map<string, string>)
   return [...keys].filter((key) => before.get(key) !== after.get(key)).sort()
 }
 
-/** Fails unless the stored documents are exactly what a full rebuild builds now (none stale, none missing). */
+/**
+ * Fails unless the stored documents, OCDS releases and price rows are exactly what a full rebuild builds now (none
+ * stale, none missing).
+ */
 export async function assertFresh(pool: Pool): Promise<void> {
   const stored = await documents(pool)
   const releases =
     'SELECT process_id, process_kind, organization_id, hash FROM ocds_releases ORDER BY process_id'
   const storedReleases = (await pool.query(releases)).rows
+  const prices =
+    'SELECT p.*, d.description FROM price_items p JOIN item_descriptions d ON d.id = p.description_id ORDER BY order_id, position'
+  const storedPrices = (await pool.query(prices)).rows
   const client = await pool.connect()
   try {
     await client.query('BEGIN')
@@ -36,6 +42,11 @@ export async function assertFresh(pool: Pool): Promise<void> {
       (await client.query(releases)).rows,
       storedReleases,
       'OCDS releases that a full rebuild builds otherwise',
+    )
+    assert.deepEqual(
+      (await client.query(prices)).rows,
+      storedPrices,
+      'price rows that a full rebuild writes otherwise',
     )
     const { rows } = await client.query<{ key: string; body: string }>(DOCUMENTS)
     const rebuilt = new Map(rows.map((row) => [row.key, row.body]))

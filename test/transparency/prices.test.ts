@@ -10,9 +10,11 @@ import fc from 'fast-check'
 import type { DemoRecord } from '../../src/demo/generator.js'
 import { cnpjFrom, cpfFrom } from '../../src/demo/tax-ids.js'
 import { importRecords } from '../../src/import/importer.js'
+import { rebuildDocuments } from '../../src/readmodel/build.js'
 import { serving } from '../helpers/app.js'
 import { seededDatabase, type TestDatabase } from '../helpers/db.js'
 import { eventually, request, turns } from '../helpers/http.js'
+import { assertFresh } from '../helpers/readmodel.js'
 import { demoRecords, first, ndjson, source, TINY } from '../helpers/records.js'
 
 // The price research, the suppliers' and the organizations' pages, over orders whose prices were chosen so
@@ -255,6 +257,69 @@ describe('price research, suppliers and organizations', () => {
     assert.equal(newest.body.data.items.data[0].amount, '100.00')
   })
 
+  it('pages every sort by cursor to the order one page gives, none twice', async () => {
+    const key = (item: Json) => `${item.order_number}:${item.amount}`
+    for (const sort of ['amount', '-amount', 'date', '-date']) {
+      const whole = (await get(`/v1/transparency/prices?q=caneta&sort=${sort}&per_page=100`)).body.data.items
+      assert.equal(whole.has_more, false)
+      const seen: Json[] = []
+      let path = `/v1/transparency/prices?q=caneta&sort=${sort}&per_page=2`
+      for (const _turn of turns(100, `the pages sorted by ${sort}`)) {
+        const { status, body } = await get(path)
+        assert.equal(status, 200, sort)
+        seen.push(...body.data.items.data)
+        if (!body.data.items.has_more) break
+        path = `/v1/transparency/prices?q=caneta&sort=${sort}&per_page=2&cursor=${body.data.items.next_cursor}`
+      }
+      assert.deepEqual(seen.map(key), whole.data.map(key), sort)
+      const amounts = whole.data.map((item: Json) => Number(item.amount))
+      const days = whole.data.map((item: Json) => item.deadline_delivery as string)
+      const [values, descending] = sort.endsWith('amount')
+        ? [amounts, sort === '-amount']
+        : [days, sort === '-date']
+      const ordered = [...values].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+      assert.deepEqual(values, descending ? ordered.reverse() : ordered, sort)
+      // The 100.00 pen was ordered in June, after every other: last by date, first by -date.
+      if (sort === '-date') assert.equal(whole.data[0].amount, '100.00')
+      if (sort === 'date') assert.equal(whole.data.at(-1).amount, '100.00')
+      // A cursor is for the sort it was given under.
+      const other = sort === 'amount' ? 'date' : 'amount'
+      const first = (await get(`/v1/transparency/prices?q=caneta&sort=${sort}&per_page=1`)).body.data.items
+      const crossed = await get(`/v1/transparency/prices?q=caneta&sort=${other}&cursor=${first.next_cursor}`)
+      assert.equal(crossed.status, 422, sort)
+      assert.match(crossed.body.message, /^Cursor inválido: cursor\./)
+    }
+  })
+
+  it("narrows to a company's prices by its CNPJ", async () => {
+    const { body } = await get(
+      `/v1/transparency/prices?q=caneta&provider_document=${company.document}&per_page=100`,
+    )
+    // The company sold pens at 1.00 (A) and 3.00 (B) by the unit, 10.00 (A) and 12.00 (B) by the box.
+    assert.deepEqual(
+      body.data.summary.map((s: Json) => [s.unit, s.items, s.suppliers]),
+      // As many items by the box as by the unit: the units in name order.
+      [
+        ['CX', 2, 1],
+        ['UN', 2, 1],
+      ],
+    )
+    assert.deepEqual(
+      body.data.items.data.map((item: Json) => [item.amount, item.provider_document]),
+      [
+        ['1.00', company.document],
+        ['3.00', company.document],
+        ['10.00', company.document],
+        ['12.00', company.document],
+      ],
+    )
+    const nobody = await get(
+      `/v1/transparency/prices?q=caneta&provider_document=${cnpjFrom([9, 9, 9, 9, 9, 9, 9, 9, 0, 0, 0, 1])}`,
+    )
+    assert.equal(nobody.status, 200)
+    assert.deepEqual(nobody.body.data.summary, [])
+  })
+
   it('shows no whole CPF, and has no page for a person', async () => {
     const { body } = await get('/v1/transparency/prices?q=caneta&per_page=100')
     const text = JSON.stringify(body)
@@ -290,8 +355,26 @@ describe('price research, suppliers and organizations', () => {
     const forged = await get('/v1/transparency/prices?q=caneta&cursor=bGlzdA')
     assert.equal(forged.status, 422)
     assert.match(forged.body.message, /^Cursor inválido: cursor\./)
-    const sort = await get('/v1/transparency/prices?q=caneta&sort=price')
-    assert.equal(sort.status, 422)
+    // Each refused value is told what is accepted.
+    for (const [query, message] of [
+      [
+        'q=a%01b',
+        'Parâmetro inválido: q. Aceita um texto de 1 a 200 caracteres, sem caracteres de controle (palavras da descrição do item).',
+      ],
+      ['q=caneta&unit=U%01N', 'Parâmetro inválido: unit. Aceita uma unidade de medida, exata (UN, CX...).'],
+      [
+        'q=caneta&sort=price',
+        'Parâmetro inválido: sort. Aceita um destes valores: amount, -amount, date, -date.',
+      ],
+      [
+        'q=caneta&cursor=',
+        'Parâmetro inválido: cursor. Aceita o next_cursor de uma página anterior desta pesquisa, com a mesma ordenação.',
+      ],
+    ]) {
+      const refused = await get(`/v1/transparency/prices?${query}`)
+      assert.equal(refused.status, 422, query)
+      assert.equal(refused.body.message, message, query)
+    }
     const unknown = await get('/v1/transparency/prices?q=caneta&page=2')
     assert.equal(unknown.status, 422)
     assert.match(unknown.body.message, /^Parâmetro desconhecido: page\./)
@@ -593,6 +676,38 @@ describe('price research, suppliers and organizations', () => {
       const [summary] = (await get('/v1/transparency/prices?q=grampeador')).body.data.summary
       assert.deepEqual([summary.items, summary.min, summary.max], [1, '32.00', '32.00'])
     })
+    // And the rows an import kept are the rows a full rebuild writes.
+    await assertFresh(db.pool)
+  })
+
+  it('writes the prices again from the orders on a full rebuild, whatever rows were there', async () => {
+    const client = await db.pool.connect()
+    try {
+      await client.query('BEGIN')
+      const count = 'SELECT count(*)::int AS n FROM price_items'
+      const { n } = (await client.query(count)).rows[0]
+      // A row no order item has, and a row whose price is not its item's.
+      await client.query(
+        `INSERT INTO price_items (order_id, position, description_id, unit, amount, quantity, organization_id,
+           supplier_id, modality_id, day)
+         SELECT order_id, 999, description_id, unit, amount, quantity, organization_id, supplier_id, modality_id, day
+         FROM price_items LIMIT 1`,
+      )
+      await client.query('UPDATE price_items SET amount = 0.01 WHERE amount = 2.00')
+      await rebuildDocuments(client, 'all')
+      assert.equal((await client.query(count)).rows[0].n, n)
+      assert.equal(
+        (await client.query('SELECT count(*)::int AS n FROM price_items WHERE position = 999')).rows[0].n,
+        0,
+      )
+      assert.equal(
+        (await client.query('SELECT count(*)::int AS n FROM price_items WHERE amount = 2.00')).rows[0].n,
+        1,
+      )
+    } finally {
+      await client.query('ROLLBACK')
+      client.release()
+    }
   })
 })
 
