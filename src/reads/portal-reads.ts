@@ -153,7 +153,8 @@ export class PortalReads {
   supplier(place: PagePlace, cnpj: string): Read {
     return this.read(place, async () => {
       try {
-        return supplierPage(JSON.parse(await supplierData(this.pool, cnpj)) as SupplierView)
+        const page = await supplierData(this.pool, cnpjDigits(cnpj) ?? '')
+        return supplierPage(JSON.parse(page) as SupplierView)
       } catch (error) {
         if (error instanceof NotFoundError) return undefined
         throw error
@@ -170,7 +171,7 @@ export class PortalReads {
       if (q === '') return suppliersPage({ q, data: [], next: null })
       const digits = cnpjDigits(q)
       const query = {
-        ...(digits.length === 14 ? { document: digits } : { q }),
+        ...(digits === undefined ? { q } : { document: digits }),
         ...(cursor === undefined ? {} : { cursor }),
         per_page: ORGANS_SHOWN,
       }

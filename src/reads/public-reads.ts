@@ -189,7 +189,8 @@ export class PublicReads {
 
   /** A supplier's page, under the CNPJ's digits (NotFoundError for a CPF or an unknown CNPJ). */
   supplier(cnpj: string): Read {
-    const digits = cnpjDigits(cnpj)
+    // Any other text is looked up all the same, as '', so that it takes as long as a CNPJ no company has.
+    const digits = cnpjDigits(cnpj) ?? ''
     return {
       key: CACHE_KEYS.detail('suppliers', digits),
       build: async () => PUBLIC_SUCCESS.text(await supplierData(this.pool, digits)),

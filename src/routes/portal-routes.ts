@@ -172,7 +172,7 @@ const portal: FastifyPluginAsync<PortalOptions> = async (app, options) => {
       const asked = formValues(request.query, SUPPLIERS_FORM)
       const q = asked.q ?? ''
       // A CNPJ is looked up as its digits; any other text is words of a name, at least three letters.
-      if (q !== '' && cnpjDigits(q).length !== 14) {
+      if (q !== '' && cnpjDigits(q) === undefined) {
         const problem = checkSuppliers({ q })
         if (problem)
           return html(
@@ -193,7 +193,7 @@ const portal: FastifyPluginAsync<PortalOptions> = async (app, options) => {
       '/fornecedores/:root/:branch',
       async (request, reply) => {
         const digits = cnpjDigits(`${request.params.root}/${request.params.branch}`)
-        if (digits.length !== 14) return notFound(reply, 'Registro não encontrado.')
+        if (digits === undefined) return notFound(reply, 'Registro não encontrado.')
         return reply.redirect(`/fornecedores/${digits}`, 301)
       },
     )

@@ -135,29 +135,30 @@ const committed = (condition: (supplier: string) => string, perSupplier: boolean
   `UNION ALL SELECT 'committed', k.organization_id, k.day, k.value FROM (${commitments(condition, perSupplier)}) k`
 
 /** A supplier's records: a direct contract among its providers; a public call has no supplier of its own. */
-const bySupplier = (kind: ActivityKind) =>
-  kind === 'public_calls'
-    ? 'false'
-    : kind === 'direct_contracts'
-      ? 'b.id IN (SELECT bidding_id FROM bidding_providers WHERE supplier_id = $1)'
-      : 'supplier_id = $1'
+const BY_SUPPLIER: Readonly<Record<ActivityKind, string>> = {
+  contracts: 'supplier_id = $1',
+  arps: 'supplier_id = $1',
+  direct_contracts: 'b.id IN (SELECT bidding_id FROM bidding_providers WHERE supplier_id = $1)',
+  public_calls: 'false',
+  orders: 'supplier_id = $1',
+}
+const bySupplier = (kind: ActivityKind) => BY_SUPPLIER[kind]
+
+/** A CNPJ's 14 digits, from the CNPJ written with or without its punctuation; undefined for any other text. */
+export function cnpjDigits(text: string): string | undefined {
+  const digits = text.replace(/[.\-/\s]/g, '')
+  return /^[0-9]{14}$/.test(digits) ? digits : undefined
+}
 
 /**
- * A company's digits from a path's CNPJ, written with or without its punctuation; '' for any other text (which
- * is looked up all the same, so that it takes as long as a CNPJ no company has).
+ * A supplier's page, by its CNPJ's digits (cnpjDigits; '' for a text that is none): NotFoundError unless a
+ * company with records has them. A CPF, whole or masked, finds nothing by the same lookup an unknown CNPJ makes
+ * (an index of companies alone), so its answer and its time tell nothing of whether a person is a supplier.
  */
-export const cnpjDigits = (text: string) =>
-  /^[0-9.\-/\s]{1,30}$/.test(text) ? text.replace(/[.\-/\s]/g, '') : ''
-
-/**
- * A supplier's page: NotFoundError unless it names a company (CNPJ) that has records. A CPF, whole or masked,
- * finds nothing by the same lookup an unknown CNPJ makes (an index of companies alone), so its answer and its
- * time tell nothing of whether a person is a supplier.
- */
-export async function supplierData(pool: Pool, cnpj: string): Promise<string> {
+export async function supplierData(pool: Pool, digits: string): Promise<string> {
   const { rows: found } = await pool.query<{ id: string; document: string; name: string }>(
     prepared('SELECT id, document, name FROM suppliers WHERE length(document) = 14 AND document = $1', [
-      cnpjDigits(cnpj),
+      digits,
     ]),
   )
   const supplier = found[0]
@@ -279,8 +280,9 @@ interface NamedList {
   /** The cursor's sort mark, and the pattern of the id it keeps. */
   mark: string
   id: RegExp
-  /** Rows, in name order: the row's JSON, its name and id as the cursor keeps them. */
+  /** Rows, in name order: the row's JSON (`item`); the cursor keeps its name and `key`, which breaks ties. */
   select: string
+  key: string
   table: string
   where: (query: ValidQuery, values: unknown[]) => string[]
 }
@@ -293,7 +295,8 @@ const LISTS = {
     select: `${object([
       ['document', 'document'],
       ['name', 'name'],
-    ])}::text AS item, name AS key, document AS id`,
+    ])}::text AS item`,
+    key: 'document',
     where: (query, values) => {
       const conditions = ['length(document) = 14']
       if (query.q !== undefined) {
@@ -315,7 +318,8 @@ const LISTS = {
       ['uuid', 'id'],
       ['name', 'name'],
       ['document', 'document'],
-    ])}::text AS item, name AS key, id::text AS id`,
+    ])}::text AS item`,
+    key: 'id::text',
     where: (query, values) => {
       if (query.q === undefined) return []
       values.push(query.q)
@@ -335,24 +339,25 @@ export async function namedList(
   await cursors.ready()
   const values: unknown[] = []
   const conditions = list.where(query, values)
-  const idColumn = which === 'suppliers' ? 'document' : 'id::text'
   if (query.cursor !== undefined) {
     const after = cursors.readListing(query.cursor as string, list.mark, list.id)
     values.push(after.key, after.id)
-    conditions.push(`(name, ${idColumn}) > ($${values.length - 1}, $${values.length})`)
+    conditions.push(`(name, ${list.key}) > ($${values.length - 1}, $${values.length})`)
   }
   const perPage = (query.per_page as number | undefined) ?? DEFAULT_PER_PAGE
   values.push(perPage + 1)
   const where = conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : ''
-  const { rows } = await pool.query<{ item: string; key: string; id: string }>(
+  const { rows } = await pool.query<{ item: string; name: string; key: string }>(
     prepared(
-      `SELECT ${list.select} FROM ${list.table} ${where} ORDER BY name, ${idColumn} LIMIT $${values.length}`,
+      `SELECT ${list.select}, name, ${list.key} AS key FROM ${list.table} ${where}
+       ORDER BY name, ${list.key} LIMIT $${values.length}`,
       values,
     ),
   )
   const more = rows.length > perPage
   const shown = rows.slice(0, perPage)
-  const last = shown.at(-1)
-  const next = more && last ? cursors.listing({ sort: list.mark, key: last.key, id: last.id, page: 1 }) : null
+  // More than a page was found, so the page has a last row.
+  const last = shown.at(-1) as { name: string; key: string }
+  const next = more ? cursors.listing({ sort: list.mark, key: last.name, id: last.key, page: 1 }) : null
   return `{"data":[${shown.map((r) => r.item).join(',')}],"next_cursor":${JSON.stringify(next)},"has_more":${more}}`
 }
