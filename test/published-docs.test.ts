@@ -39,3 +39,24 @@ describe('the published import schema', () => {
     assert.equal(validate({ type: 'organization', uuid: 'x', name: 'y', document: '1' }), false)
   })
 })
+
+describe('the published OpenAPI document', () => {
+  it('declares Retry-After on every 429 and on every 503 but the readiness probe', async () => {
+    const paths = (await openapiDocument()).paths as Record<string, Record<string, OperationLike>>
+    const missing: string[] = []
+    for (const [route, operations] of Object.entries(paths)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        for (const status of ['429', '503']) {
+          const answer = operation.responses?.[status]
+          if (answer === undefined || (route === '/ready' && status === '503')) continue
+          if (answer.headers?.['Retry-After'] === undefined) missing.push(`${method} ${route} ${status}`)
+        }
+      }
+    }
+    assert.deepEqual(missing, [])
+  })
+})
+
+interface OperationLike {
+  responses?: Record<string, { headers?: Record<string, unknown> }>
+}

@@ -2881,6 +2881,8 @@ export interface operations {
             /** @description EXPORT_CONCURRENCY exports already running (Retry-After), or EXPORT_TIMEOUT passed */
             503: {
                 headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2992,6 +2994,8 @@ export interface operations {
             /** @description `Exportações demais em andamento...` (Retry-After) */
             503: {
                 headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -137,6 +137,9 @@ export const Failure = Type.Object(
 )
 
 /** A transparency error answer, described. */
+/** The header of every answer that says when to ask again (429, and 503 with no place free). */
+export const RETRY_AFTER = { 'Retry-After': { type: 'integer', description: 'Seconds to wait' } }
+
 export const failure = (description: string, headers?: Record<string, unknown>) =>
   Type.Object(Failure.properties, { description, ...(headers ? { headers } : {}) })
 
@@ -145,7 +148,7 @@ export const TOO_MANY = failure(
   '`Muitas requisições deste endereço...`: over PUBLIC_RATE_LIMIT requests a minute from the address (the ' +
     "portal's pages count too). Only this answer carries the limit's headers: the others are public and cacheable.",
   {
-    'Retry-After': { type: 'integer', description: 'Seconds to wait' },
+    ...RETRY_AFTER,
     'X-RateLimit-Limit': { type: 'integer', description: 'Requests allowed a minute' },
     'X-RateLimit-Remaining': { type: 'integer', description: 'Requests left in the window: 0' },
     'X-RateLimit-Reset': { type: 'integer', description: 'Seconds until a place frees' },

@@ -4,7 +4,7 @@ import { Type } from 'typebox'
 import { openCursor, textChunks } from '../db/cursor.js'
 import { Refused } from '../errors.js'
 import type { Answer, FeedAnswer } from '../readmodel/answer.js'
-import { failure, feedPage, PublicChange, Success, TOO_MANY } from '../reads/answer-schemas.js'
+import { failure, feedPage, PublicChange, RETRY_AFTER, Success, TOO_MANY } from '../reads/answer-schemas.js'
 import { PublicReads } from '../reads/public-reads.js'
 import {
   DEFAULT_FEED_PAGE,
@@ -15,7 +15,6 @@ import {
   publicFeedQuery,
 } from '../transparency/change-feeds.js'
 import { checkOrganization } from '../transparency/listing.js'
-import { RETRY_AFTER } from './export-route.js'
 import { longPoll } from './long-poll.js'
 import type { TransparencyOptions } from './route-options.js'
 import { JSON_TYPE, sendAnswer } from './send-answer.js'
@@ -129,7 +128,7 @@ export const changeLinesRoute: FastifyPluginAsyncTypebox<TransparencyOptions> = 
               'PUBLIC_RATE_LIMIT requests a minute',
             RETRY_AFTER,
           ),
-          503: failure('`Exportações demais em andamento...` (Retry-After)'),
+          503: failure('`Exportações demais em andamento...` (Retry-After)', RETRY_AFTER),
         },
       },
     },

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { CONTENT_TYPES, type ExportFile, openExport } from '../export/export.js'
 import { EXPORT_PARAMETERS, exportRequest } from '../export/request.js'
-import { failure } from '../reads/answer-schemas.js'
+import { failure, RETRY_AFTER } from '../reads/answer-schemas.js'
 import type { TransparencyOptions } from './route-options.js'
 import { type OpenedFile, sendDownload } from './send-download.js'
 
@@ -14,8 +14,6 @@ export const FILE_ANSWER = {
     [CONTENT_TYPES.csv]: { schema: Type.String({ format: 'binary' }) },
   },
 }
-
-export const RETRY_AFTER = { 'Retry-After': { type: 'integer', description: 'Seconds to wait' } }
 
 /** An export's file as sendDownload sends it: its stream, type and attachment name. */
 export const fileDownload = (file: ExportFile): OpenedFile => ({

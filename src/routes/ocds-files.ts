@@ -3,9 +3,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply } from 'fastify'
 import { Type } from 'typebox'
 import { EXTENSION_README, EXTENSION_RELEASE_SCHEMA, extensionMetadata } from '../ocds/extension.js'
-import { failure, OCDS_JSON, ocdsPackage as PACKAGE, TOO_MANY } from '../reads/answer-schemas.js'
+import { failure, OCDS_JSON, ocdsPackage as PACKAGE, RETRY_AFTER, TOO_MANY } from '../reads/answer-schemas.js'
 import { BULK_PARAMETERS, releaseFilters, releaseLines } from '../transparency/ocds-packages.js'
-import { RETRY_AFTER } from './export-route.js'
 import type { TransparencyOptions } from './route-options.js'
 import { CACHE_CONTROL } from './send-answer.js'
 import { sendDownload } from './send-download.js'
@@ -100,7 +99,10 @@ export const ocdsBulkRoute: FastifyPluginAsyncTypebox<TransparencyOptions> = asy
               'PUBLIC_RATE_LIMIT requests a minute',
             RETRY_AFTER,
           ),
-          503: failure('EXPORT_CONCURRENCY exports already running (Retry-After), or EXPORT_TIMEOUT passed'),
+          503: failure(
+            'EXPORT_CONCURRENCY exports already running (Retry-After), or EXPORT_TIMEOUT passed',
+            RETRY_AFTER,
+          ),
         },
       },
     },

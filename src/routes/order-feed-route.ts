@@ -6,7 +6,7 @@ import type { ImportSignal } from '../channel.js'
 import type { Pool } from '../db/pool.js'
 import { ORDER_MESSAGES } from '../messages.js'
 import { ORDER_CHANGES } from '../readmodel/envelopes.js'
-import { feedPage, OrderChange } from '../reads/answer-schemas.js'
+import { feedPage, OrderChange, RETRY_AFTER } from '../reads/answer-schemas.js'
 import {
   DEFAULT_FEED_PAGE,
   MAX_FEED_PAGE,
@@ -120,9 +120,7 @@ export const orderFeedRoute: FastifyPluginAsyncTypebox<OrderFeedOptions> = async
           422: errorResponse(
             '`Cursor inválido: after...` (a cursor this service did not give), or an unknown or invalid parameter, named',
           ),
-          429: errorResponse('As the order query: `Too Many Requests`', {
-            'Retry-After': { type: 'integer', description: 'Seconds to wait' },
-          }),
+          429: errorResponse('As the order query: `Too Many Requests`', RETRY_AFTER),
           500: errorResponse('`Erro interno do servidor`'),
         },
       },

@@ -9,7 +9,7 @@ import type { Pool } from '../db/pool.js'
 import { CursorGone, ParameterError } from '../errors.js'
 import { ORDER_MESSAGES } from '../messages.js'
 import type { DocumentStore } from '../readmodel/store.js'
-import { OrderSchema } from '../reads/answer-schemas.js'
+import { OrderSchema, RETRY_AFTER } from '../reads/answer-schemas.js'
 import { orderRead } from '../reads/order-reads.js'
 import { answerOf } from '../reads/read.js'
 import type { Cursors } from '../transparency/cursors.js'
@@ -96,9 +96,7 @@ const orders: FastifyPluginAsyncTypebox<OrdersOptions> = async (app, options) =>
           429: errorResponse(
             'Request limit exceeded (60 in any one second per token), or a failed token from an address past ' +
               'AUTH_FAILURE_LIMIT failures in the last minute: `Too Many Requests`',
-            {
-              'Retry-After': { type: 'integer', description: 'Seconds to wait' },
-            },
+            RETRY_AFTER,
           ),
           500: errorResponse(
             '`Número da ordem é obrigatório` (order_number absent or blank), `Ordem não encontrada` (no such order ' +

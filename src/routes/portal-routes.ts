@@ -1,3 +1,6 @@
+// The citizens' portal: server-rendered pages in Portuguese over the same read path as the API. Pages are
+// kept whole in the cache like the API's answers, until the next import.
+
 import { STATUS_CODES } from 'node:http'
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify'
 import { isUuid } from '../checks.js'
@@ -47,9 +50,6 @@ function formValues(query: unknown, names: readonly string[]): Record<string, st
     names.map((name) => [name, typeof given[name] === 'string' ? (given[name] as string).trim() : '']),
   )
 }
-
-// The citizens' portal: server-rendered pages in Portuguese over the same read path as the API. Pages are
-// kept whole in the cache like the API's answers, until the next import.
 
 /** Where a path belongs, for an answer that no route gives: the order query, the API, or the portal. */
 function faceOf(url: string): 'orders' | 'api' | 'portal' {

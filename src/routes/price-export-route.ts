@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { ExportFormat } from '../export/export.js'
 import { openPriceExport, PRICE_EXPORT_PARAMETERS } from '../export/prices.js'
-import { failure } from '../reads/answer-schemas.js'
+import { failure, RETRY_AFTER } from '../reads/answer-schemas.js'
 import { PublicReads } from '../reads/public-reads.js'
 import { priceQuery } from '../transparency/prices.js'
-import { FILE_ANSWER, fileDownload, RETRY_AFTER } from './export-route.js'
+import { FILE_ANSWER, fileDownload } from './export-route.js'
 import type { TransparencyOptions } from './route-options.js'
 import { sendDownload } from './send-download.js'
 
