@@ -42,7 +42,7 @@ describe('the published import schema', () => {
 
 describe('the published OpenAPI document', () => {
   it('declares Retry-After on every 429 and on every 503 but the readiness probe', async () => {
-    const paths = (await openapiDocument()).paths as Record<string, Record<string, OperationLike>>
+    const { paths } = (await openapiDocument()) as { paths: Record<string, Record<string, OperationLike>> }
     const missing: string[] = []
     for (const [route, operations] of Object.entries(paths)) {
       for (const [method, operation] of Object.entries(operations)) {

@@ -12,9 +12,9 @@ export default async function* slowest(source) {
   for await (const event of source) {
     if (event.type !== 'test:pass' && event.type !== 'test:fail') continue
     const { nesting, file, details } = event.data
-    // Each file runs as a test of its own at the top: its duration is the file's.
+    // A file's top-level tests run one after another: their durations add up to the file's.
     if (nesting === 0 && file !== undefined && details?.duration_ms !== undefined) {
-      files.set(file, Math.max(files.get(file) ?? 0, details.duration_ms))
+      files.set(file, (files.get(file) ?? 0) + details.duration_ms)
     }
   }
   const longest = [...files].sort((a, b) => b[1] - a[1]).slice(0, SHOWN)

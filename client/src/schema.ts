@@ -1990,8 +1990,8 @@ export interface components {
             }[];
             totals: {
                 contracts: components["schemas"]["Figures"];
-                arps: components["schemas"]["Figures"];
                 direct_contracts: components["schemas"]["Figures"];
+                arps: components["schemas"]["Figures"];
                 orders: components["schemas"]["Figures"];
                 /** @description Committed, each real once: contracts at their value; direct contracts that no contract (of the same supplier) carries, at their finished total when they have one; orders that no contract (of the same supplier) carries. An ARP's registered value is a ceiling, never added. Its count is of those commitments, its dates their main dates. The kinds above overlap and must not be added */
                 committed: {
@@ -2017,8 +2017,8 @@ export interface components {
             years: {
                 year: number | null;
                 contracts: components["schemas"]["Figures"];
-                arps: components["schemas"]["Figures"];
                 direct_contracts: components["schemas"]["Figures"];
+                arps: components["schemas"]["Figures"];
                 orders: components["schemas"]["Figures"];
                 /** @description Committed, each real once: contracts at their value; direct contracts that no contract (of the same supplier) carries, at their finished total when they have one; orders that no contract (of the same supplier) carries. An ARP's registered value is a ceiling, never added. Its count is of those commitments, its dates their main dates. The kinds above overlap and must not be added */
                 committed: {
@@ -2046,8 +2046,8 @@ export interface components {
                 organization_uuid: string;
                 organization_name: string;
                 contracts: components["schemas"]["Figures"];
-                arps: components["schemas"]["Figures"];
                 direct_contracts: components["schemas"]["Figures"];
+                arps: components["schemas"]["Figures"];
                 orders: components["schemas"]["Figures"];
                 /** @description Committed, each real once: contracts at their value; direct contracts that no contract (of the same supplier) carries, at their finished total when they have one; orders that no contract (of the same supplier) carries. An ARP's registered value is a ceiling, never added. Its count is of those commitments, its dates their main dates. The kinds above overlap and must not be added */
                 committed: {
@@ -2108,9 +2108,9 @@ export interface components {
             document: string;
             totals: {
                 contracts: components["schemas"]["Figures"];
-                arps: components["schemas"]["Figures"];
                 direct_contracts: components["schemas"]["Figures"];
                 public_calls: components["schemas"]["Figures"];
+                arps: components["schemas"]["Figures"];
                 orders: components["schemas"]["Figures"];
                 /** @description Committed, each real once: contracts at their value; direct contracts that no contract (of the same supplier) carries, at their finished total when they have one; orders that no contract (of the same supplier) carries. An ARP's registered value is a ceiling, never added. Its count is of those commitments, its dates their main dates. The kinds above overlap and must not be added */
                 committed: {
@@ -2136,9 +2136,9 @@ export interface components {
             years: {
                 year: number | null;
                 contracts: components["schemas"]["Figures"];
-                arps: components["schemas"]["Figures"];
                 direct_contracts: components["schemas"]["Figures"];
                 public_calls: components["schemas"]["Figures"];
+                arps: components["schemas"]["Figures"];
                 orders: components["schemas"]["Figures"];
                 /** @description Committed, each real once: contracts at their value; direct contracts that no contract (of the same supplier) carries, at their finished total when they have one; orders that no contract (of the same supplier) carries. An ARP's registered value is a ceiling, never added. Its count is of those commitments, its dates their main dates. The kinds above overlap and must not be added */
                 committed: {

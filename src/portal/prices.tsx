@@ -1,12 +1,11 @@
 import { arps } from '../resources/arp.js'
-import { directContracts } from '../resources/bidding.js'
 import { contracts } from '../resources/contract.js'
 import type { FormInput } from '../resources/filters.js'
-import type { Figures } from '../transparency/parties.js'
+import { type Figures, SUPPLIER_TALLIED } from '../transparency/parties.js'
 import { PRICE_FILTERS } from '../transparency/prices.js'
 import type { Choices } from './data.js'
 import { counted, day, MISSING, money, taxId } from './format.js'
-import { page, recordPath, Scroll, title } from './layout.js'
+import { capitalized, page, recordPath, Scroll } from './layout.js'
 import { listingUrl } from './listing.js'
 
 // The pages of what things cost and who is paid: the price panel (/precos), a company's page
@@ -400,16 +399,11 @@ export interface SupplierView {
 }
 
 /** The kinds a supplier's page shows: their title, and the listing filtered by the supplier (orders have none). */
-const SUPPLIER_COLUMNS: readonly [string, string, string][] = [
-  ...(
-    [
-      ['contracts', contracts],
-      ['arps', arps],
-      ['direct_contracts', directContracts],
-    ] as const
-  ).map(([kind, resource]): [string, string, string] => [kind, title(resource), `/${resource.portal.path}`]),
-  ['orders', 'Ordens de fornecimento', ''],
-]
+const SUPPLIER_COLUMNS: readonly [string, string, string][] = SUPPLIER_TALLIED.map((kind) => [
+  kind.kind,
+  capitalized(kind.noun.plural),
+  kind.resource ? `/${kind.resource.portal.path}` : '',
+])
 
 /** What was committed to the supplier in a group: the one figure that adds money up, each real once. */
 const committed = (figures: ByKind) => Number(figures.committed?.value ?? 0)

@@ -79,6 +79,8 @@ export const arps = definePublic<typeof fields>({
   record: recordKind,
   type: 'arp',
   where: () => 'true',
+  value: (a) => `${a}.amount_total`,
+  ofSupplier: (a, supplier) => `${a}.supplier_id = ${supplier}`,
   detail: [
     'bidding_uuid',
     'number',

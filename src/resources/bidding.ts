@@ -120,6 +120,15 @@ function biddings(kind: 'direct_contract' | 'public_call'): PublicResource {
     record: recordKind,
     type: kind,
     where: (a) => `${a}.kind = '${kind}'`,
+    // Its finished total when it has one.
+    value: (a) => `coalesce(${a}.sum_amount_total_finish, ${a}.sum_amount_total)`,
+    // A direct contract's suppliers are its providers; a public call has no supplier of its own.
+    ...(direct
+      ? {
+          ofSupplier: (a: string, supplier: string) =>
+            `${a}.id IN (SELECT bidding_id FROM bidding_providers WHERE supplier_id = ${supplier})`,
+        }
+      : {}),
     detail: DETAIL,
     listingExtra: [],
     offered: ['documents', 'providers', 'arps', 'contracts'],

@@ -92,6 +92,8 @@ export const contracts = definePublic<typeof fields>({
   record: recordKind,
   type: 'contract',
   where: () => 'true',
+  value: (a) => `${a}.amount_total`,
+  ofSupplier: (a, supplier) => `${a}.supplier_id = ${supplier}`,
   detail: [
     'bidding_uuid',
     'contract_number',

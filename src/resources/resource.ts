@@ -62,6 +62,10 @@ export interface PublicResource<F extends Fields = Fields> {
   readonly defaultSort: string
   /** The main date, for date_from and date_to and the portal's charts. */
   readonly date: Name<F>
+  /** What a record is worth where a page adds records up (a supplier's, an organization's): SQL over `a`. */
+  readonly value: (a: string) => string
+  /** Its records of one supplier (`supplier`: the SQL of its id) over `a`; none for a kind without one. */
+  readonly ofSupplier?: (a: string, supplier: string) => string
   /** The citizens' portal: the listing's path under / and the columns of its results table, in order. */
   readonly portal: { readonly path: string; readonly listed: readonly Name<F>[] }
 }

@@ -2,7 +2,9 @@ import { Type } from 'typebox'
 import { NO_CONTROL_PATTERN } from '../checks.js'
 import { type Pool, prepared } from '../db/pool.js'
 import { NotFoundError } from '../errors.js'
+import type { AnyField } from '../resources/fields.js'
 import { nameFilter, type Parameter, searchText } from '../resources/filters.js'
+import { Order, PUBLIC_RESOURCES, type PublicResource } from '../resources/index.js'
 import { day, money, object, publicTaxId } from '../resources/sql.js'
 import type { Cursors } from './cursors.js'
 import { DEFAULT_PER_PAGE, PAGING, type Parameters, parameters, type ValidQuery } from './parameters.js'
@@ -11,28 +13,73 @@ import { DEFAULT_PER_PAGE, PAGING, type Parameters, parameters, type ValidQuery 
 // its own with what it contracted, by kind, year and counterpart. Read from the records as stored, so an
 // import's changes and withdrawals are seen at commit; the answers are cached until the next import.
 
-/** The kinds of record a page adds up: each one's rows with their organization, supplier, date and value. */
-export const ACTIVITY_KINDS = ['contracts', 'arps', 'direct_contracts', 'public_calls', 'orders'] as const
-export type ActivityKind = (typeof ACTIVITY_KINDS)[number]
+/**
+ * A kind of record a page adds up, as its declaration gives it: its rows, main date as a day, value, and its
+ * records of one supplier (none: a kind without a supplier of its own). Orders are no public resource.
+ */
+export interface Tallied {
+  readonly kind: string
+  readonly noun: { readonly singular: string; readonly plural: string }
+  readonly table: string
+  readonly where: (a: string) => string
+  readonly day: (a: string) => string
+  readonly value: (a: string) => string
+  readonly ofSupplier?: (a: string, supplier: string) => string
+  /** Its listing, where it has one. */
+  readonly resource?: PublicResource
+}
+
+/** A day from a date or instant column: an instant's UTC day. */
+const asDay = (field: AnyField, sql: string) =>
+  field.kind === 'instant' ? `(${sql} AT TIME ZONE 'UTC')::date` : sql
+
+function tallied(resource: PublicResource): Tallied {
+  const date = resource.record.fields[resource.date] as AnyField
+  const column = 'column' in date.store ? date.store.column : resource.date
+  return {
+    kind: resource.path.replaceAll('-', '_'),
+    noun: resource.noun,
+    table: resource.record.table,
+    where: resource.where,
+    day: (a) => asDay(date, `${a}.${column}`),
+    value: resource.value,
+    ofSupplier: resource.ofSupplier,
+    resource,
+  }
+}
+
+const deadline = Order.fields.deadline_delivery as AnyField
+
+/** Every kind a page adds up, in the order pages give them: the public resources, then orders. */
+export const TALLIED: readonly Tallied[] = [
+  ...PUBLIC_RESOURCES.map(tallied),
+  {
+    kind: 'orders',
+    noun: { singular: 'ordem de fornecimento', plural: 'ordens de fornecimento' },
+    table: Order.table,
+    where: () => 'true',
+    day: (a) => asDay(deadline, `${a}.deadline_delivery`),
+    value: (a) => `${a}.amount_total`,
+    ofSupplier: (a, supplier) => `${a}.supplier_id = ${supplier}`,
+  },
+]
+
+/** The kinds a supplier's page adds up: those with a supplier of their own. */
+export const SUPPLIER_TALLIED = TALLIED.filter((kind) => kind.ofSupplier !== undefined)
 
 /**
- * Every record of the kinds that meets a condition (on the kind's own table; a bidding's is `b`), with its
- * organization, main date and value (a bidding's finished total when there is one). A direct contract is
- * counted once, whole, however many suppliers it has.
+ * Every record of the kinds given that meets a condition (on alias `a` of the kind's own table), with its
+ * organization, main day and value. A direct contract is counted once, whole, however many suppliers it has.
  */
-const activity = (condition: (kind: ActivityKind) => string) => `
-  SELECT 'contracts' AS kind, organization_id, date_start AS day, amount_total AS value
-    FROM contracts WHERE ${condition('contracts')}
-  UNION ALL SELECT 'arps', organization_id, date_signature, amount_total
-    FROM arps WHERE ${condition('arps')}
-  UNION ALL SELECT 'direct_contracts', b.organization_id, (b.opening_date AT TIME ZONE 'UTC')::date,
-      coalesce(b.sum_amount_total_finish, b.sum_amount_total)
-    FROM biddings b WHERE b.kind = 'direct_contract' AND ${condition('direct_contracts')}
-  UNION ALL SELECT 'public_calls', b.organization_id, (b.opening_date AT TIME ZONE 'UTC')::date,
-      coalesce(b.sum_amount_total_finish, b.sum_amount_total)
-    FROM biddings b WHERE b.kind = 'public_call' AND ${condition('public_calls')}
-  UNION ALL SELECT 'orders', organization_id, (deadline_delivery AT TIME ZONE 'UTC')::date, amount_total
-    FROM orders WHERE ${condition('orders')}`
+const activity = (kinds: readonly Tallied[], condition: (kind: Tallied) => string) =>
+  kinds
+    .map(
+      (
+        kind,
+      ) => `SELECT '${kind.kind}' AS kind, a.organization_id, ${kind.day('a')} AS day, ${kind.value('a')} AS value
+    FROM ${kind.table} a WHERE ${kind.where('a')} AND ${condition(kind)}`,
+    )
+    .join('\n  UNION ALL ')
 
 /**
  * What was committed, each real once (docs/architecture.md, "Value committed"): a row per commitment, with its
@@ -79,7 +126,7 @@ const FIGURES = `count(*)::int AS count, ${money('coalesce(sum(value), 0)')} AS 
   ${day('max(day)')} AS last`
 
 /** The figures a page gives: each kind's, and what was committed, each real once (`commitments`). */
-export type Figured = ActivityKind | 'committed'
+export type Figured = Tallied['kind'] | 'committed'
 
 type FigureRow = Figures & { kind: Figured }
 
@@ -99,7 +146,7 @@ const dated = (records: string) => `(SELECT r.*, extract(year FROM r.day)::int A
 const of = <R extends Grouped>(rows: readonly R[], grouping: Grouped['grouping']) =>
   rows.filter((r) => r.grouping === grouping)
 
-/** The figures of each kind, in ACTIVITY_KINDS' order (a kind with no record has zeros). */
+/** The figures of each kind, in the order given (a kind with no record has zeros). */
 function byKind(rows: readonly FigureRow[], kinds: readonly Figured[]): Record<string, Figures> {
   return Object.fromEntries(
     kinds.map((kind) => {
@@ -121,28 +168,18 @@ function grouped<R extends FigureRow>(
   return [...groups.values()].map((group) => ({ ...head(group[0] as R), ...byKind(group, kinds) }))
 }
 
-/** A supplier's kinds: a public call has no supplier of its own. */
-export const SUPPLIER_KINDS = ACTIVITY_KINDS.filter((kind) => kind !== 'public_calls')
-
 /** What a supplier's page adds up: its kinds, and what was committed to it. */
-export const SUPPLIER_FIGURES: readonly Figured[] = [...SUPPLIER_KINDS, 'committed']
+export const SUPPLIER_FIGURES: readonly Figured[] = [
+  ...SUPPLIER_TALLIED.map((kind) => kind.kind),
+  'committed',
+]
 
 /** What an organization's page adds up: its kinds, and what it committed. */
-export const ORGANIZATION_FIGURES: readonly Figured[] = [...ACTIVITY_KINDS, 'committed']
+export const ORGANIZATION_FIGURES: readonly Figured[] = [...TALLIED.map((kind) => kind.kind), 'committed']
 
 /** The commitments of `scope`, as rows of the activity's shape (kind `committed`). */
 const committed = (condition: (supplier: string) => string, perSupplier: boolean) =>
   `UNION ALL SELECT 'committed', k.organization_id, k.day, k.value FROM (${commitments(condition, perSupplier)}) k`
-
-/** A supplier's records: a direct contract among its providers; a public call has no supplier of its own. */
-const BY_SUPPLIER: Readonly<Record<ActivityKind, string>> = {
-  contracts: 'supplier_id = $1',
-  arps: 'supplier_id = $1',
-  direct_contracts: 'b.id IN (SELECT bidding_id FROM bidding_providers WHERE supplier_id = $1)',
-  public_calls: 'false',
-  orders: 'supplier_id = $1',
-}
-const bySupplier = (kind: ActivityKind) => BY_SUPPLIER[kind]
 
 /** A CNPJ's 14 digits, from the CNPJ written with or without its punctuation; undefined for any other text. */
 export function cnpjDigits(text: string): string | undefined {
@@ -171,7 +208,7 @@ export async function supplierData(pool: Pool, digits: string): Promise<string> 
       `SELECT x.kind, x.year, x.organization_id, g.name AS organization_name, x.grouping, x.count, x.value,
          x.first, x.last
        FROM (SELECT a.kind, a.year, a.organization_id, ${GROUPING('a', 'organization_id')}, ${FIGURES}
-             FROM ${dated(`${activity(bySupplier)} ${committed((supplier) => `${supplier} = $1`, true)}`)} a
+             FROM ${dated(`${activity(SUPPLIER_TALLIED, (kind) => kind.ofSupplier?.('a', '$1') ?? 'false')} ${committed((supplier) => `${supplier} = $1`, true)}`)} a
              GROUP BY GROUPING SETS ((a.kind), (a.kind, a.year), (a.kind, a.organization_id))) x
        LEFT JOIN organizations g ON g.id = x.organization_id AND x.grouping = 'other'
        ORDER BY x.year DESC NULLS LAST, g.name, x.organization_id`,
@@ -211,7 +248,7 @@ export async function organizationData(pool: Pool, id: string): Promise<string> 
   const { rows } = await pool.query<FigureRow & Grouped>(
     prepared(
       `SELECT x.kind, x.year, ${GROUPING('x')}, ${FIGURES}
-       FROM ${dated(`${activity(() => 'organization_id = $1')} ${committed(() => 'x.organization_id = $1', false)}`)} x
+       FROM ${dated(`${activity(TALLIED, () => 'a.organization_id = $1')} ${committed(() => 'x.organization_id = $1', false)}`)} x
        GROUP BY GROUPING SETS ((x.kind), (x.kind, x.year)) ORDER BY x.year DESC NULLS LAST`,
       [id],
     ),
