@@ -1,11 +1,13 @@
 import { Command, InvalidArgumentError } from 'commander'
-import { demoCommand } from './demo.js'
-import { dumpCommand } from './dump.js'
-import { exportCommand } from './export.js'
-import { importCommand } from './import.js'
-import { migrateCommand } from './migrate.js'
-import { serveCommand } from './serve.js'
-import { tokenIssueCommand, tokenListCommand, tokenRevokeCommand } from './token.js'
+
+/**
+ * An action whose module loads when its command runs: `token list` does not load the server, and
+ * `--help` loads nothing.
+ */
+const lazy =
+  <A extends unknown[]>(load: () => Promise<(...args: A) => Promise<void> | void>) =>
+  async (...args: A): Promise<void> =>
+    (await load())(...args)
 
 function positiveInteger(value: string): number {
   if (!/^\d+$/.test(value)) throw new InvalidArgumentError('must be a whole number')
@@ -20,21 +22,24 @@ export function buildCli(): Command {
   program
     .command('serve')
     .description('migrate the database and serve the API (embedded PostgreSQL unless DATABASE_URL is set)')
-    .action(serveCommand)
+    .action(lazy(() => import('./serve.js').then((m) => m.serveCommand)))
 
-  program.command('migrate').description('apply the pending database migrations').action(migrateCommand)
+  program
+    .command('migrate')
+    .description('apply the pending database migrations')
+    .action(lazy(() => import('./migrate.js').then((m) => m.migrateCommand)))
 
   program
     .command('import')
     .description('import NDJSON records (docs/import-format.md); all of them or, on any problem, none')
     .argument('<files...>', 'NDJSON files; - reads standard input')
-    .action(importCommand)
+    .action(lazy(() => import('./import.js').then((m) => m.importCommand)))
 
   program
     .command('dump')
     .description('write every stored record in the import format (to move data between instances)')
     .option('--out <file>', 'write to this file instead of standard output')
-    .action(dumpCommand)
+    .action(lazy(() => import('./dump.js').then((m) => m.dumpCommand)))
 
   program
     .command('demo')
@@ -49,7 +54,7 @@ export function buildCli(): Command {
     .option('--arps <n>', 'number of price-registration records', positiveInteger)
     .option('--direct-contracts <n>', 'number of direct contracts', positiveInteger)
     .option('--public-calls <n>', 'number of public calls', positiveInteger)
-    .action(demoCommand)
+    .action(lazy(() => import('./demo.js').then((m) => m.demoCommand)))
 
   program
     .command('export')
@@ -74,7 +79,7 @@ export function buildCli(): Command {
     .option('--updated-since <instant>', 'filter: changed at this ISO 8601 instant or later')
     .option('--q <text>', 'filter: full-text search')
     .option('--sort <field>', 'a sort value of the listing; -field for descending')
-    .action(exportCommand)
+    .action(lazy(() => import('./export.js').then((m) => m.exportCommand)))
 
   const token = program.command('token').description('order-query access tokens, one organization each')
   token
@@ -82,16 +87,16 @@ export function buildCli(): Command {
     .description('create a token; it is printed alone on the last line, and only then')
     .requiredOption('--organization <uuid>', 'the organization the token reads orders of')
     .option('--label <text>', 'a note for the operator, such as who received it')
-    .action(tokenIssueCommand)
+    .action(lazy(() => import('./token.js').then((m) => m.tokenIssueCommand)))
   token
     .command('list')
     .description('list tokens with their organization, label, creation, last use and revocation')
-    .action(tokenListCommand)
+    .action(lazy(() => import('./token.js').then((m) => m.tokenListCommand)))
   token
     .command('revoke')
     .description('revoke a token; every instance refuses it within a second')
     .argument('<id>', 'the token id from token list')
-    .action(tokenRevokeCommand)
+    .action(lazy(() => import('./token.js').then((m) => m.tokenRevokeCommand)))
 
   return program
 }
