@@ -39,6 +39,7 @@ export class FileCursorStore implements CursorStore {
 
   async set(cursor: string): Promise<void> {
     const { rename, writeFile } = await import('node:fs/promises')
+    // Stryker disable next-line MethodExpression: any suffix of its own will do
     const next = `${this.path}.${Math.random().toString(36).slice(2)}.tmp`
     await writeFile(next, `${cursor}\n`)
     await rename(next, this.path)

@@ -12,6 +12,7 @@ import {
   ComprasError,
   CursorResetError,
   MemoryCursorStore,
+  type PriceResearch,
   type PublicChange,
 } from '../../client/src/index.js'
 import { issueToken } from '../../src/auth/tokens.js'
@@ -137,6 +138,107 @@ describe('compras-client against the service', () => {
     assert.deepEqual(await api.ocds.release(decodeURIComponent(new URL(linked).hash.slice(1))), latest)
     const csv = await new Response(await api.export({ resource: 'contracts', format: 'csv' })).text()
     assert.equal(csv.trimEnd().split('\r\n').length, 71, 'the title row and every contract')
+  })
+
+  it('reads prices, suppliers, organizations, every helper and every whole file as the API serves them', async () => {
+    const api = new Compras({ baseUrl: base })
+    const text = (stream: ReadableStream<Uint8Array>) => new Response(stream).text()
+    const rawText = async (path: string) => (await fetch(`${base}${path}`)).text()
+    const q = 'papel'
+    const research = (await raw(`/v1/transparency/prices?q=${q}&per_page=100`)) as PriceResearch
+    assert.ok(
+      research.items.data.length > 2 && !research.items.has_more,
+      'a research of a few items, one page',
+    )
+    assert.deepEqual(await api.prices.research({ q, per_page: 100 }), research)
+    assert.deepEqual(await api.prices.items({ q, per_page: 1, sort: 'amount' }).toArray({ limit: 1000 }), [
+      ...((await raw(`/v1/transparency/prices?q=${q}&per_page=100&sort=amount`)) as PriceResearch).items.data,
+    ])
+    const file = await text(await api.prices.export({ q, format: 'csv' }))
+    assert.equal(
+      file.split('\n').length,
+      (await rawText(`/v1/transparency/prices/export?q=${q}&format=csv`)).split('\n').length,
+    )
+    assert.ok(file.includes(research.items.data[0]?.description as string))
+    // Lists by name, a page a supplier: the query goes with every page, and every page is read (a limit: a
+    // client that asked the first page for ever would not hang the test).
+    const everyone = (await raw('/v1/transparency/suppliers?per_page=100')) as { data: { name: string }[] }
+    const named = new Map<string, number>()
+    for (const { name } of everyone.data)
+      for (const w of new Set(name.split(/\s+/))) named.set(w, (named.get(w) ?? 0) + 1)
+    // A word of some suppliers' names, not of all of them.
+    const [word] = [...named].find(([w, n]) => n > 1 && n < everyone.data.length && w.length > 3) ?? ['']
+    const suppliers = (await raw(
+      `/v1/transparency/suppliers?q=${encodeURIComponent(word)}&per_page=100`,
+    )) as {
+      data: { document: string }[]
+    }
+    assert.ok(suppliers.data.length > 1, word)
+    assert.deepEqual(
+      await api.suppliers.list({ q: word, per_page: 1 }).toArray({ limit: 1000 }),
+      suppliers.data,
+    )
+    const document = suppliers.data[0]?.document as string
+    assert.deepEqual(await api.suppliers.get(document), await raw(`/v1/transparency/suppliers/${document}`))
+    const organizations = (await raw('/v1/transparency/organizations?per_page=100')) as {
+      data: { uuid: string }[]
+    }
+    assert.equal(organizations.data.length, 2)
+    assert.deepEqual(
+      await api.organizations.list({ per_page: 1 }).toArray({ limit: 1000 }),
+      organizations.data,
+    )
+    const uuid = organization.uuid as string
+    assert.deepEqual(await api.organizations.get(uuid), await raw(`/v1/transparency/organizations/${uuid}`))
+    assert.deepEqual(
+      await api.helpers.biddingStatuses(),
+      await raw('/v1/transparency/helpers/bidding-statuses'),
+    )
+    assert.deepEqual(
+      await api.helpers.managementStatuses(),
+      await raw('/v1/transparency/helpers/management-statuses'),
+    )
+    assert.equal(await text(await api.ocds.download()), await rawText('/v1/ocds/releases.jsonl'))
+    assert.equal(await text(await api.changes.lines()), await rawText('/v1/transparency/changes.jsonl'))
+    // The feed as sync() catches up: without records unless asked, and nothing before `since`.
+    const entries: PublicChange[] = []
+    for await (const entry of api.changes.sync({ untilCaughtUp: true, signal: AbortSignal.timeout(60_000) }))
+      entries.push(entry)
+    assert.equal(
+      entries.length,
+      (await rawText('/v1/transparency/changes.jsonl')).trimEnd().split('\n').length,
+    )
+    assert.ok(entries.every((entry) => !('record' in entry)))
+    const later: PublicChange[] = []
+    for await (const entry of api.changes.sync({
+      untilCaughtUp: true,
+      signal: AbortSignal.timeout(60_000),
+      since: '2999-01-01T00:00:00Z',
+    }))
+      later.push(entry)
+    assert.deepEqual(later, [])
+    const orders: string[] = []
+    for await (const entry of api.orders.changes({
+      token,
+      untilCaughtUp: true,
+      signal: AbortSignal.timeout(60_000),
+    }))
+      orders.push(entry.number)
+    assert.deepEqual(
+      orders,
+      (
+        (await raw('/external/orders/changes?per_page=1000', { authorization: token })) as {
+          data: { number: string }[]
+        }
+      ).data.map((entry) => entry.number),
+    )
+    for await (const entry of api.orders.changes({
+      token,
+      untilCaughtUp: true,
+      signal: AbortSignal.timeout(60_000),
+      since: '2999-01-01T00:00:00Z',
+    }))
+      assert.fail(`an order changed after 2999: ${entry.number}`)
   })
 
   it("reads an organ's order with a token given per call, and rejects in the service's own words", async () => {

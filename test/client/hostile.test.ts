@@ -112,6 +112,7 @@ describe('compras-client against a server that misbehaves', () => {
     const failed = await api.contracts.get('huge-retry-after').catch((error: unknown) => error)
     const elapsed = performance.now() - started
     assert.ok(failed instanceof ComprasError && failed.status === 429, String(failed))
+    assert.equal(failed.name, 'ComprasError')
     assert.equal(asked.get('/v1/transparency/contracts/huge-retry-after'), 3)
     // Two waits of the longest (300 ms), not a timer that overflows and fires at once, nor 3,000,000 s.
     assert.ok(elapsed >= 550 && elapsed < 10_000, `${elapsed} ms`)
@@ -132,6 +133,7 @@ describe('compras-client against a server that misbehaves', () => {
     const api = new Compras({ baseUrl: base, attempts: 5, baseDelayMs: 10 })
     const looped = await api.contracts.get('loop').catch((error: unknown) => error)
     assert.ok(looped instanceof ProtocolError, String(looped))
+    assert.equal(looped.name, 'ProtocolError')
     assert.match(looped.message, /Redirecionamentos demais/)
     assert.equal(asked.get('/v1/transparency/contracts/loop'), 6, 'the request and 5 redirects, once')
     const away = await api.contracts.get('elsewhere').catch((error: unknown) => error)
@@ -159,6 +161,7 @@ describe('compras-client against a server that misbehaves', () => {
       for await (const entry of api.changes.sync({ store })) seen.push(entry)
     })().catch((error: unknown) => error)
     assert.ok(failed instanceof ProtocolError, String(failed))
+    assert.match(failed.message, /não avançou o cursor/)
     assert.equal(asked.get('/v1/transparency/changes'), 1)
     assert.deepEqual(seen, [])
   })
@@ -169,7 +172,7 @@ describe('compras-client against a server that misbehaves', () => {
     const api = new Compras({ baseUrl: base, attempts: 1 })
     const stop = new AbortController()
     const seen: string[] = []
-    for await (const entry of api.changes.sync({ wait: 25, signal: stop.signal })) {
+    for await (const entry of api.changes.sync({ wait: 7, signal: stop.signal })) {
       seen.push(entry.id)
       if (seen.length === 2) setTimeout(() => stop.abort(), 300)
     }
@@ -178,7 +181,7 @@ describe('compras-client against a server that misbehaves', () => {
     assert.deepEqual(waits.slice(0, 3), [
       [null, '0', 'two pages'],
       ['c1', '0', 'two pages'],
-      ['c2', '25', 'two pages'],
+      ['c2', '7', 'two pages'],
     ])
     // This server answers a wait at once: the client does not ask it again in a tight loop.
     assert.ok(waits.length <= 4, `${waits.length} asks in 300 ms`)
@@ -195,6 +198,7 @@ describe('compras-client against a server that misbehaves', () => {
       }
     })().catch((error: unknown) => error)
     assert.ok(failed instanceof CursorResetError, String(failed))
+    assert.equal(failed.name, 'CursorResetError')
     assert.equal(resyncs, 0)
     assert.equal(waits.filter(([, , asked]) => asked === 'reloaded').length, 1)
   })
