@@ -2641,7 +2641,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `Já há uma exportação deste endereço em andamento...` (one export at a time per address), or over PUBLIC_RATE_LIMIT requests a minute from the address */
+            /** @description `Já há uma exportação deste endereço em andamento...` (one download at a time per address), or over PUBLIC_RATE_LIMIT requests a minute from the address */
             429: {
                 headers: {
                     /** @description Seconds to wait */
@@ -2669,7 +2669,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `Exportações demais em andamento...` (EXPORT_CONCURRENCY exports already running; Retry-After) or `A exportação demorou demais...` (EXPORT_TIMEOUT passed before the first row) */
+            /** @description `Exportações demais em andamento...` (EXPORT_CONCURRENCY downloads already running; Retry-After), or `A exportação demorou demais...` (EXPORT_TIMEOUT passed before the first row) */
             503: {
                 headers: {
                     /** @description Seconds to wait */
@@ -2752,7 +2752,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `Já há uma exportação deste endereço em andamento...` (one at a time per address), or over PUBLIC_RATE_LIMIT requests a minute */
+            /** @description `Já há uma exportação deste endereço em andamento...` (one download at a time per address), or over PUBLIC_RATE_LIMIT requests a minute from the address */
             429: {
                 headers: {
                     /** @description Seconds to wait */
@@ -2780,7 +2780,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description EXPORT_CONCURRENCY exports already running (Retry-After), or EXPORT_TIMEOUT passed */
+            /** @description `Exportações demais em andamento...` (EXPORT_CONCURRENCY downloads already running; Retry-After), or `A exportação demorou demais...` (EXPORT_TIMEOUT passed before the first row) */
             503: {
                 headers: {
                     /** @description Seconds to wait */
@@ -2850,7 +2850,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `Já há uma exportação deste endereço em andamento...` (one at a time per address), or over PUBLIC_RATE_LIMIT requests a minute */
+            /** @description `Já há uma exportação deste endereço em andamento...` (one download at a time per address), or over PUBLIC_RATE_LIMIT requests a minute from the address */
             429: {
                 headers: {
                     /** @description Seconds to wait */
@@ -2878,7 +2878,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description EXPORT_CONCURRENCY exports already running (Retry-After), or EXPORT_TIMEOUT passed */
+            /** @description `Exportações demais em andamento...` (EXPORT_CONCURRENCY downloads already running; Retry-After), or `A exportação demorou demais...` (EXPORT_TIMEOUT passed before the first row) */
             503: {
                 headers: {
                     /** @description Seconds to wait */
@@ -2963,7 +2963,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `Já há uma exportação deste endereço em andamento...` (one at a time per address), or over PUBLIC_RATE_LIMIT requests a minute */
+            /** @description `Já há uma exportação deste endereço em andamento...` (one download at a time per address), or over PUBLIC_RATE_LIMIT requests a minute from the address */
             429: {
                 headers: {
                     /** @description Seconds to wait */
@@ -2991,7 +2991,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `Exportações demais em andamento...` (Retry-After) */
+            /** @description `Exportações demais em andamento...` (EXPORT_CONCURRENCY downloads already running; Retry-After), or `A exportação demorou demais...` (EXPORT_TIMEOUT passed before the first row) */
             503: {
                 headers: {
                     /** @description Seconds to wait */

@@ -143,6 +143,20 @@ export const RETRY_AFTER = { 'Retry-After': { type: 'integer', description: 'Sec
 export const failure = (description: string, headers?: Record<string, unknown>) =>
   Type.Object(Failure.properties, { description, ...(headers ? { headers } : {}) })
 
+/** The refusals of a streamed download (src/routes/send-download.ts), declared on every route that sends one. */
+export const DOWNLOAD_REFUSALS = {
+  429: failure(
+    '`Já há uma exportação deste endereço em andamento...` (one download at a time per address), or over ' +
+      'PUBLIC_RATE_LIMIT requests a minute from the address',
+    RETRY_AFTER,
+  ),
+  503: failure(
+    '`Exportações demais em andamento...` (EXPORT_CONCURRENCY downloads already running; Retry-After), or ' +
+      '`A exportação demorou demais...` (EXPORT_TIMEOUT passed before the first row)',
+    RETRY_AFTER,
+  ),
+}
+
 /** The public per-address limit's answer, declared on every route it guards. */
 export const TOO_MANY = failure(
   '`Muitas requisições deste endereço...`: over PUBLIC_RATE_LIMIT requests a minute from the address (the ' +

@@ -4,7 +4,14 @@ import { Type } from 'typebox'
 import { openCursor, textChunks } from '../db/cursor.js'
 import { Refused } from '../errors.js'
 import type { Answer, FeedAnswer } from '../readmodel/answer.js'
-import { failure, feedPage, PublicChange, RETRY_AFTER, Success, TOO_MANY } from '../reads/answer-schemas.js'
+import {
+  DOWNLOAD_REFUSALS,
+  failure,
+  feedPage,
+  PublicChange,
+  Success,
+  TOO_MANY,
+} from '../reads/answer-schemas.js'
 import { PublicReads } from '../reads/public-reads.js'
 import {
   DEFAULT_FEED_PAGE,
@@ -123,12 +130,7 @@ export const changeLinesRoute: FastifyPluginAsyncTypebox<TransparencyOptions> = 
           404: failure('`Organização não encontrada.`: organization_uuid'),
           410: failure('`Cursor desconhecido: after...`, as GET /v1/transparency/changes'),
           422: failure('An unknown or invalid parameter, or a cursor this service did not give'),
-          429: failure(
-            '`Já há uma exportação deste endereço em andamento...` (one at a time per address), or over ' +
-              'PUBLIC_RATE_LIMIT requests a minute',
-            RETRY_AFTER,
-          ),
-          503: failure('`Exportações demais em andamento...` (Retry-After)', RETRY_AFTER),
+          ...DOWNLOAD_REFUSALS,
         },
       },
     },

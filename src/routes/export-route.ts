@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { CONTENT_TYPES, type ExportFile, openExport } from '../export/export.js'
 import { EXPORT_PARAMETERS, exportRequest } from '../export/request.js'
-import { failure, RETRY_AFTER } from '../reads/answer-schemas.js'
+import { DOWNLOAD_REFUSALS, failure } from '../reads/answer-schemas.js'
 import type { TransparencyOptions } from './route-options.js'
 import { type OpenedFile, sendDownload } from './send-download.js'
 
@@ -50,16 +50,7 @@ const exportRoute: FastifyPluginAsyncTypebox<TransparencyOptions> = async (
           200: FILE_ANSWER,
           404: failure('`Organização não encontrada.`: organization_uuid'),
           422: failure('An unknown or invalid parameter, named in the message'),
-          429: failure(
-            '`Já há uma exportação deste endereço em andamento...` (one export at a time per address), or ' +
-              'over PUBLIC_RATE_LIMIT requests a minute from the address',
-            RETRY_AFTER,
-          ),
-          503: failure(
-            '`Exportações demais em andamento...` (EXPORT_CONCURRENCY exports already running; Retry-After) or ' +
-              '`A exportação demorou demais...` (EXPORT_TIMEOUT passed before the first row)',
-            RETRY_AFTER,
-          ),
+          ...DOWNLOAD_REFUSALS,
         },
       },
     },

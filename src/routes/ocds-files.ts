@@ -3,7 +3,13 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply } from 'fastify'
 import { Type } from 'typebox'
 import { EXTENSION_README, EXTENSION_RELEASE_SCHEMA, extensionMetadata } from '../ocds/extension.js'
-import { failure, OCDS_JSON, ocdsPackage as PACKAGE, RETRY_AFTER, TOO_MANY } from '../reads/answer-schemas.js'
+import {
+  DOWNLOAD_REFUSALS,
+  failure,
+  OCDS_JSON,
+  ocdsPackage as PACKAGE,
+  TOO_MANY,
+} from '../reads/answer-schemas.js'
 import { BULK_PARAMETERS, releaseFilters, releaseLines } from '../transparency/ocds-packages.js'
 import type { TransparencyOptions } from './route-options.js'
 import { CACHE_CONTROL } from './send-answer.js'
@@ -94,15 +100,7 @@ export const ocdsBulkRoute: FastifyPluginAsyncTypebox<TransparencyOptions> = asy
           },
           404: failure('`Organização não encontrada.`: organization_uuid'),
           422: failure('An unknown or invalid parameter, named in the message'),
-          429: failure(
-            '`Já há uma exportação deste endereço em andamento...` (one at a time per address), or over ' +
-              'PUBLIC_RATE_LIMIT requests a minute',
-            RETRY_AFTER,
-          ),
-          503: failure(
-            'EXPORT_CONCURRENCY exports already running (Retry-After), or EXPORT_TIMEOUT passed',
-            RETRY_AFTER,
-          ),
+          ...DOWNLOAD_REFUSALS,
         },
       },
     },

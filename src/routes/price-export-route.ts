@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { ExportFormat } from '../export/export.js'
 import { openPriceExport, PRICE_EXPORT_PARAMETERS } from '../export/prices.js'
-import { failure, RETRY_AFTER } from '../reads/answer-schemas.js'
+import { DOWNLOAD_REFUSALS, failure } from '../reads/answer-schemas.js'
 import { PublicReads } from '../reads/public-reads.js'
 import { priceQuery } from '../transparency/prices.js'
 import { FILE_ANSWER, fileDownload } from './export-route.js'
@@ -35,15 +35,7 @@ export const priceExportRoute: FastifyPluginAsyncTypebox<TransparencyOptions> = 
           422: failure(
             'An unknown or invalid parameter, named in the message; or `Pesquisa ampla demais...`',
           ),
-          429: failure(
-            '`Já há uma exportação deste endereço em andamento...` (one at a time per address), or over ' +
-              'PUBLIC_RATE_LIMIT requests a minute',
-            RETRY_AFTER,
-          ),
-          503: failure(
-            'EXPORT_CONCURRENCY exports already running (Retry-After), or EXPORT_TIMEOUT passed',
-            RETRY_AFTER,
-          ),
+          ...DOWNLOAD_REFUSALS,
         },
       },
     },
