@@ -206,11 +206,13 @@ async function main() {
     try {
       const bare = await startBareServer(url)
       others.push({ ...bare, stop: () => stop(bare.child) })
+      // With metrics too, as the service: each answer's histogram costs CPU, which both must pay alike.
       const old = previous
         ? await startService(
             (copy as { url: string }).url,
             path.join(options.out, `serve-${options.scale}-previous.log`),
             previous.bin,
+            { METRICS_PORT: String(await freePort()) },
           )
         : undefined
       if (old) others.push({ ...old, stop: () => stop(old.child) })
