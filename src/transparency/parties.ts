@@ -93,8 +93,12 @@ const activity = (kinds: readonly Tallied[], condition: (kind: Tallied) => strin
 export function commitments(condition: (supplier: string) => string, perSupplier = true): string {
   const day = (column: string) => `(${column} AT TIME ZONE 'UTC')::date`
   const directSupplier = perSupplier ? 'p.supplier_id' : 'NULL::bigint'
+  // Each supplier of a direct contract once. The organization is carried along, so that a condition on the
+  // bidding's organization reaches inside the DISTINCT (through the join's equality), as one on the supplier does.
   const directFrom = perSupplier
-    ? `biddings x JOIN (SELECT DISTINCT bidding_id, supplier_id FROM bidding_providers) p ON p.bidding_id = x.id`
+    ? `biddings x JOIN (SELECT DISTINCT bp.bidding_id, bp.supplier_id, b.organization_id
+        FROM bidding_providers bp JOIN biddings b ON b.id = bp.bidding_id) p
+        ON p.bidding_id = x.id AND p.organization_id = x.organization_id`
     : 'biddings x'
   const carried = perSupplier
     ? 'c.bidding_id = x.id AND c.supplier_id = p.supplier_id'
