@@ -79,9 +79,11 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
       reject(signal?.reason)
     }
     const timer = setTimeout(() => {
+      // Stryker disable next-line StringLiteral: a listener left behind rejects a promise already resolved
       signal?.removeEventListener('abort', onAbort)
       resolve()
     }, ms)
+    // Stryker disable next-line ObjectLiteral,BooleanLiteral: a signal aborts once
     signal?.addEventListener('abort', onAbort, { once: true })
   })
 }

@@ -244,6 +244,7 @@ async function* follow<E extends { cursor: string }>(
         for await (const entry of entriesOf<E>(response.body, maxLineBytes)) {
           yield entry
           last = entry.cursor
+          // Stryker disable next-line UpdateOperator: -n % k is 0 exactly when n % k is
           if (++taken % every === 0 && last !== undefined) {
             cursor = last
             // Stryker disable next-line OptionalChaining: without a store, the failure is taken for a cut download, read on by pages from the same place
