@@ -148,27 +148,31 @@ describe('the public change feed', () => {
   })
 
   it('filters by kinds, organization and since, and pages alike', async () => {
-    const all = (await readAll()).entries
-    const arps = (await readAll('&kinds=arps,contracts')).entries
-    assert.deepEqual(
-      arps.map((e) => e.cursor),
-      all.filter((e) => e.kind === 'arps' || e.kind === 'contracts').map((e) => e.cursor),
-    )
-    // Kinds are names: a space after a comma is not part of one.
-    assert.deepEqual((await readAll('&kinds=arps,%20contracts')).entries, arps)
-    const organization = (all[0] as Entry).organization_uuid
-    const mine = (await readAll(`&organization_uuid=${organization.toUpperCase()}`)).entries
-    assert.deepEqual(
-      mine.map((e) => e.cursor),
-      all.filter((e) => e.organization_uuid === organization).map((e) => e.cursor),
-    )
-    const latest = (all.at(-1) as Entry).changed_at
-    const since = (await readAll(`&since=${latest}`)).entries
-    assert.deepEqual(
-      since.map((e) => e.cursor),
-      all.filter((e) => e.changed_at >= latest).map((e) => e.cursor),
-    )
-    assert.ok(since.length > 0 && since.length < all.length)
+    // The unfiltered pages were cached before the last import: the instance serves them until it hears the
+    // import's NOTIFY, while a filtered read is new. Read until every read is of the same log.
+    await eventually(async () => {
+      const all = (await readAll()).entries
+      const arps = (await readAll('&kinds=arps,contracts')).entries
+      assert.deepEqual(
+        arps.map((e) => e.cursor),
+        all.filter((e) => e.kind === 'arps' || e.kind === 'contracts').map((e) => e.cursor),
+      )
+      // Kinds are names: a space after a comma is not part of one.
+      assert.deepEqual((await readAll('&kinds=arps,%20contracts')).entries, arps)
+      const organization = (all[0] as Entry).organization_uuid
+      const mine = (await readAll(`&organization_uuid=${organization.toUpperCase()}`)).entries
+      assert.deepEqual(
+        mine.map((e) => e.cursor),
+        all.filter((e) => e.organization_uuid === organization).map((e) => e.cursor),
+      )
+      const latest = (all.at(-1) as Entry).changed_at
+      const since = (await readAll(`&since=${latest}`)).entries
+      assert.deepEqual(
+        since.map((e) => e.cursor),
+        all.filter((e) => e.changed_at >= latest).map((e) => e.cursor),
+      )
+      assert.ok(since.length > 0 && since.length < all.length)
+    })
   })
 
   it('shows a withdrawal as a tombstone, and the withdrawn record no more', async () => {
