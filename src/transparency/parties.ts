@@ -64,22 +64,26 @@ export const TALLIED: readonly Tallied[] = [
   },
 ]
 
+/** A kind with a supplier of its own. */
+type Supplied = Tallied & { readonly ofSupplier: NonNullable<Tallied['ofSupplier']> }
+
 /** The kinds a supplier's page adds up: those with a supplier of their own. */
-export const SUPPLIER_TALLIED = TALLIED.filter((kind) => kind.ofSupplier !== undefined)
+export const SUPPLIER_TALLIED = TALLIED.filter((kind): kind is Supplied => kind.ofSupplier !== undefined)
+
+/** A kind by its name (the commitments read the day and value of three of them). */
+const tally = (name: string) => TALLIED.find((kind) => kind.kind === name) as Tallied
+
+/** One kind's records that meet a condition (on alias `a`), with their organization, main day and value. */
+const tallySql = (kind: Tallied, condition: string) =>
+  `SELECT '${kind.kind}' AS kind, a.organization_id, ${kind.day('a')} AS day, ${kind.value('a')} AS value
+    FROM ${kind.table} a WHERE ${kind.where('a')} AND ${condition}`
 
 /**
  * Every record of the kinds given that meets a condition (on alias `a` of the kind's own table), with its
  * organization, main day and value. A direct contract is counted once, whole, however many suppliers it has.
  */
-const activity = (kinds: readonly Tallied[], condition: (kind: Tallied) => string) =>
-  kinds
-    .map(
-      (
-        kind,
-      ) => `SELECT '${kind.kind}' AS kind, a.organization_id, ${kind.day('a')} AS day, ${kind.value('a')} AS value
-    FROM ${kind.table} a WHERE ${kind.where('a')} AND ${condition(kind)}`,
-    )
-    .join('\n  UNION ALL ')
+const activity = <K extends Tallied>(kinds: readonly K[], condition: (kind: K) => string) =>
+  kinds.map((kind) => tallySql(kind, condition(kind))).join('\n  UNION ALL ')
 
 /**
  * What was committed, each real once (docs/architecture.md, "Value committed"): a row per commitment, with its
@@ -91,7 +95,7 @@ const activity = (kinds: readonly Tallied[], condition: (kind: Tallied) => strin
  * without it, one commitment of the organization (its own total).
  */
 export function commitments(condition: (supplier: string) => string, perSupplier = true): string {
-  const day = (column: string) => `(${column} AT TIME ZONE 'UTC')::date`
+  const [contracts, direct, orders] = [tally('contracts'), tally('direct_contracts'), tally('orders')]
   const directSupplier = perSupplier ? 'p.supplier_id' : 'NULL::bigint'
   // Each supplier of a direct contract once. The organization is carried along, so that a condition on the
   // bidding's organization reaches inside the DISTINCT (through the join's equality), as one on the supplier does.
@@ -104,14 +108,14 @@ export function commitments(condition: (supplier: string) => string, perSupplier
     ? 'c.bidding_id = x.id AND c.supplier_id = p.supplier_id'
     : 'c.bidding_id = x.id'
   return `
-  SELECT 'contracts' AS kind, x.supplier_id, x.organization_id, x.date_start AS day, x.amount_total AS value
-    FROM contracts x WHERE ${condition('x.supplier_id')}
-  UNION ALL SELECT 'direct_contracts', ${directSupplier}, x.organization_id, ${day('x.opening_date')},
-      coalesce(x.sum_amount_total_finish, x.sum_amount_total)
-    FROM ${directFrom} WHERE x.kind = 'direct_contract' AND ${condition(directSupplier)}
+  SELECT 'contracts' AS kind, x.supplier_id, x.organization_id, ${contracts.day('x')} AS day,
+      ${contracts.value('x')} AS value
+    FROM ${contracts.table} x WHERE ${condition('x.supplier_id')}
+  UNION ALL SELECT 'direct_contracts', ${directSupplier}, x.organization_id, ${direct.day('x')}, ${direct.value('x')}
+    FROM ${directFrom} WHERE ${direct.where('x')} AND ${condition(directSupplier)}
       AND NOT EXISTS (SELECT 1 FROM contracts c WHERE ${carried})
-  UNION ALL SELECT 'orders', x.supplier_id, x.organization_id, ${day('x.deadline_delivery')}, x.amount_total
-    FROM orders x WHERE ${condition('x.supplier_id')}
+  UNION ALL SELECT 'orders', x.supplier_id, x.organization_id, ${orders.day('x')}, ${orders.value('x')}
+    FROM ${orders.table} x WHERE ${condition('x.supplier_id')}
       AND NOT EXISTS (SELECT 1 FROM contracts c WHERE c.organization_id = x.organization_id
         AND c.contract_number = x.contract_number AND c.supplier_id = x.supplier_id)`
 }
@@ -212,7 +216,7 @@ export async function supplierData(pool: Pool, digits: string): Promise<string> 
       `SELECT x.kind, x.year, x.organization_id, g.name AS organization_name, x.grouping, x.count, x.value,
          x.first, x.last
        FROM (SELECT a.kind, a.year, a.organization_id, ${GROUPING('a', 'organization_id')}, ${FIGURES}
-             FROM ${dated(`${activity(SUPPLIER_TALLIED, (kind) => kind.ofSupplier?.('a', '$1') ?? 'false')} ${committed((supplier) => `${supplier} = $1`, true)}`)} a
+             FROM ${dated(`${activity(SUPPLIER_TALLIED, (kind) => kind.ofSupplier('a', '$1'))} ${committed((supplier) => `${supplier} = $1`, true)}`)} a
              GROUP BY GROUPING SETS ((a.kind), (a.kind, a.year), (a.kind, a.organization_id))) x
        LEFT JOIN organizations g ON g.id = x.organization_id AND x.grouping = 'other'
        ORDER BY x.year DESC NULLS LAST, g.name, x.organization_id`,
