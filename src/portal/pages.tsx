@@ -265,7 +265,7 @@ function MonthlyChart({ months }: { months: Organ['months'] }) {
   return (
     <figure>
       <svg
-        viewBox={`-40 -24 ${width + 80} ${height + 54}`}
+        viewBox={`-40 -44 ${width + 80} ${height + 74}`}
         role="img"
         aria-labelledby="chart-title"
         class="chart wide"
@@ -285,8 +285,14 @@ function MonthlyChart({ months }: { months: Organ['months'] }) {
               <rect x={i * bar + 2} y={height - h} width={bar - 4} height={h} class="bar">
                 <title>{`${label(m.month)}: ${money(m.total)} (${m.count} compromissos)`}</title>
               </rect>
+              {/* Every third month labelled; on a phone, whose labels are larger, every sixth. */}
               {i % 3 === 0 && (
-                <text x={i * bar + bar / 2} y={height + 18} text-anchor="middle" class="tick">
+                <text
+                  x={i * bar + bar / 2}
+                  y={height + 18}
+                  text-anchor="middle"
+                  class={i % 6 === 0 ? 'tick' : 'tick minor'}
+                >
                   {label(m.month)}
                 </text>
               )}
@@ -341,7 +347,7 @@ export function organPage(found: Organ, summaries: KindSummary[], suppliers: Top
         ))}
       </ul>
       <section aria-labelledby="valor">
-        <h2 id="valor">Valor contratado por mês</h2>
+        <h2 id="valor">Valor comprometido por mês</h2>
         <MonthlyChart months={found.months} />
       </section>
       <TopSuppliers suppliers={suppliers} />

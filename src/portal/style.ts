@@ -63,9 +63,9 @@ table.stack{min-width:0}
 table.stack thead{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
 table.stack tr{display:block;border-bottom:2px solid #d0d7de;padding:4px 0}
 table.stack td,table.stack tbody th{display:grid;grid-template-columns:minmax(6.5rem,38%) minmax(0,1fr);gap:8px;border:0;padding:3px 8px;overflow-wrap:anywhere}
-table.stack td::before,table.stack tbody th::before{content:attr(data-label);font-weight:600;color:#3d3d3d}
+table.stack td::before,table.stack tbody th::before{content:attr(data-label);font-weight:600;color:#3d3d3d;white-space:normal}
 .scroll:has(table.stack){overflow:visible;border:0}
-.chart.wide .tick{font-size:26px}
+.chart.wide .tick{font-size:26px}.chart.wide .tick.minor{display:none}
 }
 @media print{header.top,.crumbs,.filters,.downloads,.skip,footer{display:none}.scroll{overflow:visible}a{color:inherit;text-decoration:none}}
 figure{margin:0}
