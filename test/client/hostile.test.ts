@@ -1,7 +1,5 @@
 import assert from 'node:assert/strict'
 import { mkdtempSync, rmSync } from 'node:fs'
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
@@ -14,12 +12,14 @@ import {
   ProtocolError,
 } from '../../client/src/index.js'
 
+import { type Route, type RouteServer, routeServer } from '../helpers/route-server.js'
+
 // compras-client against a server that misbehaves (issue 66, F9): a Retry-After too long for a timer or of 0, a
 // redirect that never ends or leaves the service's origin, a body larger than any answer should be, a feed page
 // that says more follows but does not move. The client stays within its bounds and says what went wrong.
 
 describe('compras-client against a server that misbehaves', () => {
-  let server: Server
+  let server: RouteServer
   let base = ''
   /** Requests the server got, by path. */
   const asked = new Map<string, number>()
@@ -28,7 +28,7 @@ describe('compras-client against a server that misbehaves', () => {
   const waits: [string | null, string | null, string][] = []
   let feed: 'two pages' | 'reloaded' = 'two pages'
 
-  const routes: Record<string, (request: IncomingMessage, response: ServerResponse) => void> = {
+  const routes: Record<string, Route> = {
     '/v1/transparency/contracts/huge-retry-after': (_request, response) => {
       response.writeHead(429, { 'retry-after': '3000000', 'content-type': 'application/json' })
       response.end('{"success":false,"message":"Muitas requisições."}')
@@ -90,21 +90,10 @@ describe('compras-client against a server that misbehaves', () => {
   }
 
   before(async () => {
-    server = createServer((request, response) => {
-      const path = (request.url ?? '').split('?')[0] as string
-      asked.set(path, (asked.get(path) ?? 0) + 1)
-      const route = routes[path]
-      if (route) return route(request, response)
-      response.writeHead(404, { 'content-type': 'application/json' })
-      response.end('{"success":false,"message":"Rota não encontrada."}')
-    })
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    server = await routeServer(routes, asked)
+    base = server.base
   })
-  after(async () => {
-    server.closeAllConnections()
-    await new Promise((resolve) => server.close(resolve))
-  })
+  after(() => server.close())
 
   it('waits at most its longest wait for a Retry-After too long for a timer, then says 429', async () => {
     const api = new Compras({ baseUrl: base, attempts: 3, baseDelayMs: 50, maxDelayMs: 300 })

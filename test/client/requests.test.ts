@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict'
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type { ServerResponse } from 'node:http'
 import os from 'node:os'
 import path from 'node:path'
 import { after, before, describe, it, mock } from 'node:test'
@@ -14,6 +13,8 @@ import {
   type PublicChange,
 } from '../../client/src/index.js'
 
+import { type Route, type RouteServer, routeServer } from '../helpers/route-server.js'
+
 // compras-client's requests as a server sees them, against a server of the test's own: the URL and headers it
 // sends, what it retries and how long it waits, the bodies it reads (at their limit, split mid-character), the
 // errors it makes of an answer, and a sync that catches up in one JSON Lines download and saves its cursor.
@@ -23,7 +24,7 @@ const LINES =
   '{"cursor":"l1","id":"café","change":"created"}\n\n{"cursor":"l2","id":"l2","change":"created"}\n'
 
 describe('compras-client, request by request', () => {
-  let server: Server
+  let server: RouteServer
   let base = ''
   const asked = new Map<string, number>()
   /** What the JSON Lines catch-up answers: the lines above, with or without the last newline, or a refusal. */
@@ -43,7 +44,7 @@ describe('compras-client, request by request', () => {
     response.end(body)
   }
 
-  const routes: Record<string, (request: IncomingMessage, response: ServerResponse) => void> = {
+  const routes: Record<string, Route> = {
     '/v1/transparency/contracts/echo': (request, response) =>
       json(response, 200, JSON.stringify({ data: { url: request.url, headers: request.headers } })),
     '/v1/transparency/contracts/reset': (request) => request.socket.destroy(),
@@ -118,20 +119,10 @@ describe('compras-client, request by request', () => {
   }
 
   before(async () => {
-    server = createServer((request, response) => {
-      const at = (request.url ?? '').split('?')[0] as string
-      asked.set(at, (asked.get(at) ?? 0) + 1)
-      const route = routes[at]
-      if (route) return route(request, response)
-      json(response, 404, '{"success":false,"message":"Rota não encontrada."}')
-    })
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    server = await routeServer(routes, asked)
+    base = server.base
   })
-  after(async () => {
-    server.closeAllConnections()
-    await new Promise((resolve) => server.close(resolve))
-  })
+  after(() => server.close())
 
   const count = (at: string) => asked.get(at) ?? 0
 
