@@ -1,8 +1,10 @@
+import assert from 'node:assert/strict'
 import type { AddressInfo } from 'node:net'
 import type { FastifyInstance } from 'fastify'
 import { type AppDeps, buildApp } from '../../src/app.js'
 import { loadConfig } from '../../src/config.js'
 import type { Pool } from '../../src/db/pool.js'
+import { metricsPortOf } from '../../src/metrics.js'
 import { DocumentStore } from '../../src/readmodel/store.js'
 
 export interface TestAppOptions extends Omit<AppDeps, 'pool'> {
@@ -49,4 +51,14 @@ export async function serving(db: { pool: Pool }, options: TestAppOptions = {}) 
       if (!options.store) await store.close()
     },
   }
+}
+
+/** The export places an app (built with METRICS_PORT) holds now, as an operator reads them (compras_exports_running). */
+export async function exportPlacesHeld(app: FastifyInstance): Promise<number> {
+  const server = app.metricsServer
+  assert.ok(server, 'the app serves its metrics (METRICS_PORT)')
+  const text = await (await fetch(`http://127.0.0.1:${metricsPortOf(server)}/metrics`)).text()
+  const line = /^compras_exports_running (\S+)$/m.exec(text)
+  assert.ok(line, 'the metric is served')
+  return Number(line[1])
 }

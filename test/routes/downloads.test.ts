@@ -4,9 +4,8 @@ import net from 'node:net'
 import { after, before, describe, it } from 'node:test'
 import type { FastifyInstance } from 'fastify'
 import { importRecords } from '../../src/import/importer.js'
-import { metricsPortOf } from '../../src/metrics.js'
 import { ReaderWatch } from '../../src/routes/reader-watch.js'
-import { buildTestApp, listen } from '../helpers/app.js'
+import { buildTestApp, exportPlacesHeld, listen } from '../helpers/app.js'
 import { createTestDatabase, multiplyContracts, type TestDatabase } from '../helpers/db.js'
 import { until } from '../helpers/http.js'
 import { demoRecords, ndjson, source } from '../helpers/records.js'
@@ -182,14 +181,7 @@ describe('streamed downloads and their places', () => {
          WHERE datname = current_database() AND application_name = 'compras-export' AND state <> 'idle'`,
       )
     ).rows[0].n as number
-  let metricsUrl = ''
-  /** The places held, as an operator reads them (compras_exports_running). */
-  const placesHeld = async () => {
-    const text = await (await fetch(metricsUrl)).text()
-    const line = /^compras_exports_running (\S+)$/m.exec(text)
-    assert.ok(line, 'the metric is served')
-    return Number(line[1])
-  }
+  const placesHeld = () => exportPlacesHeld(app)
   /**
    * Every place is free: none held, and as many downloads as EXPORT_CONCURRENCY start at once, each from a new
    * address. A start may fail for want of time on a loaded machine (its first rows slower than IDLE_TIMEOUT, 2 s
@@ -248,7 +240,6 @@ describe('streamed downloads and their places', () => {
       },
     })
     base = await listen(app)
-    metricsUrl = `http://127.0.0.1:${metricsPortOf(app.metricsServer as NonNullable<typeof app.metricsServer>)}/metrics`
   })
   after(async () => {
     await app.close()
@@ -403,9 +394,7 @@ describe('streamed downloads and their places', () => {
     })
     try {
       const boundedBase = await listen(bounded)
-      const metrics = `http://127.0.0.1:${metricsPortOf(bounded.metricsServer as NonNullable<typeof bounded.metricsServer>)}/metrics`
-      const running = async () =>
-        Number(/^compras_exports_running (\S+)$/m.exec(await (await fetch(metrics)).text())?.[1])
+      const running = () => exportPlacesHeld(bounded)
       const asked = Date.now()
       const reading = readAt(boundedBase, DOWNLOADS[0][1], next(), 256 * 1024, 30_000)
       await until(async () => (await running()) === 1, 5000, 'the export to start')
