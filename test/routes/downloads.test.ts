@@ -184,29 +184,29 @@ describe('streamed downloads and their places', () => {
   const placesHeld = () => exportPlacesHeld(app)
   /**
    * Every place is free: none held, and as many downloads as EXPORT_CONCURRENCY start at once, each from a new
-   * address. A start may fail for want of time on a loaded machine (its first rows slower than IDLE_TIMEOUT, 2 s
-   * here: the connection closes with nothing said) and is tried again; a refusal for want of a place (429, or a
-   * 503 with Retry-After) fails at once, with what the tries were told.
+   * address. A try starts only while no place is held, and may still fail on a loaded machine: its first rows
+   * slower than IDLE_TIMEOUT (2 s here: the connection closes with nothing said), or a place refused to a client
+   * that left moments ago and whose request the server reads only now. It is tried again; a place that never
+   * comes back fails the test after 20 s, with what the last try was told.
    */
   const untilEveryPlaceFree = async () => {
-    await until(async () => (await placesHeld()) === 0, 20_000, 'every place to be given back')
-    await until(
-      async () => {
-        const starts = await Promise.all(
-          [next(), next()].map((from) => get(base, DOWNLOADS[0][1], from, { headOnly: true })),
-        )
-        const told = starts.map((ending) => ending.head.replace(/\r\n/g, ' | ').slice(0, 300))
-        const refused = starts.some(
-          (ending) =>
-            ending.status?.startsWith('HTTP/1.1 429') ||
-            (ending.status?.startsWith('HTTP/1.1 503') && /Retry-After/i.test(ending.head)),
-        )
-        assert.ok(!refused, `a place was refused: ${JSON.stringify(told)}`)
-        return starts.every((ending) => ending.status?.startsWith('HTTP/1.1 200'))
-      },
-      20_000,
-      'every place to start a file',
-    )
+    let told: string[] = []
+    try {
+      await until(
+        async () => {
+          if ((await placesHeld()) !== 0) return false
+          const starts = await Promise.all(
+            [next(), next()].map((from) => get(base, DOWNLOADS[0][1], from, { headOnly: true })),
+          )
+          told = starts.map((ending) => ending.head.replace(/\r\n/g, ' | ').slice(0, 300))
+          return starts.every((ending) => ending.status?.startsWith('HTTP/1.1 200'))
+        },
+        20_000,
+        'every place to start a file',
+      )
+    } catch (error) {
+      throw new Error(`${(error as Error).message}; the last try was told: ${JSON.stringify(told)}`)
+    }
   }
 
   before(async () => {
