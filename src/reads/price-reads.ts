@@ -6,6 +6,7 @@ import type { DocumentStore } from '../readmodel/store.js'
 import type { Cursors } from '../transparency/cursors.js'
 import {
   type Fences,
+  type FirstPage,
   filtersKey,
   type PriceQuery,
   priceItems,
@@ -54,28 +55,44 @@ export class PriceReads {
 
   /**
    * The summary of a research's filters, kept until the next import (too broad included): TooBroad when more
-   * than the bound of items match, NotFoundError for an organization filter that names none.
+   * than the bound of items match, NotFoundError for an organization filter that names none. With `firstPage`,
+   * a summary computed now reads that page too, off the same rows: `page` then holds it (never when the summary
+   * was kept, or computed for another asker).
    */
-  async summary(query: PriceQuery, address: string, signal?: AbortSignal): Promise<ResearchSummary> {
+  async summary(
+    query: PriceQuery,
+    address: string,
+    signal?: AbortSignal,
+    firstPage?: FirstPage,
+  ): Promise<ResearchSummary & { page?: string }> {
+    let page: string | undefined
     const text = await this.store.through(
       CACHE_KEYS.priceSummary(filtersKey(query)),
       (aborted) =>
-        this.placed(address, async () =>
-          summaryText(await priceSummary(this.pool, query, this.limits.maxItems, aborted)),
-        ),
+        this.placed(address, async () => {
+          const computed = await priceSummary(this.pool, query, this.limits.maxItems, aborted, firstPage)
+          page = computed.page
+          return summaryText(computed.summary)
+        }),
       signal,
     )
     const summary = summaryOf(text)
     if (summary.tooBroad) throw new TooBroad(this.limits.maxItems)
-    return summary
+    return { summary: summary.summary, fences: summary.fences, page }
   }
 
   /**
    * The research's data as JSON text, `{"summary":[…],"items":{"data":[…],"next_cursor":…,"has_more":…}}`:
-   * the summary kept for its filters, and a page of its items.
+   * the summary kept for its filters, and a page of its items (read with the summary when both are computed
+   * now, the first page asked with filters not yet kept).
    */
   async research(query: PriceQuery, address: string, signal?: AbortSignal): Promise<string> {
-    const { summary, fences } = await this.summary(query, address, signal)
+    const first =
+      query.after === undefined
+        ? { cursors: this.cursors, sort: query.sort, perPage: query.perPage }
+        : undefined
+    const { summary, fences, page } = await this.summary(query, address, signal, first)
+    if (page !== undefined) return `{"summary":${summary},"items":${page}}`
     const items = await this.placed(address, () => priceItems(this.pool, this.cursors, query, fences, signal))
     return `{"summary":${summary},"items":${items}}`
   }

@@ -205,11 +205,18 @@ const matching = (names: readonly PriceFilterName[]) =>
  * `$n+1` prices match. The matching rows are read at most one past the bound, so a research that matches
  * everything costs the bound, not the table.
  */
-function summaryStatement(names: readonly PriceFilterName[]): string {
+function summaryStatement(names: readonly PriceFilterName[], firstPage?: PriceSort): string {
   const bound = `$${names.length + 1}`
   const within = `(SELECT count(*) FROM matched) <= ${bound}`
+  // The first page, when asked, is read off the rows matched (not the table again), in the page's own way.
+  const page =
+    firstPage === undefined
+      ? ''
+      : `, fences AS (SELECT unit, lo, hi FROM stats),
+    ${pageOf('matched', `TRUE`, firstPage, `$${names.length + 2}`)}`
+  const pageColumns = firstPage === undefined ? '' : `, ${pageColumnsOf(firstPage, `$${names.length + 2}`)}`
   return `WITH matched AS MATERIALIZED (
-      SELECT p.unit, p.amount, p.quantity, p.organization_id, p.supplier_id
+      SELECT p.unit, p.amount, p.quantity, p.organization_id, p.supplier_id, p.order_id, p.position, p.day
       FROM price_items p WHERE ${matching(names)} LIMIT ${bound} + 1),
     sorted AS (
       SELECT unit, count(*)::int AS n, array_agg(amount ORDER BY amount) AS a, sum(amount) AS total,
@@ -237,10 +244,10 @@ function summaryStatement(names: readonly PriceFilterName[]): string {
     kept AS (
       SELECT f.unit, f.n - x.below - x.above AS n, x.kept / (f.n - x.below - x.above) AS mean,
         f.a[x.below + 1 : f.n - x.above] AS a
-      FROM stats f JOIN outside x ON x.unit = f.unit)
+      FROM stats f JOIN outside x ON x.unit = f.unit)${page}
   SELECT NOT ${within} AS too_broad, ${SUMMARY} AS summary,
     coalesce((SELECT json_agg(json_build_array(f.unit, f.lo::text, f.hi::text) ORDER BY f.unit) FROM stats f),
-      '[]')::text AS fences`
+      '[]')::text AS fences${pageColumns}`
 }
 
 /** The summary's entries, one per unit, most items first, as one JSON array. */
@@ -280,6 +287,30 @@ export type Summary = { tooBroad: false; summary: string; fences: Fences } | { t
 const fencesFrom = (p: string) =>
   `fences AS (SELECT f->>0 AS unit, (f->>1)::numeric AS lo, (f->>2)::numeric AS hi FROM json_array_elements(${p}::json) f)`
 
+/** The order of a sort's items, `direction` ASC or DESC: its key, then the item's order and position. */
+const orderOf = (sort: PriceSort, direction: 'ASC' | 'DESC') =>
+  `${ORDERS[sort].key} ${direction}, p.order_id ${direction}, p.position ${direction}`
+
+/**
+ * The CTEs `page` (the rows of a page and one more, when more follow) and `shown` (the page's rows) of the rows
+ * `from` (price_items, or the rows a summary matched) that meet `where`, by sort, `perPage` a placeholder.
+ */
+const pageOf = (from: string, where: string, sort: PriceSort, perPage: string) => `page AS MATERIALIZED (
+      SELECT p.order_id, p.position, p.unit, p.amount, p.day FROM ${from} p
+      WHERE ${where} ORDER BY ${orderOf(sort, ORDERS[sort].direction)} LIMIT ${perPage} + 1),
+    shown AS (SELECT p.* FROM page p ORDER BY ${orderOf(sort, ORDERS[sort].direction)} LIMIT ${perPage})`
+
+/** The columns of a page (`more`, `items` as JSON text, the `last` item's key and id), over pageOf's CTEs. */
+function pageColumnsOf(sort: PriceSort, perPage: string): string {
+  const order = ORDERS[sort]
+  const reverse = orderOf(sort, order.direction === 'ASC' ? 'DESC' : 'ASC')
+  return `(SELECT count(*) FROM page) > ${perPage} AS more,
+    coalesce((SELECT json_agg(${object(itemColumns())} ORDER BY ${orderOf(sort, order.direction)})
+      FROM shown p ${ITEM_FROM}), '[]')::text AS items,
+    (SELECT json_build_array(${order.key}::text, p.order_id || '-' || p.position) FROM shown p
+      ORDER BY ${reverse} LIMIT 1)::text AS last`
+}
+
 /** The statement of a page of a research's items, given its fences: as JSON text, with whether more follow. */
 function pageStatement(names: readonly PriceFilterName[], sort: PriceSort, after: boolean): string {
   const order = ORDERS[sort]
@@ -288,20 +319,9 @@ function pageStatement(names: readonly PriceFilterName[], sort: PriceSort, after
   const keyset = after
     ? `AND (${order.key}, p.order_id, p.position) ${past} ($${n + 3}::${order.type}, $${n + 4}::bigint, $${n + 5}::smallint)`
     : ''
-  const by = (direction: string) =>
-    `${order.key} ${direction}, p.order_id ${direction}, p.position ${direction}`
-  const orderBy = by(order.direction)
-  const reverse = by(order.direction === 'ASC' ? 'DESC' : 'ASC')
-  const item = object(itemColumns())
   return `WITH ${fencesFrom(`$${n + 2}`)},
-    page AS MATERIALIZED (
-      SELECT p.order_id, p.position, p.unit, p.amount, p.day FROM price_items p
-      WHERE ${matching(names)} ${keyset} ORDER BY ${orderBy} LIMIT $${n + 1} + 1),
-    shown AS (SELECT p.* FROM page p ORDER BY ${orderBy} LIMIT $${n + 1})
-  SELECT (SELECT count(*) FROM page) > $${n + 1} AS more,
-    coalesce((SELECT json_agg(${item} ORDER BY ${orderBy}) FROM shown p ${ITEM_FROM}), '[]')::text AS items,
-    (SELECT json_build_array(${order.key}::text, p.order_id || '-' || p.position) FROM shown p
-      ORDER BY ${reverse} LIMIT 1)::text AS last`
+    ${pageOf('price_items', `${matching(names)} ${keyset}`, sort, `$${n + 1}`)}
+  SELECT ${pageColumnsOf(sort, `$${n + 1}`)}`
 }
 
 /**
@@ -314,8 +334,7 @@ export function priceItemsSql(
   select: string,
 ): { sql: string; values: unknown[] } {
   const { names, values } = present(query)
-  const order = ORDERS[query.sort]
-  const by = `${order.key} ${order.direction}, p.order_id ${order.direction}, p.position ${order.direction}`
+  const by = orderOf(query.sort, ORDERS[query.sort].direction)
   return {
     sql: `WITH ${fencesFrom(`$${names.length + 1}`)}
       SELECT ${select} FROM price_items p ${ITEM_FROM} WHERE ${matching(names)} ORDER BY ${by}`,
@@ -340,31 +359,60 @@ function present(query: Pick<PriceQuery, 'filters'>): {
   return { names, values: names.map((name) => query.filters[name] as string | number) }
 }
 
+/** A page's row as its statements give it: whether more follow, its items as JSON text, its last key and id. */
+type PageRow = { more: boolean; items: string; last: string | null }
+
+/** A page's JSON text, `{"data":[…],"next_cursor":…,"has_more":…}`, from its row, the cursor signed by sort. */
+function pageText(cursors: Cursors, sort: PriceSort, row: PageRow): string {
+  let next: string | null = null
+  if (row.more) {
+    // More than a page matched, so the page has a last item.
+    const [key, id] = JSON.parse(row.last as string) as [string, string]
+    next = cursors.listing({ sort: `prices:${sort}`, key, id, page: 1 })
+  }
+  return `{"data":${row.items},"next_cursor":${JSON.stringify(next)},"has_more":${row.more}}`
+}
+
+/** The first page of a research's items that a summary's statement reads too, off the rows it matched. */
+export interface FirstPage {
+  cursors: Cursors
+  sort: PriceSort
+  perPage: number
+}
+
 /**
  * A research's summary: each unit's statistics and fences, computed in a transaction of its own with
- * RESEARCH_WORK_MEM, or `tooBroad` when more than `limit` items match. Cancelled in PostgreSQL when `signal`
- * aborts. NotFoundError for an organization filter that names none.
+ * RESEARCH_WORK_MEM, or `tooBroad` when more than `limit` items match. With `firstPage`, the same statement
+ * reads that page too (`page`, as priceItems gives it), so that a research asked for the first time reads its
+ * rows once. Cancelled in PostgreSQL when `signal` aborts. NotFoundError for an organization filter that names
+ * none.
  */
 export async function priceSummary(
   pool: Pool,
   query: Pick<PriceQuery, 'filters'>,
   limit: number,
   signal?: AbortSignal,
-): Promise<Summary> {
+  firstPage?: FirstPage,
+): Promise<{ summary: Summary; page?: string }> {
   const { names, values } = present(query)
-  type Row = { too_broad: boolean; summary: string; fences: string }
+  if (firstPage) await firstPage.cursors.ready()
+  type Row = { too_broad: boolean; summary: string; fences: string } & Partial<PageRow>
+  const asked = firstPage === undefined ? [] : [firstPage.perPage]
   const row = await cancellable(pool, signal, (client) =>
     inTransaction(client, async () => {
       // Stryker disable next-line StringLiteral: memory for the sort, not the answer (its effect is the bench's)
       await client.query(`SET LOCAL work_mem = '${RESEARCH_WORK_MEM}'`)
-      const { rows } = await client.query<Row>(prepared(summaryStatement(names), [...values, limit]))
+      const statement = prepared(summaryStatement(names, firstPage?.sort), [...values, limit, ...asked])
+      const { rows } = await client.query<Row>(statement)
       return rows[0] as Row
     }),
   )
-  if (row.too_broad) return { tooBroad: true }
+  if (row.too_broad) return { summary: { tooBroad: true } }
   // Stryker disable next-line ConditionalExpression: asking whether a matched organization exists answers yes
   await checkOrganization(pool, query.filters.organization_uuid as string | undefined, row.summary !== '[]')
-  return { tooBroad: false, summary: row.summary, fences: JSON.parse(row.fences) as Fences }
+  const summary: Summary = { tooBroad: false, summary: row.summary, fences: JSON.parse(row.fences) as Fences }
+  if (firstPage === undefined) return { summary }
+  return { summary, page: pageText(firstPage.cursors, firstPage.sort, row as PageRow) }
 }
 
 /** A summary as the cache keeps it (text), and back. */
@@ -385,7 +433,6 @@ export async function priceItems(
   const { names, values } = present(query)
   await cursors.ready()
   const placing = query.after ? [query.after.key, ...query.after.id.split('-')] : []
-  type Row = { more: boolean; items: string; last: string | null }
   const statement = prepared(pageStatement(names, query.sort, query.after !== undefined), [
     ...values,
     query.perPage,
@@ -396,13 +443,7 @@ export async function priceItems(
   const row = await cancellable(
     pool,
     signal,
-    async (client) => (await client.query<Row>(statement)).rows[0] as Row,
+    async (client) => (await client.query<PageRow>(statement)).rows[0] as PageRow,
   )
-  let next: string | null = null
-  if (row.more) {
-    // More than a page matched, so the page has a last item.
-    const [key, id] = JSON.parse(row.last as string) as [string, string]
-    next = cursors.listing({ sort: `prices:${query.sort}`, key, id, page: 1 })
-  }
-  return `{"data":${row.items},"next_cursor":${JSON.stringify(next)},"has_more":${row.more}}`
+  return pageText(cursors, query.sort, row)
 }

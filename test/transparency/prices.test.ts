@@ -291,6 +291,24 @@ describe('price research, suppliers and organizations', () => {
     }
   })
 
+  it('gives a first page alike, whether its summary is computed with it or was kept', async () => {
+    // The summary of q=caneta kept; each research with a date_from before every order is asked for the first
+    // time, so its statement reads the first page off the rows it matched.
+    assert.equal((await get('/v1/transparency/prices?q=caneta')).status, 200)
+    let day = 0
+    for (const sort of ['amount', '-amount', 'date', '-date'])
+      for (const perPage of [1, 2, 100]) {
+        const asked = `q=caneta&sort=${sort}&per_page=${perPage}`
+        const fresh = await get(
+          `/v1/transparency/prices?${asked}&date_from=2000-01-${String(++day).padStart(2, '0')}`,
+        )
+        const kept = await get(`/v1/transparency/prices?${asked}`)
+        assert.equal(fresh.status, 200, asked)
+        assert.deepEqual(fresh.body.data, kept.body.data, asked)
+        assert.equal(fresh.body.data.items.has_more, perPage < 7, asked)
+      }
+  })
+
   it("narrows to a company's prices by its CNPJ", async () => {
     const { body } = await get(
       `/v1/transparency/prices?q=caneta&provider_document=${company.document}&per_page=100`,
