@@ -5,7 +5,7 @@ import { pipeline } from 'node:stream/promises'
 import { openExport } from '../export/export.js'
 import { checkExportParameters, EXPORT_PARAMETERS, exportRequest } from '../export/request.js'
 import { compileQuery } from '../query-validation.js'
-import { BULK_PARAMETERS, type ReleaseFilters, releaseLines } from '../transparency/ocds-packages.js'
+import { BULK_PARAMETERS, releaseFilters, releaseLines } from '../transparency/ocds-packages.js'
 import { type ParameterProblem, parameterError } from '../transparency/parameters.js'
 import { withDatabase } from './common.js'
 import { ProgressLine } from './progress.js'
@@ -40,7 +40,7 @@ export async function exportCommand(
       const { resource: _, ...filters } = query
       checkBulkParameters(filters)
       line = new ProgressLine(process.stderr, 'releases')
-      const bulk = await releaseLines(db.pool, config.ocds.prefix, filters as ReleaseFilters, (n) =>
+      const bulk = await releaseLines(db.pool, config.ocds.prefix, releaseFilters(filters), (n) =>
         line.update(n),
       )
       stream = Readable.from(bulk.lines, { objectMode: false })

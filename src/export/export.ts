@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream'
 import { openCursor } from '../db/cursor.js'
 import type { Pool } from '../db/pool.js'
+import type { FilterValues } from '../resources/filters.js'
 import type { PublicResource } from '../resources/index.js'
 import { listingSql } from '../transparency/listing.js'
 import { columnSql, exportColumns } from './columns.js'
@@ -13,7 +14,7 @@ export interface ExportRequest {
   resource: PublicResource
   format: ExportFormat
   separator: Separator
-  filters: Readonly<Record<string, string | number>>
+  filters: FilterValues
   sort: string
   /** Called now and then with the number of rows written so far. */
   onProgress?: (rows: number) => void

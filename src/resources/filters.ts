@@ -48,6 +48,62 @@ export interface Filter {
   readonly form?: FormInput
 }
 
+/** A question's filters, by parameter name: a listing's, the price research's, the OCDS releases'... */
+export type Filters<N extends string = string> = Readonly<Record<N, Filter>>
+
+/** Filter name → value, as its parameter read it. */
+export type FilterValues<N extends string = string> = Readonly<Partial<Record<N, string | number>>>
+
+/** A valid value as its parameter reads it (a UUID in lower case, search text as the search reads it). */
+export function readValue(parameter: Parameter, value: string | number): string | number {
+  const read = parameter[2]
+  return read !== undefined && typeof value === 'string' ? read(value) : value
+}
+
+/** The query parameters of declared filters, by name: what a question's parameters list takes from them. */
+export function filterParameters(declared: Filters): Record<string, Parameter> {
+  return Object.fromEntries(Object.entries(declared).map(([name, filter]) => [name, filter.parameter]))
+}
+
+// Every question applies its declared filters through the two functions below: the values of a validated query,
+// then the statement's conditions and values. A statement's text depends only on which filters are present, so
+// it can be kept; the values are never part of it.
+
+/** The declared filters that a validated query has, each value as its parameter reads it, in declared order. */
+export function filterValues<N extends string>(
+  declared: Filters<N>,
+  query: Readonly<Record<string, unknown>>,
+): FilterValues<N> {
+  const values: Partial<Record<N, string | number>> = {}
+  for (const name of Object.keys(declared) as N[]) {
+    const value = query[name] as string | number | undefined
+    if (value !== undefined) values[name] = readValue(declared[name].parameter, value)
+  }
+  return values
+}
+
+/**
+ * The conditions of the filters `values` holds, over the row alias `a`, in declared order: each its SQL text with
+ * its value's placeholder (`$first`, then on), and the values in that order. `names` are the filters present:
+ * what a statement's text depends on, and may be kept by.
+ */
+export function filterSql<N extends string>(
+  declared: Filters<N>,
+  values: FilterValues<N>,
+  a: string,
+  first = 1,
+): { names: N[]; conditions: string[]; values: (string | number)[] } {
+  // A value of a filter the question does not declare is a bug of its caller: never a question left unfiltered.
+  for (const name of Object.keys(values))
+    if (!Object.hasOwn(declared, name)) throw new Error(`unknown filter ${name}`)
+  const names = (Object.keys(declared) as N[]).filter((name) => values[name] !== undefined)
+  return {
+    names,
+    conditions: names.map((name, i) => declared[name].sql(a, `$${first + i}`)),
+    values: names.map((name) => values[name] as string | number),
+  }
+}
+
 /** A record's number or its bidding's, exact: `what` says which, for the document. */
 const numberParameter = (what: string): Parameter => [
   Type.String({

@@ -3,11 +3,11 @@ import { NotFoundError, ParameterError } from '../errors.js'
 import type { JsonObject } from '../json.js'
 import { CACHE_KEYS } from '../readmodel/cache-keys.js'
 import { type AnyField, rawSql, sqlType } from '../resources/fields.js'
-import type { ChoiceList } from '../resources/filters.js'
+import { type ChoiceList, type FilterValues, filterSql, filterValues } from '../resources/filters.js'
 import { listingItemFields, type PublicResource } from '../resources/index.js'
 import { from, jsonObject } from '../resources/json.js'
 import type { Cursors, ListCursor } from './cursors.js'
-import { DEFAULT_PER_PAGE, filterValues, parseRelations, sortOf, type ValidQuery } from './parameters.js'
+import { DEFAULT_PER_PAGE, parseRelations, sortOf, type ValidQuery } from './parameters.js'
 
 // A page of a listing, as the API serves it: the page's rows built as JSON by PostgreSQL, the total of
 // the filter, and the page envelope. No HTTP here: the API, the portal and OCDS read pages through it.
@@ -26,7 +26,7 @@ export interface ListQuery {
   /** Read after this row (keyset), not at page's offset: pages hold still while imports add and change records. */
   after?: ListCursor
   /** Filter name → value, names already checked against resource.filters. */
-  filters: Readonly<Record<string, string | number>>
+  filters: FilterValues
   /** A name of resource.sorts, `-` first for descending. */
   sort: string
   /** Names of resource.offered. */
@@ -44,7 +44,7 @@ export function listQuery(resource: PublicResource, query: ValidQuery): ListQuer
     perPage: (query.per_page as number | undefined) ?? DEFAULT_PER_PAGE,
     // In this order, which is the order a query's problems are reported in.
     relations: parseRelations(resource, query.with_relations as string | undefined),
-    filters: filterValues(resource, query),
+    filters: filterValues(resource.filters, query),
     sort: sortOf(resource, query.sort),
   }
 }
@@ -98,23 +98,22 @@ interface ListingText {
 
 /**
  * Listings' SQL texts by resource, filters' names and sort, made once each: a listing's text depends on
- * nothing else. At most LISTING_TEXTS are kept (the filters' names come sorted, so there are as many as
- * combinations of filters and sorts, not orders of parameters); past it the map starts again.
+ * nothing else. At most LISTING_TEXTS are kept (the filters' names come in declared order, so there are as many
+ * as combinations of filters and sorts, not orders of parameters); past it the map starts again.
  */
 const listingTexts = new Map<string, ListingText>()
 const LISTING_TEXTS = 1000
 
-function listingText(resource: PublicResource, names: readonly string[], sort: string): ListingText {
-  const key = `${resource.path}\u0000${names.join(',')}\u0000${sort}`
+function listingText(
+  resource: PublicResource,
+  filters: { names: readonly string[]; conditions: readonly string[] },
+  sort: string,
+): ListingText {
+  const key = `${resource.path}\u0000${filters.names.join(',')}\u0000${sort}`
   let text = listingTexts.get(key)
   if (text !== undefined) return text
   const a = resource.record.alias
-  const conditions = [resource.where(a)]
-  for (const [i, name] of names.entries()) {
-    const filter = resource.filters[name]
-    if (!filter) throw new Error(`unknown filter ${name}`)
-    conditions.push(filter.sql(a, `$${i + 1}`))
-  }
+  const conditions = [resource.where(a), ...filters.conditions]
   // Stryker disable next-line Regex: no sort's name holds a dash
   const field = resource.sorts[sort.replace(/^-/, '')]
   if (!field) throw new Error(`unknown sort ${sort}`)
@@ -144,15 +143,15 @@ function listingText(resource: PublicResource, names: readonly string[], sort: s
 }
 
 /**
- * The WHERE and ORDER BY of a listing, with its parameter values (the filters in the order of their names).
+ * The WHERE and ORDER BY of a listing, with its parameter values (the filters in their declared order).
  * Values never enter the SQL text.
  */
 export function listingSql(
   resource: PublicResource,
   query: Pick<ListQuery, 'filters' | 'sort'>,
 ): ListingText & { values: unknown[] } {
-  const names = Object.keys(query.filters).sort()
-  return { ...listingText(resource, names, query.sort), values: names.map((name) => query.filters[name]) }
+  const filters = filterSql(resource.filters, query.filters, resource.record.alias)
+  return { ...listingText(resource, filters, query.sort), values: filters.values }
 }
 
 /** How a page is placed: by its offset, or after a cursor's row (whose key is a value, or null). */

@@ -6,34 +6,48 @@ import { ParameterError } from '../errors.js'
 import { release, releaseId } from '../ocds/mapping.js'
 import { type Release, versionedRelease } from '../ocds/merge.js'
 import { STORED_PREFIX } from '../ocds/releases.js'
+import {
+  type Filters,
+  type FilterValues,
+  filterParameters,
+  filterSql,
+  filterValues,
+  organization,
+} from '../resources/filters.js'
 import type { Cursors } from './cursors.js'
 import { checkOrganization } from './listing.js'
-import {
-  DEFAULT_PER_PAGE,
-  FILTERS,
-  PAGING,
-  type Parameter,
-  parameters,
-  type ValidQuery,
-} from './parameters.js'
+import { DEFAULT_PER_PAGE, PAGING, type Parameter, parameters, type ValidQuery } from './parameters.js'
 
 // Reading the stored releases and wrapping them in OCDS packages, without HTTP: the routes, the CLI and
 // the benchmark call these. A release is its ocid joined to its stored tail (releases.ts).
 
+/** The releases' filters, over ocds_releases `r`: a release is dated by its last change, in UTC. */
+const RELEASE_FILTERS = {
+  organization_uuid: organization,
+  date_from: {
+    sql: (a, p) => `${a}.date >= ${p}::date AT TIME ZONE 'UTC'`,
+    parameter: [
+      Type.String({ format: 'date', description: 'Releases dated (last changed) from this day on, in UTC' }),
+      'uma data AAAA-MM-DD',
+    ],
+  },
+  date_to: {
+    sql: (a, p) => `${a}.date < (${p}::date + 1) AT TIME ZONE 'UTC'`,
+    parameter: [
+      Type.String({
+        format: 'date',
+        description: 'Releases dated (last changed) up to this day, inclusive, in UTC',
+      }),
+      'uma data AAAA-MM-DD',
+    ],
+  },
+} satisfies Filters
+
+type ReleaseFilterName = keyof typeof RELEASE_FILTERS
+
 const OCDS_FILTERS: Readonly<Record<string, Parameter>> = {
   ...PAGING,
-  organization_uuid: FILTERS.organization_uuid as Parameter,
-  date_from: [
-    Type.String({ format: 'date', description: 'Releases dated (last changed) from this day on, in UTC' }),
-    'uma data AAAA-MM-DD',
-  ],
-  date_to: [
-    Type.String({
-      format: 'date',
-      description: 'Releases dated (last changed) up to this day, inclusive, in UTC',
-    }),
-    'uma data AAAA-MM-DD',
-  ],
+  ...filterParameters(RELEASE_FILTERS),
 }
 
 /** What GET /v1/ocds/releases takes. */
@@ -78,23 +92,15 @@ export const BULK_PARAMETERS = parameters(['organization_uuid', 'date_from', 'da
   ],
 })
 
-export interface ReleaseFilters {
-  organization_uuid?: string
-  date_from?: string
-  date_to?: string
-}
+/** The releases' filters asked, as their parameters read them. */
+export type ReleaseFilters = FilterValues<ReleaseFilterName>
 
 /** What a page of releases is asked. */
 export type ReleaseQuery = ReleaseFilters & { page?: number; per_page?: number; after?: string }
 
 /** The filters of a validated query (of the pages, or of the bulk download). */
 export function releaseFilters(query: ValidQuery): ReleaseFilters {
-  const organization = query.organization_uuid as string | undefined
-  return {
-    organization_uuid: organization?.toLowerCase(),
-    date_from: query.date_from as string | undefined,
-    date_to: query.date_to as string | undefined,
-  }
+  return filterValues(RELEASE_FILTERS, query)
 }
 
 /** A page's query from its validated parameters. */
@@ -107,22 +113,11 @@ export function releaseQuery(query: ValidQuery): ReleaseQuery {
   }
 }
 
-/** The filters' SQL over ocds_releases r, newest change first. */
-function filtered(filters: ReleaseFilters): { where: string; values: unknown[] } {
-  const conditions: string[] = []
-  const values: unknown[] = []
-  if (filters.organization_uuid !== undefined) {
-    values.push(filters.organization_uuid.toLowerCase())
-    conditions.push(`r.organization_id = $${values.length}::uuid`)
-  }
-  if (filters.date_from !== undefined) {
-    values.push(filters.date_from)
-    conditions.push(`r.date >= $${values.length}::date AT TIME ZONE 'UTC'`)
-  }
-  if (filters.date_to !== undefined) {
-    values.push(filters.date_to)
-    conditions.push(`r.date < ($${values.length}::date + 1) AT TIME ZONE 'UTC'`)
-  }
+/** The filters' condition over ocds_releases r, and their values, of a query that may ask more (a page, history). */
+function filtered(query: ReleaseFilters): { where: string; values: unknown[] } {
+  const filters: Partial<Record<ReleaseFilterName, string | number>> = {}
+  for (const name of Object.keys(RELEASE_FILTERS) as ReleaseFilterName[]) filters[name] = query[name]
+  const { conditions, values } = filterSql(RELEASE_FILTERS, filters, 'r')
   return { where: conditions.length > 0 ? conditions.join(' AND ') : 'true', values }
 }
 
@@ -193,7 +188,7 @@ export async function releasePage(
     [...values, perPage + 1, byChange ? 0 : (page - 1) * perPage, ...(byChange ? [after] : [])],
   )
   if (rows.length === 0) {
-    await checkOrganization(pool, query.organization_uuid)
+    await checkOrganization(pool, query.organization_uuid as string | undefined)
     if (!byChange) return undefined
   }
   const more = rows.length > perPage
@@ -202,7 +197,7 @@ export async function releasePage(
     const search = new URLSearchParams()
     for (const name of ['organization_uuid', 'date_from', 'date_to'] as const) {
       const v = query[name]
-      if (v !== undefined) search.set(name, v)
+      if (v !== undefined) search.set(name, String(v))
     }
     if ('page' in place) search.set('page', String(place.page))
     else search.set('after', place.after)
@@ -376,8 +371,7 @@ export async function releaseLines(
   onProgress?: (releases: number) => void,
   signal?: AbortSignal,
 ) {
-  const organization = filters.organization_uuid?.toLowerCase()
-  await checkOrganization(pool, organization)
+  await checkOrganization(pool, filters.organization_uuid as string | undefined)
   const { where, values } = filtered(filters)
   const text = filters.history
     ? `SELECT r.process_id, r.version, r.tail FROM (

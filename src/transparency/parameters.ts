@@ -56,25 +56,6 @@ export const FILTERS: Readonly<Record<string, Parameter>> = (() => {
   return Object.fromEntries(FILTER_ORDER.map((name) => [name, declared.get(name) as Parameter]))
 })()
 
-/** The resource's filters present in an (already validated) query, with their values normalized. */
-export function filterValues(
-  resource: PublicResource,
-  query: Readonly<Record<string, unknown>>,
-): Record<string, string | number> {
-  const filters: Record<string, string | number> = {}
-  for (const [name, filter] of Object.entries(resource.filters)) {
-    const value = query[name] as string | number | undefined
-    if (value !== undefined) filters[name] = readValue(filter.parameter, value)
-  }
-  return filters
-}
-
-/** A valid value as its parameter reads it. */
-export function readValue(parameter: Parameter, value: string | number): string | number {
-  const read = parameter[2]
-  return read !== undefined && typeof value === 'string' ? read(value) : value
-}
-
 /**
  * A validated query's canonical text: its parameters in declared order, defaults filled in (the schema's), each
  * value as its parameter reads it, `omit` left out. Two spellings of one question (parameter order, case and

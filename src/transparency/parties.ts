@@ -3,7 +3,15 @@ import { NO_CONTROL_PATTERN } from '../checks.js'
 import { type Pool, prepared } from '../db/pool.js'
 import { NotFoundError } from '../errors.js'
 import type { AnyField } from '../resources/fields.js'
-import { nameFilter, type Parameter, searchText } from '../resources/filters.js'
+import {
+  type Filters,
+  filterParameters,
+  filterSql,
+  filterValues,
+  nameFilter,
+  type Parameter,
+  searchText,
+} from '../resources/filters.js'
 import { Order, PUBLIC_RESOURCES, type PublicResource } from '../resources/index.js'
 import { day, money, object, publicTaxId } from '../resources/sql.js'
 import type { Cursors } from './cursors.js'
@@ -305,22 +313,6 @@ const LIST_CURSOR = (what: string): [ReturnType<typeof Type.String>, string] => 
   'o next_cursor de uma página anterior desta lista',
 ]
 
-export const SUPPLIER_LIST_PARAMETERS: Parameters = parameters(['q', 'document', 'per_page', 'cursor'], {
-  q: NAME_WORDS,
-  document: [
-    Type.String({ pattern: '^[0-9]{14}$', description: "A company's CNPJ, 14 digits" }),
-    'um CNPJ, só os 14 dígitos',
-  ],
-  per_page: PAGING.per_page,
-  cursor: LIST_CURSOR('suppliers'),
-})
-
-export const ORGANIZATION_LIST_PARAMETERS: Parameters = parameters(['q', 'per_page', 'cursor'], {
-  q: NAME_WORDS,
-  per_page: PAGING.per_page,
-  cursor: LIST_CURSOR('organizations'),
-})
-
 interface NamedList {
   /** The cursor's sort mark, and the pattern of the id it keeps. */
   mark: string
@@ -329,7 +321,9 @@ interface NamedList {
   select: string
   key: string
   table: string
-  where: (query: ValidQuery, values: unknown[]) => string[]
+  /** What every row listed meets, over the table by its name. */
+  always: readonly string[]
+  filters: Filters
 }
 
 const LISTS = {
@@ -342,17 +336,17 @@ const LISTS = {
       ['name', 'name'],
     ])}::text AS item`,
     key: 'document',
-    where: (query, values) => {
-      const conditions = ['length(document) = 14']
-      if (query.q !== undefined) {
-        values.push(query.q)
-        conditions.push(`id IN ${nameFilter(`$${values.length}`)}`)
-      }
-      if (query.document !== undefined) {
-        values.push(query.document)
-        conditions.push(`document = $${values.length}`)
-      }
-      return conditions
+    // Companies only: a person's CPF is never listed.
+    always: ['length(document) = 14'],
+    filters: {
+      q: { sql: (a, p) => `${a}.id IN ${nameFilter(p)}`, parameter: NAME_WORDS },
+      document: {
+        sql: (a, p) => `${a}.document = ${p}`,
+        parameter: [
+          Type.String({ pattern: '^[0-9]{14}$', description: "A company's CNPJ, 14 digits" }),
+          'um CNPJ, só os 14 dígitos',
+        ],
+      },
     },
   },
   organizations: {
@@ -365,13 +359,26 @@ const LISTS = {
       ['document', 'document'],
     ])}::text AS item`,
     key: 'id::text',
-    where: (query, values) => {
-      if (query.q === undefined) return []
-      values.push(query.q)
-      return [`compras_fold(name) LIKE compras_name_pattern($${values.length})`]
+    always: [],
+    filters: {
+      q: {
+        sql: (a, p) => `compras_fold(${a}.name) LIKE compras_name_pattern(${p})`,
+        parameter: NAME_WORDS,
+      },
     },
   },
 } as const satisfies Record<string, NamedList>
+
+/** A named list's parameters: its filters, then its pages by cursor. */
+const listParameters = (which: keyof typeof LISTS): Parameters =>
+  parameters([...Object.keys(LISTS[which].filters), 'per_page', 'cursor'], {
+    ...filterParameters(LISTS[which].filters),
+    per_page: PAGING.per_page,
+    cursor: LIST_CURSOR(which),
+  })
+
+export const SUPPLIER_LIST_PARAMETERS: Parameters = listParameters('suppliers')
+export const ORGANIZATION_LIST_PARAMETERS: Parameters = listParameters('organizations')
 
 /** A page of suppliers (companies) or organizations by name, `{"data":[…],"next_cursor":…,"has_more":…}`. */
 export async function namedList(
@@ -382,8 +389,9 @@ export async function namedList(
 ): Promise<string> {
   const list: NamedList = LISTS[which]
   await cursors.ready()
-  const values: unknown[] = []
-  const conditions = list.where(query, values)
+  const filters = filterSql(list.filters, filterValues(list.filters, query), list.table)
+  const values: unknown[] = filters.values
+  const conditions = [...list.always, ...filters.conditions]
   if (query.cursor !== undefined) {
     const after = cursors.readListing(query.cursor as string, list.mark, list.id)
     values.push(after.key, after.id)

@@ -7,6 +7,10 @@ import {
   chosen,
   dateRange,
   type Filter,
+  type FilterValues,
+  filterParameters,
+  filterSql,
+  filterValues,
   organization,
   search,
   searchText,
@@ -22,7 +26,6 @@ import {
   type Parameter,
   type Parameters,
   parameters,
-  readValue,
   type ValidQuery,
 } from './parameters.js'
 
@@ -84,7 +87,7 @@ export type PriceSort = (typeof PRICE_SORTS)[number]
 
 /** The research's query parameters: the filters, the items' sort, and their pages by cursor. */
 export const PRICE_PARAMETER_LIST: Readonly<Record<string, Parameter>> = {
-  ...Object.fromEntries(Object.entries(PRICE_FILTERS).map(([name, f]) => [name, f.parameter])),
+  ...filterParameters(PRICE_FILTERS),
   sort: [
     Type.String({
       enum: [...PRICE_SORTS],
@@ -112,7 +115,7 @@ export const PRICE_PARAMETERS: Parameters = parameters(
 
 /** A price research asked: its filters (as their parameters read them), the items' sort, and where their page starts. */
 export interface PriceQuery {
-  filters: Readonly<Partial<Record<PriceFilterName, string | number>>>
+  filters: FilterValues<PriceFilterName>
   sort: PriceSort
   perPage: number
   /** After this item (its sort key as text, and `order_id-position`). */
@@ -124,12 +127,7 @@ const ITEM_ID = /^[0-9]{1,19}-[0-9]{1,5}$/
 
 /** The research a validated query asks for; ParameterError for a cursor this service did not give. */
 export async function priceQuery(cursors: Cursors, query: ValidQuery): Promise<PriceQuery> {
-  const filters: Partial<Record<PriceFilterName, string | number>> = {}
-  for (const [name, filter] of Object.entries(PRICE_FILTERS) as [PriceFilterName, Filter][]) {
-    const value = query[name] as string | number | undefined
-    // Stryker disable next-line ConditionalExpression: an absent filter read is undefined, which present() skips
-    if (value !== undefined) filters[name] = readValue(filter.parameter, value)
-  }
+  const filters = filterValues(PRICE_FILTERS, query)
   const sort = ((query.sort as string | undefined) ?? 'amount') as PriceSort
   // Stryker disable next-line LogicalOperator: the schema's default fills per_page; this is the type's fallback
   const perPage = (query.per_page as number | undefined) ?? DEFAULT_PER_PAGE
@@ -143,7 +141,7 @@ export async function priceQuery(cursors: Cursors, query: ValidQuery): Promise<P
 
 /** The canonical text of a research's filters: what its summary depends on, and is kept under. */
 export function filtersKey(query: PriceQuery): string {
-  const pairs = present(query).names.map(
+  const pairs = filterSql(PRICE_FILTERS, query.filters, 'p').names.map(
     (name) => `${name}=${encodeURIComponent(String(query.filters[name]))}`,
   )
   // Stryker disable next-line StringLiteral: each value is encoded, so the names alone already part them
@@ -196,28 +194,31 @@ const ORDERS: Readonly<Record<PriceSort, { key: string; type: string; direction:
   '-date': { key: 'p.day', type: 'date', direction: 'DESC' },
 }
 
-/** The price rows a research's filters match, as a WHERE condition; `$1`… are their values in name order. */
-const matching = (names: readonly PriceFilterName[]) =>
-  names.map((name, i) => PRICE_FILTERS[name].sql('p', `$${i + 1}`)).join(' AND ')
+/** A research's filters over price rows `p`: the WHERE condition, `$1`… their values in declared order. */
+function matching(query: Pick<PriceQuery, 'filters'>): { where: string; values: (string | number)[] } {
+  const { conditions, values } = filterSql(PRICE_FILTERS, query.filters, 'p')
+  // q is required, so a research has one condition at least.
+  return { where: conditions.join(' AND '), values }
+}
 
 /**
  * The statement of a research's summary: each unit's statistics and fences, or only `too_broad` when more than
  * `$n+1` prices match. The matching rows are read at most one past the bound, so a research that matches
  * everything costs the bound, not the table.
  */
-function summaryStatement(names: readonly PriceFilterName[], firstPage?: PriceSort): string {
-  const bound = `$${names.length + 1}`
+function summaryStatement(where: string, n: number, firstPage?: PriceSort): string {
+  const bound = `$${n + 1}`
   const within = `(SELECT count(*) FROM matched) <= ${bound}`
   // The first page, when asked, is read off the rows matched (not the table again), in the page's own way.
   const page =
     firstPage === undefined
       ? ''
       : `, fences AS (SELECT unit, lo, hi FROM stats),
-    ${pageOf('matched', `TRUE`, firstPage, `$${names.length + 2}`)}`
-  const pageColumns = firstPage === undefined ? '' : `, ${pageColumnsOf(firstPage, `$${names.length + 2}`)}`
+    ${pageOf('matched', 'TRUE', firstPage, `$${n + 2}`)}`
+  const pageColumns = firstPage === undefined ? '' : `, ${pageColumnsOf(firstPage, `$${n + 2}`)}`
   return `WITH matched AS MATERIALIZED (
       SELECT p.unit, p.amount, p.quantity, p.organization_id, p.supplier_id, p.order_id, p.position, p.day
-      FROM price_items p WHERE ${matching(names)} LIMIT ${bound} + 1),
+      FROM price_items p WHERE ${where} LIMIT ${bound} + 1),
     sorted AS (
       SELECT unit, count(*)::int AS n, array_agg(amount ORDER BY amount) AS a, sum(amount) AS total,
         sum(amount * quantity) / nullif(sum(quantity), 0) AS weighted_mean
@@ -312,15 +313,14 @@ function pageColumnsOf(sort: PriceSort, perPage: string): string {
 }
 
 /** The statement of a page of a research's items, given its fences: as JSON text, with whether more follow. */
-function pageStatement(names: readonly PriceFilterName[], sort: PriceSort, after: boolean): string {
+function pageStatement(where: string, n: number, sort: PriceSort, after: boolean): string {
   const order = ORDERS[sort]
   const past = order.direction === 'DESC' ? '<' : '>'
-  const n = names.length
   const keyset = after
     ? `AND (${order.key}, p.order_id, p.position) ${past} ($${n + 3}::${order.type}, $${n + 4}::bigint, $${n + 5}::smallint)`
     : ''
   return `WITH ${fencesFrom(`$${n + 2}`)},
-    ${pageOf('price_items', `${matching(names)} ${keyset}`, sort, `$${n + 1}`)}
+    ${pageOf('price_items', `${where} ${keyset}`, sort, `$${n + 1}`)}
   SELECT ${pageColumnsOf(sort, `$${n + 1}`)}`
 }
 
@@ -333,11 +333,11 @@ export function priceItemsSql(
   fences: Fences,
   select: string,
 ): { sql: string; values: unknown[] } {
-  const { names, values } = present(query)
+  const { where, values } = matching(query)
   const by = orderOf(query.sort, ORDERS[query.sort].direction)
   return {
-    sql: `WITH ${fencesFrom(`$${names.length + 1}`)}
-      SELECT ${select} FROM price_items p ${ITEM_FROM} WHERE ${matching(names)} ORDER BY ${by}`,
+    sql: `WITH ${fencesFrom(`$${values.length + 1}`)}
+      SELECT ${select} FROM price_items p ${ITEM_FROM} WHERE ${where} ORDER BY ${by}`,
     values: [...values, JSON.stringify(fences)],
   }
 }
@@ -347,17 +347,6 @@ export function priceItemsSql(
  * common description's hundreds of thousands of prices are sorted in memory instead of spilled to disk.
  */
 const RESEARCH_WORK_MEM = '64MB'
-
-/** The filters' names present, in a fixed order (so a shape has one text), with their values. */
-function present(query: Pick<PriceQuery, 'filters'>): {
-  names: PriceFilterName[]
-  values: (string | number)[]
-} {
-  const names = (Object.keys(PRICE_FILTERS) as PriceFilterName[]).filter(
-    (name) => query.filters[name] !== undefined,
-  )
-  return { names, values: names.map((name) => query.filters[name] as string | number) }
-}
 
 /** A page's row as its statements give it: whether more follow, its items as JSON text, its last key and id. */
 type PageRow = { more: boolean; items: string; last: string | null }
@@ -394,7 +383,7 @@ export async function priceSummary(
   signal?: AbortSignal,
   firstPage?: FirstPage,
 ): Promise<{ summary: Summary; page?: string }> {
-  const { names, values } = present(query)
+  const { where, values } = matching(query)
   if (firstPage) await firstPage.cursors.ready()
   type Row = { too_broad: boolean; summary: string; fences: string } & Partial<PageRow>
   const asked = firstPage === undefined ? [] : [firstPage.perPage]
@@ -402,7 +391,11 @@ export async function priceSummary(
     inTransaction(client, async () => {
       // Stryker disable next-line StringLiteral: memory for the sort, not the answer (its effect is the bench's)
       await client.query(`SET LOCAL work_mem = '${RESEARCH_WORK_MEM}'`)
-      const statement = prepared(summaryStatement(names, firstPage?.sort), [...values, limit, ...asked])
+      const statement = prepared(summaryStatement(where, values.length, firstPage?.sort), [
+        ...values,
+        limit,
+        ...asked,
+      ])
       const { rows } = await client.query<Row>(statement)
       return rows[0] as Row
     }),
@@ -430,10 +423,10 @@ export async function priceItems(
   fences: Fences,
   signal?: AbortSignal,
 ): Promise<string> {
-  const { names, values } = present(query)
+  const { where, values } = matching(query)
   await cursors.ready()
   const placing = query.after ? [query.after.key, ...query.after.id.split('-')] : []
-  const statement = prepared(pageStatement(names, query.sort, query.after !== undefined), [
+  const statement = prepared(pageStatement(where, values.length, query.sort, query.after !== undefined), [
     ...values,
     query.perPage,
     JSON.stringify(fences),

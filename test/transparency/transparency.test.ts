@@ -650,7 +650,8 @@ describe('transparency queries', () => {
           sort: '-date_start',
         })
         assert.deepEqual(backward, forward)
-        assert.deepEqual(forward.values, [1, org.uuid])
+        // The values in the filters' declared order (src/resources/filters.ts, filterSql).
+        assert.deepEqual(forward.values, [org.uuid, 1])
         const bySupplier = listingSql(contracts, {
           filters: { provider_document: person.document },
           sort: '-date_start',
