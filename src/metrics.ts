@@ -17,6 +17,7 @@ export interface MetricsSources {
   exportPool: Pool
   store: DocumentStore
   exportGate: Gate
+  researchGate: Gate
   /** With DATABASE_REPLICA_URLS: the replicas' state. */
   replicas?: Replicas | undefined
   /** Whether Redis answers; undefined when the instance runs without Redis. */
@@ -140,6 +141,15 @@ export class Metrics {
       registers,
       collect() {
         this.set(exportGate.size)
+      },
+    })
+    const { researchGate } = sources
+    new Gauge({
+      name: `${PREFIX}researches_running`,
+      help: 'Price researches computing on a place (RESEARCH_CONCURRENCY bounds them)',
+      registers,
+      collect() {
+        this.set(researchGate.size)
       },
     })
     const { replicas } = sources

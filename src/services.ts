@@ -186,6 +186,7 @@ export async function startServices(
       exportPool,
       store,
       exportGate,
+      researchGate: researches.gate,
       replicas: read.replicas,
       redisUp: () => redisUp,
     })

@@ -53,12 +53,15 @@ export async function serving(db: { pool: Pool }, options: TestAppOptions = {}) 
   }
 }
 
-/** The export places an app (built with METRICS_PORT) holds now, as an operator reads them (compras_exports_running). */
-export async function exportPlacesHeld(app: FastifyInstance): Promise<number> {
+/**
+ * The places an app (built with METRICS_PORT) holds now for streamed downloads or price researches, as an operator
+ * reads them (compras_exports_running, compras_researches_running).
+ */
+export async function placesHeld(app: FastifyInstance, what: 'exports' | 'researches'): Promise<number> {
   const server = app.metricsServer
   assert.ok(server, 'the app serves its metrics (METRICS_PORT)')
   const text = await (await fetch(`http://127.0.0.1:${metricsPortOf(server)}/metrics`)).text()
-  const line = /^compras_exports_running (\S+)$/m.exec(text)
+  const line = new RegExp(`^compras_${what}_running (\\S+)$`, 'm').exec(text)
   assert.ok(line, 'the metric is served')
   return Number(line[1])
 }

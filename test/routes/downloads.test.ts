@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test'
 import type { FastifyInstance } from 'fastify'
 import { importRecords } from '../../src/import/importer.js'
 import { ReaderWatch } from '../../src/routes/reader-watch.js'
-import { buildTestApp, exportPlacesHeld, listen } from '../helpers/app.js'
+import { buildTestApp, listen, placesHeld } from '../helpers/app.js'
 import { createTestDatabase, multiplyContracts, type TestDatabase } from '../helpers/db.js'
 import { until } from '../helpers/http.js'
 import { demoRecords, ndjson, source } from '../helpers/records.js'
@@ -181,7 +181,7 @@ describe('streamed downloads and their places', () => {
          WHERE datname = current_database() AND application_name = 'compras-export' AND state <> 'idle'`,
       )
     ).rows[0].n as number
-  const placesHeld = () => exportPlacesHeld(app)
+  const exportsHeld = () => placesHeld(app, 'exports')
   /**
    * Every place is free: none held, and as many downloads as EXPORT_CONCURRENCY start at once, each from a new
    * address. A try starts only while no place is held, and may still fail on a loaded machine: its first rows
@@ -194,7 +194,7 @@ describe('streamed downloads and their places', () => {
     try {
       await until(
         async () => {
-          if ((await placesHeld()) !== 0) return false
+          if ((await exportsHeld()) !== 0) return false
           const starts = await Promise.all(
             [next(), next()].map((from) => get(base, DOWNLOADS[0][1], from, { headOnly: true })),
           )
@@ -263,7 +263,7 @@ describe('streamed downloads and their places', () => {
       }
       // The file is closed and its query over (cancelled, or ended once the lock went), then its place is back.
       await until(async () => (await exportConnections()) === 0, 20_000, 'the file to be closed')
-      await until(async () => (await placesHeld()) === 0, 5000, 'its place to be given back')
+      await until(async () => (await exportsHeld()) === 0, 5000, 'its place to be given back')
       // The same address may start another at once: its place is free, and so is every other.
       const again = await get(base, path, from, { headOnly: true })
       assert.match(again.status ?? '', /^HTTP\/1\.1 200/)
@@ -394,7 +394,7 @@ describe('streamed downloads and their places', () => {
     })
     try {
       const boundedBase = await listen(bounded)
-      const running = () => exportPlacesHeld(bounded)
+      const running = () => placesHeld(bounded, 'exports')
       const asked = Date.now()
       const reading = readAt(boundedBase, DOWNLOADS[0][1], next(), 256 * 1024, 30_000)
       await until(async () => (await running()) === 1, 5000, 'the export to start')

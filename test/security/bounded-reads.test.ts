@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test'
 import type { FastifyInstance } from 'fastify'
 import pg from 'pg'
 import { MESSAGES } from '../../src/messages.js'
-import { buildTestApp, exportPlacesHeld, listen } from '../helpers/app.js'
+import { buildTestApp, listen, placesHeld } from '../helpers/app.js'
 import { seededDatabase, type TestDatabase } from '../helpers/db.js'
 import { until } from '../helpers/http.js'
 import { demoRecords } from '../helpers/records.js'
@@ -169,7 +169,12 @@ describe('every question has a bounded cost', () => {
       await asked
       // Cancelled in PostgreSQL though the lock still holds: nothing of the service waits on it.
       await until(async () => (await waiting('compras')) === 0, 5000, 'the research to be cancelled')
-      // Its place is free: the same address may research again.
+      // Its place is given back once the service has heard of the cancel: the same address may research again.
+      await until(
+        async () => (await placesHeld(patient, 'researches')) === 0,
+        5000,
+        'its place to be given back',
+      )
       const again = fetch(`${base}/v1/transparency/prices?q=cadeira`, { headers: from('10.2.0.1') })
       await until(async () => (await waiting('compras')) === 1, 10_000, 'the next research to wait')
       await release()
@@ -253,7 +258,11 @@ describe('every question has a bounded cost', () => {
       await release()
       // Every place is given back (a file asked before the lock was released may still be ending: wait for it),
       // and an ordinary export is answered: no place or connection was left behind.
-      await until(async () => (await exportPlacesHeld(patient)) === 0, 20_000, 'every place to be given back')
+      await until(
+        async () => (await placesHeld(patient, 'exports')) === 0,
+        20_000,
+        'every place to be given back',
+      )
       const answered = await fetch(`${base}/v1/transparency/prices/export?q=caneta&format=csv`, {
         headers: from('10.5.1.1'),
         signal: AbortSignal.timeout(10_000),
