@@ -2701,6 +2701,8 @@ export interface operations {
                 organization_uuid?: string;
                 /** @description The supplier's CNPJ, 14 digits. A CPF is not accepted: a filter that answers whether a person's CPF has records would reveal the digits that the mask hides. Find a person by provider_name. */
                 provider_document?: string;
+                /** @description Words of the supplier's name, in order; accents and case do not matter (`maria silva` finds `Maria da Silva`) */
+                provider_name?: string;
                 /** @description An id of /helpers/bidding-modalities */
                 modality_id?: number;
                 /** @description From this day on (the main date of the kind) */
@@ -6017,6 +6019,8 @@ export interface operations {
                 organization_uuid?: string;
                 /** @description The supplier's CNPJ, 14 digits. A CPF is not accepted: a filter that answers whether a person's CPF has records would reveal the digits that the mask hides. Find a person by provider_name. */
                 provider_document?: string;
+                /** @description Words of the supplier's name, in order; accents and case do not matter (`maria silva` finds `Maria da Silva`) */
+                provider_name?: string;
                 /** @description An id of /helpers/bidding-modalities */
                 modality_id?: number;
                 /** @description From this day on (the main date of the kind) */

@@ -76,6 +76,7 @@ export const PRICE_FILTERS = {
     ...supplierFilters.provider_document,
     sql: (a, p) => `${a}.supplier_id = (SELECT id FROM suppliers WHERE document = ${p})`,
   },
+  provider_name: supplierFilters.provider_name,
   modality_id: chosen('modality_id', 'Modalidade', 'bidding-modalities'),
   ...dateRange('day', 'Data da ordem'),
 } satisfies Record<string, Filter>

@@ -368,6 +368,7 @@ describe('portal pages', () => {
       'Descrição do item',
       'Unidade de medida',
       'CNPJ do fornecedor (14 dígitos)',
+      'Nome do fornecedor',
       'Modalidade',
     ])
       assert.ok(panel.includes(`>${label}</label>`), label)

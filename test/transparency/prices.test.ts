@@ -338,6 +338,30 @@ describe('price research, suppliers and organizations', () => {
     assert.deepEqual(nobody.body.data.summary, [])
   })
 
+  it("narrows to a supplier's prices by words of its name, a person's too", async () => {
+    const byName = async (words: string) =>
+      (await get(`/v1/transparency/prices?q=caneta&provider_name=${encodeURIComponent(words)}&per_page=100`))
+        .body
+    const central = await byName('PAPELARIA  central')
+    assert.deepEqual(
+      central.data.items.data.map((item: Json) => [item.amount, item.provider_name]),
+      ['1.00', '3.00', '10.00', '12.00'].map((amount) => [amount, company.name]),
+    )
+    // Its words in order, accents and case aside: a person is found as the listings find one, CPF masked.
+    const maria = await byName('maria silva')
+    assert.deepEqual(
+      maria.data.items.data.map((item: Json) => [item.amount, item.provider_document]),
+      [['4.00', '***.444.777-**']],
+    )
+    assert.deepEqual((await byName('silva maria')).data.summary, [])
+    const short = await get('/v1/transparency/prices?q=caneta&provider_name=ab')
+    assert.equal(short.status, 422)
+    assert.equal(
+      short.body.message,
+      'Parâmetro inválido: provider_name. Aceita um texto de 3 a 200 caracteres (palavras do nome do fornecedor).',
+    )
+  })
+
   it('shows no whole CPF, and has no page for a person', async () => {
     const { body } = await get('/v1/transparency/prices?q=caneta&per_page=100')
     const text = JSON.stringify(body)
