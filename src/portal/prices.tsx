@@ -1,3 +1,6 @@
+import type { Static } from 'typebox'
+import type { OrganizationList, OrganizationPage, SupplierList, SupplierPage } from '../answers/parties.js'
+import type { PriceResearch, PriceSummary as PriceSummarySchema } from '../answers/prices.js'
 import { arps } from '../resources/arp.js'
 import { contracts } from '../resources/contract.js'
 import type { FormInput } from '../resources/filters.js'
@@ -12,46 +15,13 @@ import { listingUrl } from './listing.js'
 // (/fornecedores/{cnpj}) and the list of organs (/orgaos). Drawn on the server, charts as SVG with a title and
 // a table of their values, so that they read without script and with a screen reader.
 
-/** A unit's statistics, as the API's summary gives them. */
-export interface PriceSummary {
-  unit: string
-  items: number
-  organizations: number
-  suppliers: number
-  min: string
-  p25: string
-  median: string
-  p75: string
-  max: string
-  mean: string
-  weighted_mean: string
-  outliers: number
-  sanitized: { items: number; min: string; median: string; mean: string; max: string }
-}
+/** A unit's statistics, as the API's summary gives them (src/answers/prices.ts). */
+export type PriceSummary = Static<typeof PriceSummarySchema>
 
-export interface PriceItemView {
-  description: string
-  brand: string
-  unit_measurement: string
-  quantity: number
-  amount: string
-  order_number: string
-  deadline_delivery: string
-  organization_uuid: string
-  organization_name: string
-  provider_name: string
-  provider_document: string
-  contract_number: string | null
-  contract_id: string | null
-  arp_number: string | null
-  arp_id: string | null
-  outlier: boolean
-}
+/** The research as the API answers it: its summary and a page of its items, each item its served fields. */
+export type PriceResearchView = Static<typeof PriceResearch>
 
-export interface PriceResearchView {
-  summary: PriceSummary[]
-  items: { data: PriceItemView[]; next_cursor: string | null; has_more: boolean }
-}
+type PriceItemView = PriceResearchView['items']['data'][number]
 
 /** The panel's form fields, as asked (q, unit, date_from, date_to), and the research when there is a q. */
 export interface PricePanel {
@@ -389,10 +359,11 @@ export function pricePage({ asked, research, problem, lists, organization }: Pri
 
 type ByKind = Record<string, Figures>
 
-export interface SupplierView {
-  document: string
-  name: string
-  names: { name: string; first_seen: string; last_seen: string }[]
+/**
+ * A supplier's page as the API answers it (src/answers/parties.ts, SupplierPage): its kinds' figures by name, which
+ * the schema builds from SUPPLIER_FIGURES at run time, so they are typed here as a record of Figures.
+ */
+export type SupplierView = Omit<Static<typeof SupplierPage>, 'totals' | 'years' | 'organizations'> & {
   totals: ByKind
   years: (ByKind & { year: number | null })[]
   organizations: (ByKind & { organization_uuid: string; organization_name: string })[]
@@ -578,7 +549,7 @@ export function supplierPage(view: SupplierView): string {
 
 export interface OrganListView {
   q: string
-  data: { uuid: string; name: string; document: string }[]
+  data: Static<typeof OrganizationList>['data']
   next: string | null
 }
 
@@ -650,7 +621,7 @@ export function organsPage(view: OrganListView): string {
 export interface SupplierListView {
   /** What was typed: words of the name, or a CNPJ. */
   q: string
-  data: { document: string; name: string }[]
+  data: Static<typeof SupplierList>['data']
   next: string | null
 }
 
@@ -686,15 +657,8 @@ export function suppliersPage(view: SupplierListView): string {
   )
 }
 
-export interface TopSupplier {
-  document: string
-  name: string
-  company: boolean
-  contracts: number
-  direct_contracts: number
-  orders: number
-  value: string
-}
+/** A supplier of an organization's ranking, as the API answers it. */
+export type TopSupplier = Static<typeof OrganizationPage>['top_suppliers'][number]
 
 /** The organ page's section of its top suppliers by contracted value. */
 /** What a ranked supplier's commitments are, in words: 2 contratos, 1 contratação direta, 3 ordens. */

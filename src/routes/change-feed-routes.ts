@@ -1,17 +1,10 @@
 import { Readable } from 'node:stream'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
+import { DOWNLOAD_REFUSALS, failure, feedPage, PublicChange, Success, TOO_MANY } from '../answers/schemas.js'
 import { openCursor, textChunks } from '../db/cursor.js'
 import { Refused } from '../errors.js'
 import type { Answer, FeedAnswer } from '../readmodel/answer.js'
-import {
-  DOWNLOAD_REFUSALS,
-  failure,
-  feedPage,
-  PublicChange,
-  Success,
-  TOO_MANY,
-} from '../reads/answer-schemas.js'
 import { PublicReads } from '../reads/public-reads.js'
 import {
   DEFAULT_FEED_PAGE,

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
+import { DOWNLOAD_REFUSALS, failure } from '../answers/schemas.js'
 import { CONTENT_TYPES, type ExportFile, openExport } from '../export/export.js'
 import { EXPORT_PARAMETERS, exportRequest } from '../export/request.js'
-import { DOWNLOAD_REFUSALS, failure } from '../reads/answer-schemas.js'
 import type { TransparencyOptions } from './route-options.js'
 import { type OpenedFile, sendDownload } from './send-download.js'
 

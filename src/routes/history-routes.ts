@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
+import { failure, History, RecordVersion, Success, TOO_MANY } from '../answers/schemas.js'
 import { NotFoundError } from '../errors.js'
-import { failure, History, RecordVersion, Success, TOO_MANY } from '../reads/answer-schemas.js'
 import type { PublicReads } from '../reads/public-reads.js'
 import type { PublicResource } from '../resources/index.js'
 import { operationId, type TransparencyOptions } from './route-options.js'

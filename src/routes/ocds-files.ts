@@ -2,14 +2,14 @@ import { Readable } from 'node:stream'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply } from 'fastify'
 import { Type } from 'typebox'
-import { EXTENSION_README, EXTENSION_RELEASE_SCHEMA, extensionMetadata } from '../ocds/extension.js'
 import {
   DOWNLOAD_REFUSALS,
   failure,
   OCDS_JSON,
   ocdsPackage as PACKAGE,
   TOO_MANY,
-} from '../reads/answer-schemas.js'
+} from '../answers/schemas.js'
+import { EXTENSION_README, EXTENSION_RELEASE_SCHEMA, extensionMetadata } from '../ocds/extension.js'
 import { BULK_PARAMETERS, releaseFilters, releaseLines } from '../transparency/ocds-packages.js'
 import type { TransparencyOptions } from './route-options.js'
 import { CACHE_CONTROL } from './send-answer.js'

@@ -1,12 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply } from 'fastify'
 import { Type } from 'typebox'
+import { feedPage, OrderChange, RETRY_AFTER } from '../answers/schemas.js'
 import type { TokenIdentity } from '../auth/tokens.js'
 import type { ImportSignal } from '../channel.js'
 import type { Pool } from '../db/pool.js'
 import { ORDER_MESSAGES } from '../messages.js'
 import { ORDER_CHANGES } from '../readmodel/envelopes.js'
-import { feedPage, OrderChange, RETRY_AFTER } from '../reads/answer-schemas.js'
 import {
   DEFAULT_FEED_PAGE,
   MAX_FEED_PAGE,

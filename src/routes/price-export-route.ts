@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { DOWNLOAD_REFUSALS, failure } from '../answers/schemas.js'
 import type { ExportFormat } from '../export/export.js'
 import { openPriceExport, PRICE_EXPORT_PARAMETERS } from '../export/prices.js'
-import { DOWNLOAD_REFUSALS, failure } from '../reads/answer-schemas.js'
 import { PublicReads } from '../reads/public-reads.js'
 import { priceQuery } from '../transparency/prices.js'
 import { FILE_ANSWER, fileDownload } from './export-route.js'

@@ -1,7 +1,7 @@
 import { Type } from 'typebox'
-import { Nullable } from '../resources/fields.js'
+import { Nullable, type Served } from '../resources/fields.js'
 import { PriceItem } from '../resources/price.js'
-import { shapeSchema } from './answer-schemas.js'
+import { shapeSchema } from './schemas.js'
 
 // The answer's schema of the price research (src/transparency/prices.ts): what the OpenAPI document publishes
 // and the shape-check test holds served bodies to.
@@ -45,7 +45,8 @@ export const PriceResearch = Type.Object(
     summary: Type.Array(PriceSummary, { description: 'One entry per unit of measurement, most items first' }),
     items: Type.Object(
       {
-        data: Type.Array(shapeSchema(PriceItem)),
+        // Typed as the item's served fields, so that Static<typeof PriceResearch> is the answer's type.
+        data: Type.Array(Type.Unsafe<Served<typeof PriceItem.fields>>(shapeSchema(PriceItem))),
         next_cursor: Nullable(
           Type.String({ description: 'The next page of items (cursor), or null at the last' }),
         ),

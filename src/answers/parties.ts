@@ -1,7 +1,7 @@
-import { type TObject, type TSchema, Type } from 'typebox'
+import { type TObject, Type } from 'typebox'
 import { Nullable } from '../resources/fields.js'
 import { type Figured, ORGANIZATION_FIGURES, SUPPLIER_FIGURES } from '../transparency/parties.js'
-import { Money } from './price-schemas.js'
+import { Money } from './prices.js'
 
 // The answers' schemas of the suppliers' and organizations' pages (src/transparency/parties.ts): what the
 // OpenAPI document publishes and the shape-check test holds served bodies to.
@@ -32,7 +32,7 @@ const COMMITTED =
   "carries. An ARP's registered value is a ceiling, never added. Its count is of those commitments, its dates " +
   'their main dates. The kinds above overlap and must not be added'
 
-const byKind = (kinds: readonly Figured[]): Record<string, TSchema> =>
+const byKind = (kinds: readonly Figured[]): Record<string, typeof Figures> =>
   Object.fromEntries(
     kinds.map((kind) => [
       kind,
@@ -117,7 +117,7 @@ export const OrganizationPage = Type.Object(
   { $id: 'OrganizationPage', additionalProperties: false },
 )
 
-const NamedPage = (item: TObject, $id: string) =>
+const NamedPage = <T extends TObject>(item: T, $id: string) =>
   Type.Object(
     {
       data: Type.Array(item),
