@@ -134,24 +134,28 @@ export class Metrics {
         }
       },
     })
-    const { exportGate } = sources
-    new Gauge({
-      name: `${PREFIX}exports_running`,
-      help: 'Streamed downloads holding an export place (EXPORT_CONCURRENCY bounds them)',
-      registers,
-      collect() {
-        this.set(exportGate.size)
-      },
-    })
-    const { researchGate } = sources
-    new Gauge({
-      name: `${PREFIX}researches_running`,
-      help: 'Price researches computing on a place (RESEARCH_CONCURRENCY bounds them)',
-      registers,
-      collect() {
-        this.set(researchGate.size)
-      },
-    })
+    // The places of each gate taken now.
+    const gates: [string, Gate, string][] = [
+      [
+        'exports_running',
+        sources.exportGate,
+        'Streamed downloads holding an export place (EXPORT_CONCURRENCY bounds them)',
+      ],
+      [
+        'researches_running',
+        sources.researchGate,
+        'Price researches computing on a place (RESEARCH_CONCURRENCY bounds them)',
+      ],
+    ]
+    for (const [name, gate, help] of gates)
+      new Gauge({
+        name: `${PREFIX}${name}`,
+        help,
+        registers,
+        collect() {
+          this.set(gate.size)
+        },
+      })
     const { replicas } = sources
     if (replicas) {
       new Gauge({
