@@ -18,7 +18,7 @@ import {
   PERSON_OFFICES,
   TERM_KINDS,
 } from './catalog.js'
-import { MUNICIPALITIES, ORGAN_KINDS, UNITS } from './places.js'
+import { MUNICIPALITIES, ORGANIZATION_KINDS, UNITS } from './places.js'
 import type { DemoCounts } from './scales.js'
 import { cnpjFrom, cpfFrom } from './tax-ids.js'
 
@@ -137,7 +137,9 @@ export function* generateDemo(counts: DemoCounts, seed = 1): Generator<ImportLin
   let callTurn = 0
   for (let o = 0; o < counts.organizations; o++) {
     const [city, uf] = MUNICIPALITIES[o % MUNICIPALITIES.length] as readonly [string, string]
-    const kind = ORGAN_KINDS[Math.floor(o / MUNICIPALITIES.length) % ORGAN_KINDS.length] as string
+    const kind = ORGANIZATION_KINDS[
+      Math.floor(o / MUNICIPALITIES.length) % ORGANIZATION_KINDS.length
+    ] as string
     const org: Organization = {
       uuid: uuid(),
       name: `${kind} ${city}`,

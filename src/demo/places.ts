@@ -103,7 +103,7 @@ export const MUNICIPALITIES: readonly (readonly [string, string])[] = [
 ]
 
 /** Kinds of public body, with the units each one has. */
-export const ORGAN_KINDS: readonly string[] = [
+export const ORGANIZATION_KINDS: readonly string[] = [
   'Prefeitura Municipal de',
   'Câmara Municipal de',
   'Fundo Municipal de Saúde de',

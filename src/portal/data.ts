@@ -81,7 +81,7 @@ function folded(text: string): string {
  * The organs a name points to, in name order: those whose whole name is the text (accents and case aside),
  * or else those whose name holds every word of it. The list is the form's, kept until the next import.
  */
-export function organsNamed(organizations: readonly LookupOption[], text: string): LookupOption[] {
+export function organizationsNamed(organizations: readonly LookupOption[], text: string): LookupOption[] {
   const wanted = folded(text)
   const names = organizations.map((o) => ({ o, name: folded(o.name) }))
   const exact = names.filter(({ name }) => name === wanted)
@@ -105,7 +105,7 @@ export async function listing(
   return result
 }
 
-/** Organ names by id, once per version of the form's choices. */
+/** Organization names by id, once per version of the form's choices. */
 const namesOf = new WeakMap<Choices, Map<string, string>>()
 
 /** Where a record belongs: its organ, by id and name. */
@@ -206,7 +206,7 @@ export function summaries(
   )
 }
 
-export interface Organ {
+export interface OrganizationView {
   id: string
   name: string
   document: string
@@ -220,9 +220,9 @@ export function organ(
   store: DocumentStore,
   id: string,
   now = new Date(),
-): Promise<Organ | undefined> {
+): Promise<OrganizationView | undefined> {
   const month = now.toISOString().slice(0, 7)
-  return cached<Organ>(store, CACHE_KEYS.organ(id, month), async () => {
+  return cached<OrganizationView>(store, CACHE_KEYS.organizationPage(id, month), async () => {
     const { rows } = await pool.query<{ id: string; name: string; document: string }>(
       'SELECT id, name, document FROM organizations WHERE id = $1',
       [id],

@@ -12,7 +12,8 @@ import {
 // What the portal's forms send, read and checked as the API checks its parameters, so that a page can show
 // each problem by its field.
 
-export const ORGAN_NAME_RULE = 'O nome do órgão deve ter de 1 a 200 caracteres, sem caracteres de controle.'
+export const ORGANIZATION_NAME_RULE =
+  'O nome do órgão deve ter de 1 a 200 caracteres, sem caracteres de controle.'
 
 /** Text a person may search for (the search box, an organ's name): at most 200 characters, none of control. */
 export const isSearchText = (text: string) => text.length <= 200 && !hasControlCharacter(text)

@@ -29,7 +29,7 @@ export function listingUrl(
 
 /** How many organs a name search offers at most; more asks for more of the name. */
 const MATCHES_SHOWN = 50
-const ORGANS = { singular: 'órgão', plural: 'órgãos' }
+const ORGANIZATION_NOUN = { singular: 'órgão', plural: 'órgãos' }
 
 const SORT_LABELS: Readonly<Record<string, string>> = { '-': 'decrescente', '': 'crescente' }
 
@@ -44,7 +44,7 @@ export interface ListingView {
    * The organs that the name in `orgao` found, when it found more than one: the form offers them to choose
    * from, in place of the results. The select otherwise holds only the chosen organ, not every organ.
    */
-  organMatches?: readonly LookupOption[]
+  organizationMatches?: readonly LookupOption[]
   page: number
   perPage: number
   sort: string
@@ -118,9 +118,9 @@ function formFilters(resource: PublicResource): [string, FormInput][] {
 }
 
 /** The organ: typed by name (the portal's own `orgao`), then chosen among the organs the name found. */
-function OrganFields({ name, label, view }: { name: string; label: string; view: ListingView }) {
+function OrganizationFields({ name, label, view }: { name: string; label: string; view: ListingView }) {
   const { query, errors, choices } = view
-  const matches = view.organMatches ?? []
+  const matches = view.organizationMatches ?? []
   const chosen = choices.organizations.find((o) => o.id === query[name])
   const options = matches.length > 0 ? matches.slice(0, MATCHES_SHOWN) : chosen ? [chosen] : []
   return (
@@ -149,7 +149,7 @@ function FilterInput({ name, form, view }: { name: string; form: FormInput; view
         <Select name={name} view={view} options={view.choices.lists[form.choices]} empty="Todas" />
       </Field>
     )
-  if (form.input === 'organization') return <OrganFields name={name} label={form.label} view={view} />
+  if (form.input === 'organization') return <OrganizationFields name={name} label={form.label} view={view} />
   const props = { value: view.query[name] ?? '', ...inputProps(name, view.errors) }
   return (
     <Field name={name} label={form.label} error={view.errors[name]}>
@@ -268,11 +268,11 @@ function Pager({ view, lastPage, base }: { view: ListingView; lastPage: number; 
 /** What the form found: organs to choose from, a request to mend the filters, or the page of results. */
 function Outcome({ view, base }: { view: ListingView; base: string }) {
   const { resource, query, result } = view
-  const matches = view.organMatches ?? []
+  const matches = view.organizationMatches ?? []
   if (matches.length > 0)
     return (
       <p class="total" role="status">
-        {`${counted(matches.length, ORGANS)} têm esse nome: escolha um na lista “Órgão” e filtre de novo.`}
+        {`${counted(matches.length, ORGANIZATION_NOUN)} têm esse nome: escolha um na lista “Órgão” e filtre de novo.`}
         {matches.length > MATCHES_SHOWN &&
           ` A lista mostra os ${MATCHES_SHOWN} primeiros; escreva mais do nome para estreitá-la.`}
       </p>

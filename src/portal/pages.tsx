@@ -2,7 +2,7 @@ import type { JsonObject } from '../json.js'
 import type { VersionEntry } from '../readmodel/store.js'
 import { type AnyField, isRelation, type Relation } from '../resources/fields.js'
 import { PUBLIC_RESOURCES, type PublicResource } from '../resources/index.js'
-import type { KindSummary, Organ, Owner } from './data.js'
+import type { KindSummary, OrganizationView, Owner } from './data.js'
 import { counted, day, money, taxId } from './format.js'
 import { HistorySection, VersionBanner } from './history.js'
 import {
@@ -256,7 +256,7 @@ export function searchPage(q: string, summaries: KindSummary[]): string {
 }
 
 /** Committed value per month as bars: an SVG with a title per bar, and the same figures as a table. */
-function MonthlyChart({ months }: { months: Organ['months'] }) {
+function MonthlyChart({ months }: { months: OrganizationView['months'] }) {
   const width = 720
   const height = 240
   const top = Math.max(1, ...months.map((m) => m.total))
@@ -331,7 +331,11 @@ function MonthlyChart({ months }: { months: Organ['months'] }) {
   )
 }
 
-export function organPage(found: Organ, summaries: KindSummary[], suppliers: TopSupplier[]): string {
+export function organizationPage(
+  found: OrganizationView,
+  summaries: KindSummary[],
+  suppliers: TopSupplier[],
+): string {
   return page(
     found.name,
     <>

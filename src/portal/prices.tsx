@@ -547,7 +547,7 @@ export function supplierPage(view: SupplierView): string {
 
 // --- The organs --------------------------------------------------------------------------------------------
 
-export interface OrganListView {
+export interface OrganizationListView {
   q: string
   data: Static<typeof OrganizationList>['data']
   next: string | null
@@ -600,7 +600,7 @@ function NamedSearch({
   )
 }
 
-export function organsPage(view: OrganListView): string {
+export function organizationsPage(view: OrganizationListView): string {
   return page(
     'Órgãos',
     <>

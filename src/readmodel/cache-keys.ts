@@ -36,6 +36,6 @@ export const CACHE_KEYS = {
   page: (path: string, parameters: string) => `p${NUL}${path}${NUL}${parameters}`,
   /** What portal pages share: the form's choices. */
   choices: () => `portal${NUL}choices`,
-  /** An organ's page data for a month. */
-  organ: (id: string, month: string) => `portal${NUL}organ${NUL}${id}${NUL}${month}`,
+  /** An organization's page data for a month. */
+  organizationPage: (id: string, month: string) => `portal${NUL}organization${NUL}${id}${NUL}${month}`,
 } as const

@@ -10,10 +10,10 @@ import {
   summaries,
 } from '../portal/data.js'
 import { type ListingView, listingPage } from '../portal/listing.js'
-import { detailPage, homePage, organPage, searchPage } from '../portal/pages.js'
+import { detailPage, homePage, organizationPage, searchPage } from '../portal/pages.js'
 import {
-  type OrganListView,
-  organsPage,
+  type OrganizationListView,
+  organizationsPage,
   type PriceResearchView,
   pricePage,
   type SupplierListView,
@@ -45,7 +45,7 @@ export interface PagePlace {
 const SUMMARIES = 5
 /** Items the price panel shows (the file has them all), and organs or suppliers a page of their list. */
 const PANEL_ITEMS = 50
-const ORGANS_SHOWN = 100
+const ORGANIZATIONS_SHOWN = 100
 
 export class PortalReads {
   private readonly prices: PriceReads
@@ -115,7 +115,7 @@ export class PortalReads {
       const { top_suppliers } = JSON.parse(await organizationData(this.pool, id)) as {
         top_suppliers: TopSupplier[]
       }
-      return organPage(
+      return organizationPage(
         found,
         await summaries(this.pool, this.store, { organization_uuid: id }, SUMMARIES),
         top_suppliers,
@@ -173,7 +173,7 @@ export class PortalReads {
       const query = {
         ...(digits === undefined ? { q } : { document: digits }),
         ...(cursor === undefined ? {} : { cursor }),
-        per_page: ORGANS_SHOWN,
+        per_page: ORGANIZATIONS_SHOWN,
       }
       const list = JSON.parse(await namedList(this.pool, this.cursors, 'suppliers', query)) as {
         data: SupplierListView['data']
@@ -184,12 +184,15 @@ export class PortalReads {
   }
 
   /** The organs by name, a page at a time. */
-  organs(place: PagePlace, values: ValidQuery): Read {
+  organizations(place: PagePlace, values: ValidQuery): Read {
     return this.read(place, async () => {
       const list = JSON.parse(
-        await namedList(this.pool, this.cursors, 'organizations', { ...values, per_page: ORGANS_SHOWN }),
-      ) as { data: OrganListView['data']; next_cursor: string | null }
-      return organsPage({
+        await namedList(this.pool, this.cursors, 'organizations', {
+          ...values,
+          per_page: ORGANIZATIONS_SHOWN,
+        }),
+      ) as { data: OrganizationListView['data']; next_cursor: string | null }
+      return organizationsPage({
         q: (values.q as string | undefined) ?? '',
         data: list.data,
         next: list.next_cursor,

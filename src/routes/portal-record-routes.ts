@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify'
 import { isUuid } from '../checks.js'
 import { NotFoundError } from '../errors.js'
-import { organsNamed } from '../portal/data.js'
-import { isSearchText, listingChecker, ORGAN_NAME_RULE } from '../portal/form.js'
+import { organizationsNamed } from '../portal/data.js'
+import { isSearchText, listingChecker, ORGANIZATION_NAME_RULE } from '../portal/form.js'
 import { type ListingView, listingPage, listingUrl, type Query } from '../portal/listing.js'
 import { PortalReads } from '../reads/portal-reads.js'
 import { PUBLIC_RESOURCES } from '../resources/index.js'
@@ -40,8 +40,8 @@ export async function recordPages(app: FastifyInstance, { pool, store, cursors, 
       if (orgao !== undefined) {
         // An organ by name (the portal's own parameter, not the API's): one match becomes the filter, in the
         // page's canonical URL; several are offered in the form; none is a problem with the field.
-        if (!isSearchText(orgao)) return form(422, { errors: { ...errors, orgao: ORGAN_NAME_RULE } })
-        const matches = organsNamed((await pages.choices()).organizations, orgao)
+        if (!isSearchText(orgao)) return form(422, { errors: { ...errors, orgao: ORGANIZATION_NAME_RULE } })
+        const matches = organizationsNamed((await pages.choices()).organizations, orgao)
         const chosen =
           matches.find((o) => o.id === query.organization_uuid) ??
           (matches.length === 1 ? matches[0] : undefined)
@@ -52,7 +52,7 @@ export async function recordPages(app: FastifyInstance, { pool, store, cursors, 
           )
         if (matches.length === 0)
           return form(422, { errors: { ...errors, orgao: 'Nenhum órgão tem esse nome.' } })
-        return form(200, { organMatches: matches })
+        return form(200, { organizationMatches: matches })
       }
       if (Object.keys(errors).length > 0) return form(422)
       try {

@@ -32,7 +32,7 @@ import type { PortalOptions } from './route-options.js'
 
 /** What the price panel's form sends (its filters, as PRICE_FILTERS declares them), and the organs' search. */
 const PRICE_FORM = Object.keys(PRICE_FILTERS)
-const ORGANS_FORM = ['q', 'cursor']
+const ORGANIZATIONS_FORM = ['q', 'cursor']
 const SUPPLIERS_FORM = ['q', 'cursor']
 // The panel without a description is its form: nothing is required of it.
 const checkPrices = compileQuery({
@@ -40,7 +40,7 @@ const checkPrices = compileQuery({
   properties: Object.fromEntries(PRICE_FORM.map((name) => [name, PRICE_PARAMETERS.schema.properties[name]])),
   required: [],
 })
-const checkOrgans = compileQuery(ORGANIZATION_LIST_PARAMETERS.schema)
+const checkOrganizationSearch = compileQuery(ORGANIZATION_LIST_PARAMETERS.schema)
 const checkSuppliers = compileQuery(SUPPLIER_LIST_PARAMETERS.schema)
 
 /** A form's fields as sent: text values only (a repeated field is refused by its check), '' when absent. */
@@ -199,16 +199,16 @@ const portal: FastifyPluginAsync<PortalOptions> = async (app, options) => {
     )
 
     app.get('/orgaos', async (request, reply) => {
-      const asked = formValues(request.query, ORGANS_FORM)
+      const asked = formValues(request.query, ORGANIZATIONS_FORM)
       const values = Object.fromEntries(Object.entries(asked).filter(([, v]) => v !== ''))
-      const problem = checkOrgans(values)
+      const problem = checkOrganizationSearch(values)
       if (problem)
         return html(
           reply,
           422,
           errorPage(parameterError(problem[0], ORGANIZATION_LIST_PARAMETERS.accepts).message),
         )
-      return cachedPage(request, reply, (place) => pages.organs(place, values), ORGANS_FORM)
+      return cachedPage(request, reply, (place) => pages.organizations(place, values), ORGANIZATIONS_FORM)
     })
 
     app.get<{ Params: { id: string } }>('/orgaos/:id', async (request, reply) => {

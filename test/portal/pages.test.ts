@@ -292,9 +292,9 @@ describe('portal pages', () => {
     assert.ok(html.includes('aria-describedby="e-modality_id"'))
     assert.ok(!html.includes('id="e-q"'))
     assert.ok(html.includes('value="ok"'), 'the rest of the form as it was')
-    const unknownOrgan = await get('/contratos?organization_uuid=00000000-0000-4000-8000-000000000000')
-    assert.equal(unknownOrgan.statusCode, 404)
-    assert.ok(unknownOrgan.body.includes('id="e-organization_uuid">Organização não encontrada.<'))
+    const unknownOrganization = await get('/contratos?organization_uuid=00000000-0000-4000-8000-000000000000')
+    assert.equal(unknownOrganization.statusCode, 404)
+    assert.ok(unknownOrganization.body.includes('id="e-organization_uuid">Organização não encontrada.<'))
     // Empty fields, as a form sends them, are no filter at all.
     assert.equal((await get('/contratos?q=&modality_id=&page=1')).statusCode, 200)
   })
