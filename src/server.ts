@@ -30,10 +30,11 @@ async function hints(db: Database, url: string): Promise<string[]> {
     'SELECT id FROM contracts ORDER BY id LIMIT 1',
   )
   if (contracts[0]) lines.push(`  A contract:     curl ${url}/v1/transparency/contracts/${contracts[0].id}`)
-  const { rows: organs } = await db.pool.query<{ id: string }>(
+  const { rows: organizations } = await db.pool.query<{ id: string }>(
     'SELECT id FROM organizations ORDER BY name LIMIT 1',
   )
-  if (organs[0]) lines.push(`  A token:        npx compras token issue --organization ${organs[0].id}`)
+  if (organizations[0])
+    lines.push(`  A token:        npx compras token issue --organization ${organizations[0].id}`)
   return lines
 }
 

@@ -215,7 +215,7 @@ export interface OrganizationView {
 }
 
 /** An organ and its committed value per month over the 24 months up to `now`, or undefined. */
-export function organ(
+export function organizationOf(
   pool: Pool,
   store: DocumentStore,
   id: string,

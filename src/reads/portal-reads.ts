@@ -4,7 +4,7 @@ import {
   type Choices,
   choices,
   listing,
-  organ,
+  organizationOf,
   recordVersion,
   recordWithHistory,
   summaries,
@@ -108,9 +108,9 @@ export class PortalReads {
   }
 
   /** An organ's page: what it bought this month and its newest records. */
-  organ(place: PagePlace, id: string): Read {
+  organization(place: PagePlace, id: string): Read {
     return this.read(place, async () => {
-      const found = await organ(this.pool, this.store, id)
+      const found = await organizationOf(this.pool, this.store, id)
       if (found === undefined) return undefined
       const { top_suppliers } = JSON.parse(await organizationData(this.pool, id)) as {
         top_suppliers: TopSupplier[]

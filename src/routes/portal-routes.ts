@@ -214,7 +214,7 @@ const portal: FastifyPluginAsync<PortalOptions> = async (app, options) => {
     app.get<{ Params: { id: string } }>('/orgaos/:id', async (request, reply) => {
       const id = request.params.id.toLowerCase()
       if (!isUuid(id)) return notFound(reply, 'Identificador inválido: o endereço deve terminar com um UUID.')
-      return cachedPage(request, reply, (place) => pages.organ(place, id))
+      return cachedPage(request, reply, (place) => pages.organization(place, id))
     })
   }
 }
