@@ -209,7 +209,8 @@ function matching(query: Pick<PriceQuery, 'filters'>): { where: string; values: 
  */
 function summaryStatement(where: string, n: number, firstPage?: PriceSort): string {
   const bound = `$${n + 1}`
-  const within = `(SELECT count(*) FROM matched) <= ${bound}`
+  // Counted once: a condition on a count in each CTE would count the rows again in each.
+  const within = `(SELECT n FROM counted) <= ${bound}`
   // The first page, when asked, is read off the rows matched (not the table again), in the page's own way.
   const page =
     firstPage === undefined
@@ -220,12 +221,16 @@ function summaryStatement(where: string, n: number, firstPage?: PriceSort): stri
   return `WITH matched AS MATERIALIZED (
       SELECT p.unit, p.amount, p.quantity, p.organization_id, p.supplier_id, p.order_id, p.position, p.day
       FROM price_items p WHERE ${where} LIMIT ${bound} + 1),
+    counted AS (SELECT count(*)::int AS n FROM matched),
     sorted AS (
       SELECT unit, count(*)::int AS n, array_agg(amount ORDER BY amount) AS a, sum(amount) AS total,
         sum(amount * quantity) / nullif(sum(quantity), 0) AS weighted_mean
       FROM matched WHERE ${within} GROUP BY unit),
-    buyers AS (SELECT unit, count(DISTINCT organization_id)::int AS n FROM matched WHERE ${within} GROUP BY unit),
-    sellers AS (SELECT unit, count(DISTINCT supplier_id)::int AS n FROM matched WHERE ${within} GROUP BY unit),
+    -- The distinct pairs first (hashed, a few per unit), then counted: count(DISTINCT) would sort every row.
+    buyers AS (SELECT unit, count(*)::int AS n
+      FROM (SELECT DISTINCT unit, organization_id FROM matched WHERE ${within}) x GROUP BY unit),
+    sellers AS (SELECT unit, count(*)::int AS n
+      FROM (SELECT DISTINCT unit, supplier_id FROM matched WHERE ${within}) x GROUP BY unit),
     quartiles AS (
       SELECT sorted.*, total / n AS mean, compras_quantile(a, 0.25) AS p25, compras_quantile(a, 0.5) AS median,
         compras_quantile(a, 0.75) AS p75
