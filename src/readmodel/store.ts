@@ -74,7 +74,14 @@ interface Flight {
 }
 
 /** Counts an asker in a flight, and aborts the build when the last asker with a signal leaves. */
-function join(flight: Flight, signal: AbortSignal | undefined): void {
+/**
+ * The signal of a request that asks for a value, or how to get it: asked for only when the value is not in the
+ * cache, since a request's signal (an AbortController and a listener on its socket) costs on every hit.
+ */
+export type Asker = AbortSignal | (() => AbortSignal)
+
+function join(flight: Flight, asker: Asker | undefined): void {
+  const signal = typeof asker === 'function' ? asker() : asker
   if (signal === undefined) {
     flight.held = true
     return
@@ -378,7 +385,7 @@ export class DocumentStore {
   through<T extends Cached | undefined>(
     key: string,
     build: (signal: AbortSignal) => Promise<T>,
-    signal?: AbortSignal,
+    signal?: Asker,
   ): Promise<T> {
     const hit = this.cached(key)
     if (hit !== undefined) {
@@ -423,7 +430,7 @@ export class DocumentStore {
   answer(
     key: string,
     build: (signal: AbortSignal) => Promise<string | Answer | undefined>,
-    signal?: AbortSignal,
+    signal?: Asker,
   ): Promise<Answer | undefined> {
     const hit = this.cached(key)
     // The fast path: no promise chain, no closure, for the answer already in memory.

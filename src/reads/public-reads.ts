@@ -3,7 +3,7 @@ import { NotFoundError } from '../errors.js'
 import { type Answer, FeedAnswer } from '../readmodel/answer.js'
 import { CACHE_KEYS } from '../readmodel/cache-keys.js'
 import { PUBLIC_CHANGES, PUBLIC_SUCCESS } from '../readmodel/envelopes.js'
-import type { DocumentStore } from '../readmodel/store.js'
+import type { Asker, DocumentStore } from '../readmodel/store.js'
 import type { PublicResource } from '../resources/index.js'
 import {
   FEED_PAGE_PARAMETERS,
@@ -71,7 +71,7 @@ export class PublicReads {
   }
 
   /** The answer of a read; `signal`, the request's, lets a read that costs much stop when nobody waits. */
-  answer(read: Read, signal?: AbortSignal): Promise<Answer | undefined> {
+  answer(read: Read, signal?: Asker): Promise<Answer | undefined> {
     return answerOf(this.store, read, signal)
   }
 

@@ -1,5 +1,5 @@
 import type { Answer } from '../readmodel/answer.js'
-import type { DocumentStore } from '../readmodel/store.js'
+import type { Asker, DocumentStore } from '../readmodel/store.js'
 
 // A read: one public answer, without HTTP. It knows where the answer is kept (its cache key, from
 // CACHE_KEYS) and how to build its bytes (in its envelope, from src/readmodel/envelopes.ts); `answerOf` is
@@ -18,12 +18,8 @@ export interface Read {
 
 /**
  * The answer of a read: from the cache, or built once however many ask for it at the same time. `signal` is
- * the asking request's: the build is abandoned when every request that asked for it has gone.
+ * the asking request's (or how to get it, on a miss): the build is abandoned when every request that asked for it has gone.
  */
-export function answerOf(
-  store: DocumentStore,
-  read: Read,
-  signal?: AbortSignal,
-): Promise<Answer | undefined> {
+export function answerOf(store: DocumentStore, read: Read, signal?: Asker): Promise<Answer | undefined> {
   return store.answer(read.key, read.build, signal)
 }

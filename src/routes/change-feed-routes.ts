@@ -85,7 +85,7 @@ export const changesRoute: FastifyPluginAsyncTypebox<TransparencyOptions> = asyn
           imports,
           waitMs,
           idleTimeoutMs,
-          async () => (await reads.answer(feed, request.signal)) as FeedAnswer,
+          async () => (await reads.answer(feed, () => request.signal)) as FeedAnswer,
           (answer) => answer.count,
           options.store,
         )

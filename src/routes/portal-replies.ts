@@ -42,7 +42,7 @@ export function pageSender(store: DocumentStore) {
     const path = request.url.split('?')[0] as string
     // A repeated parameter is an array: written so that it never reads as one value.
     const parameters = JSON.stringify(taken.map((name) => query[name] ?? null))
-    const answer = await answerOf(store, read({ path, parameters }), request.signal)
+    const answer = await answerOf(store, read({ path, parameters }), () => request.signal)
     if (answer === undefined) return notFound(reply, 'Registro não encontrado.')
     return sendAnswer(request, reply, answer, HTML)
   }
