@@ -142,9 +142,9 @@ export async function priceQuery(cursors: Cursors, query: ValidQuery): Promise<P
 
 /** The canonical text of a research's filters: what its summary depends on, and is kept under. */
 export function filtersKey(query: PriceQuery): string {
-  const pairs = filterSql(PRICE_FILTERS, query.filters, 'p').names.map(
-    (name) => `${name}=${encodeURIComponent(String(query.filters[name]))}`,
-  )
+  const pairs = (Object.keys(PRICE_FILTERS) as PriceFilterName[])
+    .filter((name) => query.filters[name] !== undefined)
+    .map((name) => `${name}=${encodeURIComponent(String(query.filters[name]))}`)
   // Stryker disable next-line StringLiteral: each value is encoded, so the names alone already part them
   return pairs.join('&')
 }
