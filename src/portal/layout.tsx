@@ -4,6 +4,7 @@ import type { JsonObject } from '../json.js'
 import { type AnyField, type Fields, isRelation, type Relation } from '../resources/fields.js'
 import { PUBLIC_RESOURCES, type PublicResource } from '../resources/index.js'
 import { formatValue, MISSING } from './format.js'
+import { STYLESHEET_HREF } from './style.js'
 
 // What every page of the portal shares: the frame (header, menu, breadcrumbs, footer), and how a field's
 // value is shown. Rendered on the server (Preact, to a string: every value is escaped); no script.
@@ -26,7 +27,7 @@ export function page(pageTitle: string, body: ComponentChildren, crumbs: Crumb[]
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{`${pageTitle} · Portal da transparência · compras`}</title>
-        <link rel="stylesheet" href="/static/portal.css" />
+        <link rel="stylesheet" href={STYLESHEET_HREF} />
         <link rel="icon" href="/favicon.ico" sizes="32x32" />
       </head>
       <body>
@@ -126,7 +127,10 @@ export function Value({ field, value }: { field: AnyField; value: unknown }) {
   return <>{formatValue(field.kind, value)}</>
 }
 
-/** Records as table rows, one cell per shown field, the first linking to the record's page. */
+/**
+ * Records as table rows, one cell per shown field, the first linking to the record's page. `shown` is the kind's
+ * listed fields or the first of them: the table's class (`recordsTableClass`) labels the cells on a phone.
+ */
 export function RecordRows({
   resource,
   rows,
@@ -142,11 +146,7 @@ export function RecordRows({
       {rows.map((row) => (
         <tr key={String(row.id)}>
           {shown.map((name, column) => (
-            <td
-              key={name}
-              class={kindClass(fields[name] as AnyField)}
-              data-label={(fields[name] as AnyField).label}
-            >
+            <td key={name} class={kindClass(fields[name] as AnyField)}>
               <Cell
                 field={fields[name] as AnyField}
                 value={row[name]}

@@ -6,6 +6,7 @@ import type { ListResult } from '../transparency/listing.js'
 import type { Choices, LookupOption } from './data.js'
 import { counted } from './format.js'
 import { page, RecordRows, Scroll, title } from './layout.js'
+import { recordsTableClass } from './style.js'
 
 // A listing's page: the filter form, built from the resource's filters (src/resources/filters.ts), the
 // results table, and the pager. The form is a GET form whose URL is the listing's state.
@@ -211,7 +212,7 @@ function ResultsTable({ view, result, base }: { view: ListingView; result: ListR
   const sorts = Object.entries(resource.sorts)
   return (
     <Scroll label={`Resultados: ${resource.noun.plural}`}>
-      <table class="stack">
+      <table class={recordsTableClass(resource)}>
         <thead>
           <tr>
             {resource.portal.listed.map((name) => {

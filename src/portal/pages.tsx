@@ -18,6 +18,7 @@ import {
 } from './layout.js'
 import { listingUrl } from './listing.js'
 import { type TopSupplier, TopSuppliers } from './prices.js'
+import { recordsTableClass } from './style.js'
 
 // The portal's pages, rendered on the server (Preact, to a string: every value is escaped). No script: a
 // filter is a GET form, a sort a link, a chart an SVG with its table. Field labels and kinds come from the
@@ -170,7 +171,7 @@ function Latest({ summary, more }: { summary: KindSummary; more: string }) {
         <p>Nenhum registro.</p>
       ) : (
         <Scroll label={`${title(resource)} recentes`}>
-          <table class="stack">
+          <table class={recordsTableClass(resource)}>
             <thead>
               <tr>
                 {shown.map((name) => (

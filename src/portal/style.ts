@@ -2,6 +2,30 @@
 // Colours meet WCAG AA contrast on white (text #1b1b1b, links #0b4f9c, errors #a4000f); focus is always
 // visible; on a phone a table of records stacks each row as labelled lines, any other scrolls sideways inside its
 // own region.
+import { createHash } from 'node:crypto'
+import type { AnyField } from '../resources/fields.js'
+import { PUBLIC_RESOURCES, type PublicResource } from '../resources/index.js'
+
+/** The class of a table whose columns are a kind's listed fields, in order (or the first of them). */
+export const recordsTableClass = (resource: PublicResource): string => `stack records-${resource.path}`
+
+/** A CSS string: quotes, backslashes and line ends escaped. */
+const cssString = (text: string): string =>
+  `"${text.replace(/["\\\n]/g, (c) => `\\${c.charCodeAt(0).toString(16)} `)}"`
+
+/**
+ * The labels of a stacked records table, one rule per listed column, made from the kinds' declarations: a
+ * listing's every cell would otherwise carry its column's label (a fifth of a listing page's bytes).
+ */
+const columnLabels = PUBLIC_RESOURCES.flatMap((resource) =>
+  resource.portal.listed.map(
+    (name, column) =>
+      `table.records-${resource.path} td:nth-child(${column + 1})::before{content:${cssString(
+        (resource.record.fields[name] as AnyField).label,
+      )}}`,
+  ),
+).join('\n')
+
 export const STYLESHEET = `
 *,*::before,*::after{box-sizing:border-box}
 html{font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans",sans-serif;line-height:1.5;color:#1b1b1b;background:#fff}
@@ -64,6 +88,7 @@ table.stack thead{position:absolute;width:1px;height:1px;overflow:hidden;clip-pa
 table.stack tr{display:block;border-bottom:2px solid #d0d7de;padding:4px 0}
 table.stack td,table.stack tbody th{display:grid;grid-template-columns:minmax(6.5rem,38%) minmax(0,1fr);gap:8px;border:0;padding:3px 8px;overflow-wrap:anywhere}
 table.stack td::before,table.stack tbody th::before{content:attr(data-label);font-weight:600;color:#3d3d3d;white-space:normal}
+${columnLabels}
 .scroll:has(table.stack){overflow:visible;border:0}
 .chart.wide .tick{font-size:26px}.chart.wide .tick.minor{display:none}
 }
@@ -80,3 +105,6 @@ table.changes{min-width:0;table-layout:fixed}
 .banner{border:2px solid #b35c00;background:#fff8ef;border-radius:6px;padding:8px 12px;margin:0 0 12px}
 .banner p{margin:0}
 `
+
+/** Where pages link the stylesheet: named by its content, so a page never meets a stylesheet older than it. */
+export const STYLESHEET_HREF = `/static/portal.css?v=${createHash('sha256').update(STYLESHEET).digest('hex').slice(0, 12)}`

@@ -13,7 +13,7 @@ import { FAVICON } from '../portal/favicon.js'
 import { formQuery, isSearchText } from '../portal/form.js'
 import { recordPath } from '../portal/layout.js'
 import { errorPage } from '../portal/pages.js'
-import { STYLESHEET } from '../portal/style.js'
+import { STYLESHEET, STYLESHEET_HREF } from '../portal/style.js'
 import { compileQuery } from '../query-validation.js'
 import { orderFailure, publicFailure } from '../readmodel/envelopes.js'
 import { PortalReads } from '../reads/portal-reads.js'
@@ -99,8 +99,15 @@ const portal: FastifyPluginAsync<PortalOptions> = async (app, options) => {
   })
 
   // Files every page asks for, outside the per-address limit: cheap to answer, and a page's own.
-  app.get('/static/portal.css', async (_request, reply) =>
-    reply.type('text/css; charset=utf-8').header('Cache-Control', 'public, max-age=3600').send(STYLESHEET),
+  // The pages link it by its content's hash: that address never changes its answer.
+  app.get('/static/portal.css', async (request, reply) =>
+    reply
+      .type('text/css; charset=utf-8')
+      .header(
+        'Cache-Control',
+        request.url === STYLESHEET_HREF ? 'public, max-age=31536000, immutable' : 'public, max-age=3600',
+      )
+      .send(STYLESHEET),
   )
 
   app.get('/favicon.ico', async (_request, reply) =>

@@ -308,6 +308,24 @@ describe('the portal in a real browser', {
           // No page-wide sideways scroll: wide tables scroll inside their own region.
           const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
           assert.ok(overflow <= 0, `${url} at ${width} px overflows by ${overflow} px`)
+          if (width === 375) {
+            // Stacked tables: every cell is labelled, on the phone, by its column's header, whether the label
+            // comes from the cell (data-label) or from the stylesheet (a kind's listed fields).
+            const mislabelled = await page.evaluate(() =>
+              Array.from(document.querySelectorAll('table.stack')).flatMap((table) => {
+                const headers = Array.from(table.querySelectorAll('thead th')).map((th) =>
+                  (th.textContent ?? '').replace(/ [↑↓]$/, ''),
+                )
+                return Array.from(table.querySelectorAll('tbody tr')).flatMap((row) =>
+                  Array.from(row.children).flatMap((cell, i) => {
+                    const label = getComputedStyle(cell, '::before').content
+                    return label === JSON.stringify(headers[i]) ? [] : [`${headers[i]}: ${label}`]
+                  }),
+                )
+              }),
+            )
+            assert.deepEqual([...new Set(mislabelled)], [], `${url}: cells labelled other than their column`)
+          }
           await page.addScriptTag({ path: AXE })
           const violations = await page.evaluate(async () => {
             const axe = (window as unknown as { axe: { run: () => Promise<{ violations: Violation[] }> } })

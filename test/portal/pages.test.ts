@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict'
+import { createHash } from 'node:crypto'
 import { after, before, describe, it } from 'node:test'
 import type { FastifyInstance } from 'fastify'
 import { type DemoRecord, generateDemo, SCALES } from '../../src/demo/generator.js'
@@ -92,10 +93,22 @@ describe('portal pages', () => {
       assert.ok(html.includes(`href="/${resource.portal.path}"`))
     }
     assert.ok(html.includes('href="/docs"') && html.includes('href="/openapi.json"'))
-    // The stylesheet it links to, from our own origin.
-    const css = await get('/static/portal.css')
+    // The stylesheet it links to, from our own origin, named by its content: kept for good by a browser.
+    const href = /<link rel="stylesheet" href="([^"]+)"/.exec(html)?.[1]?.replaceAll('&amp;', '&') ?? ''
+    assert.match(href, /^\/static\/portal\.css\?v=[0-9a-f]{12}$/)
+    const css = await get(href)
     assert.equal(css.statusCode, 200)
     assert.match(css.headers['content-type'] as string, /^text\/css/)
+    assert.equal(css.headers['cache-control'], 'public, max-age=31536000, immutable')
+    assert.equal(
+      href.split('=')[1],
+      createHash('sha256').update(css.body).digest('hex').slice(0, 12),
+      'the name changes with the content',
+    )
+    // Asked by another name, as an older page would: the same sheet, kept an hour.
+    const older = await get('/static/portal.css?v=000000000000')
+    assert.equal(older.body, css.body)
+    assert.equal(older.headers['cache-control'], 'public, max-age=3600')
   })
 
   for (const resource of PUBLIC_RESOURCES) {
