@@ -1,6 +1,6 @@
 -- An organization's records of one modality, newest first, is the commonest filtered page (0005). Its
 -- indexes now carry the listings' default order after the filter's columns, so that the page's ids and its
--- count are read off the index alone, neither touching the table nor sorting (src/transparency/listing.ts
+-- count are read off the index alone, neither touching the table nor sorting (src/listings/listing.ts
 -- leaves out of those statements the joins they do not read, which would prevent it). On the benchmark's
 -- large dataset the ids and count of a page of contracts by organization and modality read 8 buffers against
 -- about 30, and a new page, count included, took 0.35-0.50 ms one after another (median 0.44) against

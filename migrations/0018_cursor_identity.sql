@@ -1,4 +1,4 @@
--- Cursors that say when to start over (src/transparency/cursors.ts). The change log's identity is made when
+-- Cursors that say when to start over (src/queries/cursors.ts). The change log's identity is made when
 -- the database is: a database loaded again from a dump is a new log, and the cursors of the old one are
 -- refused (410) instead of pointing past its end. The secret signs listing cursors, so that the page a
 -- cursor says it starts cannot be made up. Each organization's orders feed is numbered on its own, so that

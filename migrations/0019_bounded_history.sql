@@ -1,4 +1,4 @@
--- History that costs what it changed (src/readmodel/log.ts, src/transparency/history.ts). Each updated entry
+-- History that costs what it changed (src/readmodel/log.ts, src/history/history.ts). Each updated entry
 -- keeps what changed from the version before, named for people (`changes`), made once by the import, so a
 -- history is read without rebuilding any version; and every sixteenth version is kept whole among the reverse
 -- patches (a checkpoint), so a version is rebuilt from at most fifteen patches. The entries written before

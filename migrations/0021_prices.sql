@@ -1,4 +1,4 @@
--- The price research (src/transparency/prices.ts): every item of every published order, kept as the
+-- The price research (src/prices/research.ts): every item of every published order, kept as the
 -- statistics read it. An item's description is kept once in item_descriptions with its search vector, so a
 -- query's words are matched against the distinct descriptions (a few thousand) and the items are then read
 -- off one index in description, unit and price order that holds every column the statistics and filters

@@ -9,9 +9,9 @@ import requests from './plugins/requests.js'
 import { requestValidator } from './query-validation.js'
 import { requestId } from './request-id.js'
 import health from './routes/health.js'
-import orders from './routes/order-routes.js'
-import portal from './routes/portal-routes.js'
-import transparency from './routes/public-api.js'
+import orders from './routes/orders/order-routes.js'
+import portal from './routes/portal/portal-routes.js'
+import transparency from './routes/public/public-api.js'
 import { type ServiceDeps, startServices } from './services.js'
 
 export type AppDeps = ServiceDeps

@@ -9,9 +9,9 @@ import { type DerivedLimits, derivePool, type Pool } from './db/pool.js'
 import { ReadPool, Replicas, replicaPools } from './db/replicas.js'
 import { Gate } from './gate.js'
 import { Metrics, serveMetrics } from './metrics.js'
+import type { ResearchLimits } from './prices/reads.js'
+import { Cursors } from './queries/cursors.js'
 import { DocumentStore } from './readmodel/store.js'
-import type { ResearchLimits } from './reads/price-reads.js'
-import { Cursors } from './transparency/cursors.js'
 
 // The services an instance's routes share, made once per app: the read path and its cache, tokens, rate
 // limits, access records, the exports' connections and the metrics.

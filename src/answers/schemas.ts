@@ -143,7 +143,7 @@ export const RETRY_AFTER = { 'Retry-After': { type: 'integer', description: 'Sec
 export const failure = (description: string, headers?: Record<string, unknown>) =>
   Type.Object(Failure.properties, { description, ...(headers ? { headers } : {}) })
 
-/** The refusals of a streamed download (src/routes/send-download.ts), declared on every route that sends one. */
+/** The refusals of a streamed download (src/routes/http/send-download.ts), declared on every route that sends one. */
 export const DOWNLOAD_REFUSALS = {
   429: failure(
     '`Já há uma exportação deste endereço em andamento...` (one download at a time per address), or over ' +

@@ -1,9 +1,7 @@
 import { Type } from 'typebox'
 import type { Pool } from '../db/pool.js'
 import { ParameterError } from '../errors.js'
-import { compileQuery } from '../query-validation.js'
-import { PUBLIC_RESOURCES, publicResource } from '../resources/index.js'
-import { checkOrganization, listQuery } from '../transparency/listing.js'
+import { checkOrganization, listQuery } from '../listings/listing.js'
 import {
   FILTERS,
   type Parameter,
@@ -11,7 +9,9 @@ import {
   parameterError,
   parameters,
   type ValidQuery,
-} from '../transparency/parameters.js'
+} from '../queries/parameters.js'
+import { compileQuery } from '../query-validation.js'
+import { PUBLIC_RESOURCES, publicResource } from '../resources/index.js'
 import type { ExportFormat, ExportRequest } from './export.js'
 
 // GET /v1/transparency/export and `compras export` take the same parameters: the resource, the format,

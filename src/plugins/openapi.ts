@@ -2,7 +2,7 @@ import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
-import { LIST } from '../transparency/parameters.js'
+import { LIST } from '../queries/parameters.js'
 
 const DESCRIPTION = `Public-procurement data of the platform's public bodies (organs).
 

@@ -1,10 +1,6 @@
 import type { Pool } from '../db/pool.js'
 import { NotFoundError } from '../errors.js'
 import type { JsonObject } from '../json.js'
-import { CACHE_KEYS } from '../readmodel/cache-keys.js'
-import type { DocumentStore, VersionEntry } from '../readmodel/store.js'
-import type { ChoiceList } from '../resources/filters.js'
-import { PUBLIC_RESOURCES, type PublicResource } from '../resources/index.js'
 import {
   checkOrganization,
   type ListResult,
@@ -13,8 +9,12 @@ import {
   list,
   listQuery,
   lookup,
-} from '../transparency/listing.js'
-import { commitments } from '../transparency/parties.js'
+} from '../listings/listing.js'
+import { commitments } from '../parties/parties.js'
+import { CACHE_KEYS } from '../readmodel/cache-keys.js'
+import type { DocumentStore, VersionEntry } from '../readmodel/store.js'
+import type { ChoiceList } from '../resources/filters.js'
+import { PUBLIC_RESOURCES, type PublicResource } from '../resources/index.js'
 
 // What the portal's pages show, read through the same library calls and cache as the API (no HTTP here).
 

@@ -1,13 +1,13 @@
 import { hasControlCharacter } from '../checks.js'
-import { compileQuery } from '../query-validation.js'
-import type { PublicResource } from '../resources/index.js'
 import {
   listingParameters,
   type ParameterProblem,
   parameterError,
   sortOf,
   unknownParameter,
-} from '../transparency/parameters.js'
+} from '../queries/parameters.js'
+import { compileQuery } from '../query-validation.js'
+import type { PublicResource } from '../resources/index.js'
 
 // What the portal's forms send, read and checked as the API checks its parameters, so that a page can show
 // each problem by its field.

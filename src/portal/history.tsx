@@ -7,7 +7,7 @@ import { recordPath, Value } from './layout.js'
 
 // A record's history on its page (the "Histórico de alterações" section) and the pages of its earlier
 // versions: what changed and when, with the resources' labels and formatting, "antes" and "depois" side by
-// side. The versions come from src/transparency/history.ts, as the API serves them.
+// side. The versions come from src/history/history.ts, as the API serves them.
 
 /** The page of one version of a record. */
 export const versionPath = (resource: PublicResource, id: string, version: number) =>

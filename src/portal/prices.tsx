@@ -1,11 +1,11 @@
 import type { Static } from 'typebox'
-import type { OrganizationList, OrganizationPage, SupplierList, SupplierPage } from '../answers/parties.js'
-import type { PriceResearch, PriceSummary as PriceSummarySchema } from '../answers/prices.js'
+import { type Figures, SUPPLIER_TALLIED } from '../parties/parties.js'
+import type { OrganizationList, OrganizationPage, SupplierList, SupplierPage } from '../parties/schemas.js'
+import { PRICE_FILTERS } from '../prices/research.js'
+import type { PriceResearch, PriceSummary as PriceSummarySchema } from '../prices/schemas.js'
 import { arps } from '../resources/arp.js'
 import { contracts } from '../resources/contract.js'
 import type { FormInput } from '../resources/filters.js'
-import { type Figures, SUPPLIER_TALLIED } from '../transparency/parties.js'
-import { PRICE_FILTERS } from '../transparency/prices.js'
 import type { Choices } from './data.js'
 import { counted, day, MISSING, money, taxId } from './format.js'
 import { capitalized, page, recordPath, Scroll } from './layout.js'
@@ -15,7 +15,7 @@ import { listingUrl } from './listing.js'
 // (/fornecedores/{cnpj}) and the list of organs (/orgaos). Drawn on the server, charts as SVG with a title and
 // a table of their values, so that they read without script and with a screen reader.
 
-/** A unit's statistics, as the API's summary gives them (src/answers/prices.ts). */
+/** A unit's statistics, as the API's summary gives them (src/prices/schemas.ts). */
 export type PriceSummary = Static<typeof PriceSummarySchema>
 
 /** The research as the API answers it: its summary and a page of its items, each item its served fields. */
@@ -210,7 +210,7 @@ function Items({ items }: { items: PriceItemView[] }) {
 const EXAMPLES = ['caneta esferográfica', 'papel sulfite', 'toner', 'café', 'combustível']
 
 /**
- * One of the panel's filters, as PRICE_FILTERS declares it (src/transparency/prices.ts): its label and control.
+ * One of the panel's filters, as PRICE_FILTERS declares it (src/prices/research.ts): its label and control.
  * The organization, chosen from an organ's page or a URL, is kept as it came and named.
  */
 function PanelField({
@@ -360,7 +360,7 @@ export function pricePage({ asked, research, problem, lists, organization }: Pri
 type ByKind = Record<string, Figures>
 
 /**
- * A supplier's page as the API answers it (src/answers/parties.ts, SupplierPage): its kinds' figures by name, which
+ * A supplier's page as the API answers it (src/parties/schemas.ts, SupplierPage): its kinds' figures by name, which
  * the schema builds from SUPPLIER_FIGURES at run time, so they are typed here as a record of Figures.
  */
 export type SupplierView = Omit<Static<typeof SupplierPage>, 'totals' | 'years' | 'organizations'> & {

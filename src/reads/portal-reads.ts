@@ -1,5 +1,6 @@
 import type { Pool } from '../db/pool.js'
 import { NotFoundError, TooBroad } from '../errors.js'
+import { cnpjDigits, namedList, organizationData, supplierData } from '../parties/parties.js'
 import {
   type Choices,
   choices,
@@ -22,14 +23,13 @@ import {
   suppliersPage,
   type TopSupplier,
 } from '../portal/prices.js'
+import { PriceReads, type ResearchLimits } from '../prices/reads.js'
+import { priceQuery } from '../prices/research.js'
+import type { Cursors } from '../queries/cursors.js'
+import type { ValidQuery } from '../queries/parameters.js'
 import { CACHE_KEYS } from '../readmodel/cache-keys.js'
 import type { DocumentStore } from '../readmodel/store.js'
 import type { PublicResource } from '../resources/index.js'
-import type { Cursors } from '../transparency/cursors.js'
-import type { ValidQuery } from '../transparency/parameters.js'
-import { cnpjDigits, namedList, organizationData, supplierData } from '../transparency/parties.js'
-import { priceQuery } from '../transparency/prices.js'
-import { PriceReads, type ResearchLimits } from './price-reads.js'
 import type { Read } from './read.js'
 
 // The portal's pages, each a read as the API's answers are: kept whole until the next import, under the

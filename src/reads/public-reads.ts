@@ -1,19 +1,13 @@
 import type { Pool } from '../db/pool.js'
 import { NotFoundError } from '../errors.js'
-import { type Answer, FeedAnswer } from '../readmodel/answer.js'
-import { CACHE_KEYS } from '../readmodel/cache-keys.js'
-import { PUBLIC_CHANGES, PUBLIC_SUCCESS } from '../readmodel/envelopes.js'
-import type { Asker, DocumentStore } from '../readmodel/store.js'
-import type { PublicResource } from '../resources/index.js'
 import {
   FEED_PAGE_PARAMETERS,
   type FeedPage,
   type PublicFeedQuery,
   publicFeedPage,
-} from '../transparency/change-feeds.js'
-import type { Cursors } from '../transparency/cursors.js'
-import { historyText, versionText } from '../transparency/history.js'
-import { checkOrganization, LOOKUPS, listingData, lookup } from '../transparency/listing.js'
+} from '../feeds/change-feeds.js'
+import { historyText, versionText } from '../history/history.js'
+import { checkOrganization, LOOKUPS, listingData, lookup } from '../listings/listing.js'
 import {
   type Publication,
   packageMetadata,
@@ -22,8 +16,7 @@ import {
   releasePackage,
   releasePage,
   releaseQuery,
-} from '../transparency/ocds-packages.js'
-import { canonicalQuery, listingParameters, type ValidQuery } from '../transparency/parameters.js'
+} from '../ocds-packages/packages.js'
 import {
   cnpjDigits,
   namedList,
@@ -31,9 +24,16 @@ import {
   organizationData,
   SUPPLIER_LIST_PARAMETERS,
   supplierData,
-} from '../transparency/parties.js'
-import { PRICE_PARAMETERS, priceQuery } from '../transparency/prices.js'
-import { PriceReads, type ResearchLimits } from './price-reads.js'
+} from '../parties/parties.js'
+import { PriceReads, type ResearchLimits } from '../prices/reads.js'
+import { PRICE_PARAMETERS, priceQuery } from '../prices/research.js'
+import type { Cursors } from '../queries/cursors.js'
+import { canonicalQuery, listingParameters, type ValidQuery } from '../queries/parameters.js'
+import { type Answer, FeedAnswer } from '../readmodel/answer.js'
+import { CACHE_KEYS } from '../readmodel/cache-keys.js'
+import { PUBLIC_CHANGES, PUBLIC_SUCCESS } from '../readmodel/envelopes.js'
+import type { Asker, DocumentStore } from '../readmodel/store.js'
+import type { PublicResource } from '../resources/index.js'
 import { answerOf, type Read } from './read.js'
 
 // The answers of the public API (/v1), each a read: its cache key and how its bytes are built.

@@ -5,7 +5,7 @@ import { OrderItem } from './shapes.js'
 // What the price research (GET /v1/transparency/prices) shows of each item bought: the order item's own
 // fields (spec 2.2, OrderItem), its order, organ and supplier, the contract or ARP it executes, and whether its
 // price lies outside its unit's fences. Declared once for the API's schema, the export's columns and the
-// portal's table; src/transparency/prices.ts gives each field its SQL, typed against these names.
+// portal's table; src/prices/research.ts gives each field its SQL, typed against these names.
 
 const item = OrderItem.fields
 

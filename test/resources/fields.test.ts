@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
+import { listingSql } from '../../src/listings/listing.js'
 import {
   exportedSql,
   field,
@@ -10,7 +11,6 @@ import {
   shape,
 } from '../../src/resources/fields.js'
 import { contracts } from '../../src/resources/index.js'
-import { listingSql } from '../../src/transparency/listing.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
 
 // The field vocabulary and the listing's SQL at the edges no resource reaches today, so that the next

@@ -6,9 +6,9 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import type { FastifyInstance } from 'fastify'
 import { issueToken } from '../../src/auth/tokens.js'
 import { importRecords } from '../../src/import/importer.js'
+import { parseRelations, sortValues } from '../../src/queries/parameters.js'
 import { Answer } from '../../src/readmodel/answer.js'
 import { PUBLIC_RESOURCES } from '../../src/resources/index.js'
-import { parseRelations, sortValues } from '../../src/transparency/parameters.js'
 import { buildTestApp, listen } from '../helpers/app.js'
 import { seededDatabase, type TestDatabase } from '../helpers/db.js'
 import { demoRecords, first, ndjson, source } from '../helpers/records.js'
@@ -225,7 +225,7 @@ describe('answers kept whole', () => {
   })
 
   it('reads with_relations in the order the resource offers them, each once, however the client wrote them', async () => {
-    // The page's statements are kept by the relations asked (src/transparency/listing.ts): one set, one key.
+    // The page's statements are kept by the relations asked (src/listings/listing.ts): one set, one key.
     const contracts = PUBLIC_RESOURCES.find((resource) => resource.path === 'contracts')
     assert.ok(contracts)
     assert.deepEqual(parseRelations(contracts, 'orders, documents,orders,managers'), [

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict'
 import { createHmac } from 'node:crypto'
 import { describe, it } from 'node:test'
 import { CursorGone, ParameterError } from '../../src/errors.js'
-import { Cursors, type ListCursor } from '../../src/transparency/cursors.js'
+import { Cursors, type ListCursor } from '../../src/queries/cursors.js'
 
-// The cursors' spelling, without a database (src/transparency/cursors.ts): what each feed's cursor holds,
+// The cursors' spelling, without a database (src/queries/cursors.ts): what each feed's cursor holds,
 // which texts are refused as invalid (422) and which as gone (410), and what a listing cursor must carry.
 
 const LOG = { identity: '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d', secret: Buffer.alloc(32, 7) }

@@ -1,0 +1,169 @@
+import compress from '@fastify/compress'
+import cors from '@fastify/cors'
+import etag from '@fastify/etag'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyError } from 'fastify'
+import { failure, RETRY_AFTER } from '../../answers/schemas.js'
+import { isCancelled, isUnavailable } from '../../db/pool.js'
+import { CursorGone, NotFoundError, ParameterError, Refused, TooBroad } from '../../errors.js'
+import { MESSAGES } from '../../messages.js'
+import { type ParameterProblem, parameterError } from '../../queries/parameters.js'
+import { entityTag } from '../../readmodel/answer.js'
+import { publicFailure } from '../../readmodel/envelopes.js'
+import { PublicReads } from '../../reads/public-reads.js'
+import { publicLimit } from '../http/public-limit.js'
+import type { TransparencyOptions } from '../http/route-options.js'
+import { CACHE_CONTROL } from '../http/send-answer.js'
+import { changeLinesRoute, changesRoute } from './change-feed-routes.js'
+import exportRoute from './export-route.js'
+import { ocdsBulkRoute, ocdsExtensionRoutes } from './ocds-files.js'
+import { ocdsRoutes } from './ocds-routes.js'
+import { partyRoutes } from './party-routes.js'
+import { priceExportRoute } from './price-export-route.js'
+import { recordRoutes } from './record-routes.js'
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** What each query parameter of the route accepts, in Portuguese, for its 422 messages. */
+    accepts?: Readonly<Record<string, string>>
+  }
+}
+
+type ValidationError = FastifyError & {
+  validation?: ParameterProblem[]
+  validationContext?: string
+}
+
+/** The status of a library error, in the transparency envelope. */
+function statusOf(error: Error): number | undefined {
+  if (error instanceof ParameterError || error instanceof TooBroad) return 422
+  if (error instanceof CursorGone) return 410
+  if (error instanceof NotFoundError) return 404
+  if (error instanceof Refused) return error.reason === 'address' ? 429 : 503
+  return undefined
+}
+
+/** Seconds until a refused request may come back: an export holds its place for long, a research briefly. */
+export function retryAfter(error: Refused): number | undefined {
+  if (error.what === 'export') return error.reason === 'timeout' ? undefined : 30
+  return 5
+}
+
+/**
+ * Operations 2–5 and the listings, helpers and export of section 4.1, under /v1/transparency: public,
+ * cached by clients (ETag, Cache-Control), compressed on request, open to browsers (CORS).
+ */
+const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app, options) => {
+  // Every operation lists what any of them may answer besides its own statuses: 304 to an If-None-Match
+  // that lists its ETag (not the files, which have none), 500, and 503 while the database is unreachable.
+  app.addHook('onRoute', (route) => {
+    const response = route.schema?.response as Record<string, unknown> | undefined
+    if (response === undefined) return
+    const content = (response[200] as { content?: Record<string, unknown> } | undefined)?.content
+    const file =
+      content !== undefined && Object.keys(content).some((type) => !type.startsWith('application/json'))
+    if (!file)
+      response[304] ??= {
+        description: 'Not modified: the If-None-Match header lists the ETag this answer has now (no body)',
+        type: 'null',
+      }
+    response[500] ??= failure(
+      `\`${MESSAGES.internal}\`: a failure of the service, logged with the request id`,
+    )
+    response[503] ??= failure(
+      `\`${MESSAGES.unavailable}\`: the database is unreachable; or \`${MESSAGES.queryTimeout}\`: the ` +
+        'query ran past QUERY_TIMEOUT. Come back after Retry-After seconds',
+      RETRY_AFTER,
+    )
+  })
+  const { pool, store, publicRateLimit } = options
+  const _reads = new PublicReads(options)
+  // The children's options, without the parent's prefix (which they inherit anyway).
+  const shared: TransparencyOptions = {
+    pool,
+    store,
+    exportPool: options.exportPool,
+    downloads: options.downloads,
+    cursors: options.cursors,
+    publicRateLimit,
+    onExportRows: options.onExportRows,
+    publication: options.publication,
+    idleTimeoutMs: options.idleTimeoutMs,
+    imports: options.imports,
+    researches: options.researches,
+    waits: options.waits,
+  }
+  // First: routes capture the handlers in force when they are built, and registering a child plugin
+  // (the export, below) builds the routes declared before it.
+  app.setNotFoundHandler(async (_request, reply) =>
+    reply.code(404).send(publicFailure(MESSAGES.routeNotFound)),
+  )
+
+  app.setErrorHandler(async (error: ValidationError, request, reply) => {
+    const status = statusOf(error)
+    if (status !== undefined) {
+      // Every 429 and 503 says when to come back: a place frees when an export, a research or a wait ends.
+      if (error instanceof Refused) {
+        const after = retryAfter(error)
+        if (after !== undefined) reply.header('Retry-After', after)
+      }
+      return reply.code(status).send(publicFailure(error.message))
+    }
+    if (error.validation) {
+      if (error.validationContext === 'params')
+        // A path's version that is not a positive number names no version; any other bad segment is an id.
+        return error.validation[0]?.instancePath === '/version'
+          ? reply.code(404).send(publicFailure(MESSAGES.versionNotFound))
+          : reply.code(400).send(publicFailure(MESSAGES.invalidId))
+      const accepts = request.routeOptions.config.accepts ?? {}
+      return reply.code(422).send(publicFailure(parameterError(error.validation[0], accepts).message))
+    }
+    const code = error.statusCode ?? 500
+    if (code < 500) return reply.code(code).send(publicFailure(error.message))
+    if (isUnavailable(error)) {
+      request.log.error({ err: error }, 'transparency query failed: the database is unreachable')
+      return reply.code(503).header('Retry-After', 5).send(publicFailure(MESSAGES.unavailable))
+    }
+    if (isCancelled(error)) {
+      request.log.warn({ err: error }, 'transparency query cancelled: past QUERY_TIMEOUT')
+      return reply.code(503).header('Retry-After', 5).send(publicFailure(MESSAGES.queryTimeout))
+    }
+    request.log.error({ err: error }, 'transparency query failed')
+    return reply.code(500).send(publicFailure(MESSAGES.internal))
+  })
+
+  if (options.publicLimiter)
+    app.addHook(
+      'onRequest',
+      publicLimit(options.publicLimiter, publicRateLimit, (reply) =>
+        reply.send(publicFailure(MESSAGES.tooManyRequests)),
+      ),
+    )
+  await app.register(cors, { origin: '*', methods: ['GET', 'HEAD'] })
+  // The details, listings and helpers send answers kept whole (sendAnswer); the export and the answers
+  // built for one request (errors) get their tag, compression and Cache-Control from the plugins, in a
+  // scope of their own so that the answers' path does not run their hooks.
+  await app.register(async (scope) => {
+    // Before compress: the tag is of the uncompressed body, hashed natively (entityTag).
+    await scope.register(etag, { hashFn: entityTag })
+    await scope.register(compress, { encodings: ['br', 'gzip'], threshold: 1024 })
+    scope.addHook('onSend', async (_request, reply, payload) => {
+      if ((reply.statusCode === 200 || reply.statusCode === 304) && !reply.hasHeader('Cache-Control')) {
+        reply.header('Cache-Control', CACHE_CONTROL)
+      }
+      return payload
+    })
+    await scope.register(exportRoute, shared)
+    await scope.register(priceExportRoute, shared)
+    await scope.register(ocdsBulkRoute, shared)
+    await scope.register(changeLinesRoute, shared)
+  })
+  await app.register(ocdsRoutes, shared)
+  await app.register(ocdsExtensionRoutes, shared)
+  await app.register(changesRoute, shared)
+
+  await app.register(recordRoutes, shared)
+  await app.register(partyRoutes, shared)
+}
+
+export default transparency
