@@ -1879,6 +1879,7 @@ export interface components {
             outliers: number;
             /** @description The same figures without the outliers */
             sanitized: {
+                /** @description Items found in this unit without the outliers */
                 items: number;
                 /**
                  * @description The lowest unit price without the outliers; text with two decimals
@@ -1891,15 +1892,15 @@ export interface components {
                  */
                 median: string;
                 /**
-                 * @description The mean without the outliers; text with two decimals
-                 * @example 12.50
-                 */
-                mean: string;
-                /**
                  * @description The highest unit price without the outliers; text with two decimals
                  * @example 12.50
                  */
                 max: string;
+                /**
+                 * @description The mean unit price without the outliers; text with two decimals
+                 * @example 12.50
+                 */
+                mean: string;
             };
         };
         /** @description An item of a supply order, with the order, organization and supplier it belongs to; its unit price as text with two decimals, as the transparency API writes money */

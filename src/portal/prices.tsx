@@ -3,6 +3,7 @@ import { type Figures, SUPPLIER_TALLIED } from '../parties/parties.js'
 import type { OrganizationList, OrganizationPage, SupplierList, SupplierPage } from '../parties/schemas.js'
 import { PRICE_FILTERS } from '../prices/research.js'
 import type { PriceResearch, PriceSummary as PriceSummarySchema } from '../prices/schemas.js'
+import { PRICE_STATISTICS, STATISTIC_NAMES, type StatisticName } from '../prices/statistics.js'
 import { arps } from '../resources/arp.js'
 import { contracts } from '../resources/contract.js'
 import type { FormInput } from '../resources/filters.js'
@@ -101,15 +102,12 @@ function BoxPlot({ entry, index }: { entry: PriceSummary; index: number }) {
   )
 }
 
-const STATISTICS: readonly [keyof PriceSummary, string][] = [
-  ['min', 'Mínimo'],
-  ['p25', '1º quartil'],
-  ['median', 'Mediana'],
-  ['p75', '3º quartil'],
-  ['max', 'Máximo'],
-  ['mean', 'Média'],
-  ['weighted_mean', 'Média ponderada pela quantidade'],
-]
+/** The statistics the unit's table shows, a row each, with their figure without the outliers where they have one. */
+const TABLE_STATISTICS = STATISTIC_NAMES.filter((name) => PRICE_STATISTICS[name].shown === 'table')
+
+/** A statistic's figure as the panel writes it. */
+const figure = (name: StatisticName, value: string | number) =>
+  PRICE_STATISTICS[name].kind === 'money' ? money(value as string) : String(value)
 
 function UnitSummary({ entry, index }: { entry: PriceSummary; index: number }) {
   return (
@@ -129,20 +127,14 @@ function UnitSummary({ entry, index }: { entry: PriceSummary; index: number }) {
             </tr>
           </thead>
           <tbody>
-            <tr>
-              <th scope="row">Itens</th>
-              <td>{entry.items}</td>
-              <td>{entry.sanitized.items}</td>
-            </tr>
-            {STATISTICS.map(([key, label]) => {
-              const sanitized = entry.sanitized[key as keyof PriceSummary['sanitized']]
+            {TABLE_STATISTICS.map((name) => {
+              const sanitized = (entry.sanitized as Partial<Record<StatisticName, string | number>>)[name]
+              const kind = PRICE_STATISTICS[name].kind
               return (
-                <tr key={key}>
-                  <th scope="row">{label}</th>
-                  <td class="money">{money(entry[key] as string)}</td>
-                  <td class="money">
-                    {sanitized === undefined || key === 'items' ? MISSING : money(sanitized)}
-                  </td>
+                <tr key={name}>
+                  <th scope="row">{PRICE_STATISTICS[name].label}</th>
+                  <td class={kind}>{figure(name, entry[name])}</td>
+                  <td class={kind}>{sanitized === undefined ? MISSING : figure(name, sanitized)}</td>
                 </tr>
               )
             })}

@@ -18,6 +18,7 @@ import {
   type PriceQuery,
   priceItemsSql,
 } from './research.js'
+import { PRICE_STATISTICS, SANITIZED_NAMES, STATISTIC_NAMES, sanitizedLabel } from './statistics.js'
 
 // The price research as a file (GET /v1/transparency/prices/export): in XLSX, the summary per unit under
 // what was asked, when and where (so that it can be attached to a purchase process), then every item; in CSV,
@@ -36,25 +37,17 @@ export const PRICE_ITEM_COLUMNS: readonly Column[] = ITEM_NAMES.map((name) => {
   return { title: columnTitle(f.label, kind), kind, sql: exportedFrom(f, ITEM_RAW[name]) }
 })
 
-/** The summary's columns, in the order of the API's summary. */
+/** The summary's columns, in the order of the API's summary: the unit, each statistic, then those without the outliers. */
 const SUMMARY_COLUMNS: readonly (Omit<Column, 'sql'> & { key: string })[] = [
   { key: 'unit', title: 'Unidade de medida', kind: 'text' },
-  { key: 'items', title: 'Itens', kind: 'integer' },
-  { key: 'organizations', title: 'Órgãos', kind: 'integer' },
-  { key: 'suppliers', title: 'Fornecedores', kind: 'integer' },
-  { key: 'min', title: 'Mínimo (R$)', kind: 'money' },
-  { key: 'p25', title: '1º quartil (R$)', kind: 'money' },
-  { key: 'median', title: 'Mediana (R$)', kind: 'money' },
-  { key: 'p75', title: '3º quartil (R$)', kind: 'money' },
-  { key: 'max', title: 'Máximo (R$)', kind: 'money' },
-  { key: 'mean', title: 'Média (R$)', kind: 'money' },
-  { key: 'weighted_mean', title: 'Média ponderada pela quantidade (R$)', kind: 'money' },
-  { key: 'outliers', title: 'Preços fora da faixa', kind: 'integer' },
-  { key: 'sanitized.items', title: 'Itens sem os fora da faixa', kind: 'integer' },
-  { key: 'sanitized.min', title: 'Mínimo sem os fora da faixa (R$)', kind: 'money' },
-  { key: 'sanitized.median', title: 'Mediana sem os fora da faixa (R$)', kind: 'money' },
-  { key: 'sanitized.mean', title: 'Média sem os fora da faixa (R$)', kind: 'money' },
-  { key: 'sanitized.max', title: 'Máximo sem os fora da faixa (R$)', kind: 'money' },
+  ...STATISTIC_NAMES.map((name) => {
+    const { kind, label } = PRICE_STATISTICS[name]
+    return { key: name, title: columnTitle(label, kind), kind }
+  }),
+  ...SANITIZED_NAMES.map((name) => {
+    const { kind, label } = PRICE_STATISTICS[name]
+    return { key: `sanitized.${name}`, title: columnTitle(sanitizedLabel(label), kind), kind }
+  }),
 ]
 
 export interface PriceExportRequest {

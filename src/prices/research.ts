@@ -27,7 +27,8 @@ import {
   supplierFilters,
 } from '../resources/filters.js'
 import { PriceItem, type PriceItemName } from '../resources/price.js'
-import { money, object } from '../resources/sql.js'
+import { object } from '../resources/sql.js'
+import { statisticsSql } from './statistics.js'
 
 // The price research (GET /v1/transparency/prices, its export and the portal's /precos): the unit prices of
 // the items actually bought whose description holds the words asked, with each unit of measurement's
@@ -258,30 +259,7 @@ function summaryStatement(where: string, n: number, firstPage?: PriceSort): stri
 }
 
 /** The summary's entries, one per unit, most items first, as one JSON array. */
-const SUMMARY = `coalesce((SELECT json_agg(${object([
-  ['unit', 'f.unit'],
-  ['items', 'f.n'],
-  ['organizations', 'f.organizations'],
-  ['suppliers', 'f.suppliers'],
-  ['min', money('f.a[1]')],
-  ['p25', money('f.p25')],
-  ['median', money('f.median')],
-  ['p75', money('f.p75')],
-  ['max', money('f.a[f.n]')],
-  ['mean', money('f.mean')],
-  ['weighted_mean', money('f.weighted_mean')],
-  ['outliers', 'f.n - k.n'],
-  [
-    'sanitized',
-    object([
-      ['items', 'k.n'],
-      ['min', money('k.a[1]')],
-      ['median', money('compras_quantile(k.a, 0.5)')],
-      ['mean', money('k.mean')],
-      ['max', money('k.a[k.n]')],
-    ]),
-  ],
-])} ORDER BY f.n DESC, f.unit)
+const SUMMARY = `coalesce((SELECT json_agg(${object([['unit', 'f.unit'], ...statisticsSql()])} ORDER BY f.n DESC, f.unit)
   FROM stats f JOIN kept k ON k.unit = f.unit), '[]')::text`
 
 /** Each unit's fences, [unit, lo, hi] with exact decimals as text: what marks an item outside them. */

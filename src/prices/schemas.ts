@@ -1,7 +1,16 @@
-import { Type } from 'typebox'
+import { type TInteger, type TString, Type } from 'typebox'
 import { shapeSchema } from '../answers/schemas.js'
 import { Nullable, type Served } from '../resources/fields.js'
 import { PriceItem } from '../resources/price.js'
+import {
+  PRICE_STATISTICS,
+  SANITIZED_NAMES,
+  type SanitizedName,
+  STATISTIC_NAMES,
+  type Statistic,
+  type StatisticName,
+  type Statistics,
+} from './statistics.js'
 
 // The answer's schema of the price research (src/prices/research.ts): what the OpenAPI document publishes
 // and the shape-check test holds served bodies to.
@@ -10,32 +19,42 @@ import { PriceItem } from '../resources/price.js'
 export const Money = (description: string) =>
   Type.String({ description: `${description}; text with two decimals`, examples: ['12.50'] })
 
+/** A statistic's schema: money as the API writes it, or a count. */
+type StatisticSchema<S extends Statistic> = S['kind'] extends 'money' ? TString : TInteger
+
+const schemaOf = (s: Statistic, description: string): TString | TInteger =>
+  s.kind === 'money' ? Money(description) : Type.Integer({ description })
+
+/** The statistics' schemas, by name, in the declared order. */
+function statisticSchemas(): { [K in StatisticName]: StatisticSchema<Statistics[K]> } {
+  return Object.fromEntries(
+    STATISTIC_NAMES.map((name) => [
+      name,
+      schemaOf(PRICE_STATISTICS[name], PRICE_STATISTICS[name].description),
+    ]),
+  ) as { [K in StatisticName]: StatisticSchema<Statistics[K]> }
+}
+
+/** The schemas of the statistics without the outliers, by name, in the declared order. */
+function sanitizedSchemas(): { [K in SanitizedName]: StatisticSchema<Statistics[K]> } {
+  return Object.fromEntries(
+    SANITIZED_NAMES.map((name) => [
+      name,
+      schemaOf(PRICE_STATISTICS[name], `${PRICE_STATISTICS[name].description} without the outliers`),
+    ]),
+  ) as { [K in SanitizedName]: StatisticSchema<Statistics[K]> }
+}
+
 export const PriceSummary = Type.Object(
   {
     unit: Type.String({
       description: 'The unit of measurement: each unit has an entry, units are never mixed',
     }),
-    items: Type.Integer({ description: 'Items found in this unit' }),
-    organizations: Type.Integer({ description: 'Distinct organizations that bought them' }),
-    suppliers: Type.Integer({ description: 'Distinct suppliers that sold them' }),
-    min: Money('The lowest unit price'),
-    p25: Money('The first quartile, by linear interpolation (percentile_cont, QUARTILE.INC)'),
-    median: Money('The median'),
-    p75: Money('The third quartile, by linear interpolation'),
-    max: Money('The highest unit price'),
-    mean: Money('The mean unit price'),
-    weighted_mean: Money('The mean unit price weighted by quantity'),
-    outliers: Type.Integer({ description: 'Prices outside [p25 − 1.5 × IQR, p75 + 1.5 × IQR]' }),
-    sanitized: Type.Object(
-      {
-        items: Type.Integer(),
-        min: Money('The lowest unit price without the outliers'),
-        median: Money('The median without the outliers'),
-        mean: Money('The mean without the outliers'),
-        max: Money('The highest unit price without the outliers'),
-      },
-      { additionalProperties: false, description: 'The same figures without the outliers' },
-    ),
+    ...statisticSchemas(),
+    sanitized: Type.Object(sanitizedSchemas(), {
+      additionalProperties: false,
+      description: 'The same figures without the outliers',
+    }),
   },
   { $id: 'PriceSummary', additionalProperties: false },
 )

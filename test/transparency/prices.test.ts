@@ -530,8 +530,35 @@ describe('price research, suppliers and organizations', () => {
     assert.equal(summary[3]?.[0], `Fonte: ${PUBLIC}/v1/transparency/prices?q=caneta&unit=UN`)
     const titles = summary[5] as string[]
     const un = summary[6] as unknown[]
-    assert.equal(titles[0], 'Unidade de medida')
+    assert.deepEqual(titles, [
+      'Unidade de medida',
+      'Itens',
+      'Órgãos',
+      'Fornecedores',
+      'Mínimo (R$)',
+      '1º quartil (R$)',
+      'Mediana (R$)',
+      '3º quartil (R$)',
+      'Máximo (R$)',
+      'Média (R$)',
+      'Média ponderada pela quantidade (R$)',
+      'Preços fora da faixa',
+      'Itens sem os fora da faixa',
+      'Mínimo sem os fora da faixa (R$)',
+      'Mediana sem os fora da faixa (R$)',
+      'Máximo sem os fora da faixa (R$)',
+      'Média sem os fora da faixa (R$)',
+    ])
     assert.deepEqual(un.slice(0, 12), ['UN', 5, 2, 3, 1, 2, 3, 4, 100, 22, 4.88, 1])
+    // Every figure of the API's summary, in its order, is the sheet's: one list of statistics makes both.
+    const api = (await get('/v1/transparency/prices?q=caneta&unit=UN')).body.data.summary[0] as Json
+    const { sanitized, ...figures } = api as Json & { sanitized: Json }
+    assert.deepEqual(
+      un,
+      [...Object.values(figures), ...Object.values(sanitized)].map((v) =>
+        typeof v === 'string' && /^\d+\.\d\d$/.test(v) ? Number(v) : v,
+      ),
+    )
     const items = rows(workbook.worksheets[1] as ExcelJS.Worksheet)
     assert.equal(items.length, 6)
     assert.equal((items[0] as string[])[0], 'Descrição')
