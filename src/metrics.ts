@@ -2,8 +2,8 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { FastifyInstance } from 'fastify'
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client'
-import type { Pool } from './db/pool.js'
-import { ReadPool, type Replicas } from './db/replicas.js'
+import type { Pool, ServerPool } from './db/pool.js'
+import { type Replicas, serversOf } from './db/replicas.js'
 import type { Gate } from './gate.js'
 import type { DocumentStore } from './readmodel/store.js'
 
@@ -117,8 +117,8 @@ export class Metrics {
           ['export', exportPool],
         ] as const) {
           // A pool over replicas counts the connections of the primary's pool and each replica's.
-          const members = p instanceof ReadPool ? p.members : [p]
-          const sum = (count: (member: Pool) => number) => members.reduce((n, m) => n + count(m), 0)
+          const members = serversOf(p)
+          const sum = (count: (member: ServerPool) => number) => members.reduce((n, m) => n + count(m), 0)
           this.set(
             { pool: name, state: 'total' },
             sum((m) => m.totalCount),

@@ -5,7 +5,7 @@ import { type Limiter, MemoryLimiter, RedisLimiter } from './auth/rate-limit.js'
 import { TokenCache } from './auth/tokens.js'
 import { DATA_CHANNEL, ImportSignal, Notifications } from './channel.js'
 import type { Config } from './config.js'
-import { type DerivedLimits, derivePool, type Pool } from './db/pool.js'
+import { type DerivedLimits, derivePool, type Pool, type ServerPool } from './db/pool.js'
 import { ReadPool, Replicas, replicaPools } from './db/replicas.js'
 import { Gate } from './gate.js'
 import { Metrics, serveMetrics } from './metrics.js'
@@ -17,7 +17,7 @@ import { DocumentStore } from './readmodel/store.js'
 // limits, access records, the exports' connections and the metrics.
 
 export interface ServiceDeps {
-  pool: Pool
+  pool: ServerPool
   /** Rate-limit counters; by default in Redis when REDIS_URL is set, else in the process. */
   limiter?: Limiter
   /** The read path; by default one over deps.pool with config.cacheMb of cache. */
@@ -26,7 +26,7 @@ export interface ServiceDeps {
 
 export interface Services {
   /** The primary's pool: imports, tokens, access records, listening. */
-  pool: Pool
+  pool: ServerPool
   /** Where public reads go: the replicas in good standing, or the primary (the same pool without replicas). */
   reads: Pool
   /** With DATABASE_REPLICA_URLS: their state. */
@@ -62,7 +62,7 @@ export interface Services {
  * primary; with them, a ReadPool over the primary and each replica. Every read's statement is bounded by
  * QUERY_TIMEOUT (PostgreSQL cancels it), and a server that stops answering fails the read a second later.
  */
-function readPools(config: Config, pool: Pool, log: FastifyBaseLogger) {
+function readPools(config: Config, pool: ServerPool, log: FastifyBaseLogger) {
   const bounds = {
     max: config.databasePoolSize,
     applicationName: 'compras',
@@ -89,7 +89,7 @@ function readPools(config: Config, pool: Pool, log: FastifyBaseLogger) {
   const pools = replicaPools(config.databaseReplicaUrls, bounds)
   const reads = new ReadPool(derivePool(pool, bounds), pools, replicas, true)
   return {
-    pool: reads as Pool,
+    pool: reads,
     replicas,
     derive: (limits: DerivedLimits) =>
       new ReadPool(
@@ -97,7 +97,7 @@ function readPools(config: Config, pool: Pool, log: FastifyBaseLogger) {
         pools.map((replica) => derivePool(replica, limits)),
         replicas,
         true,
-      ) as Pool,
+      ),
     close: async () => {
       await replicas.close()
       await reads.end()

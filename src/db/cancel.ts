@@ -1,6 +1,6 @@
 import pg from 'pg'
-import type { Pool, PoolClient } from './pool.js'
-import { ReadPool } from './replicas.js'
+import type { Pool, PoolClient, ServerPool } from './pool.js'
+import { serverOf } from './replicas.js'
 
 // Queries cancelled when nobody waits for them any more: a client that left, a download dropped. Without this a
 // request that costs seconds keeps its connection busy after its client has gone, and a few such requests
@@ -24,7 +24,7 @@ async function backendPid(client: pg.ClientBase): Promise<number> {
  * own may all be busy, with the very queries to cancel. A failure is not reported: the statement timeout still
  * bounds the query.
  */
-async function cancelBackend(pool: Pool, pid: number): Promise<void> {
+async function cancelBackend(pool: ServerPool, pid: number): Promise<void> {
   const canceller = new pg.Client({ ...pool.options, statement_timeout: undefined, query_timeout: 5000 })
   canceller.on('error', () => {})
   try {
@@ -68,7 +68,7 @@ export async function connectCancellable(pool: Pool, signal: AbortSignal | undef
     throw error
   }
   // The server of this connection: with replicas, the member of the read pool it came from.
-  const server = pool instanceof ReadPool ? pool.serverOf(client) : pool
+  const server = serverOf(pool, client)
   let sent: Promise<void> | undefined
   let settled = false
   let pause: { timer: NodeJS.Timeout; resolve: () => void } | undefined

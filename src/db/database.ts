@@ -1,9 +1,9 @@
 import type { Config } from '../config.js'
 import { type EmbeddedOptions, type EmbeddedRole, openEmbedded } from './embedded.js'
-import { CONNECT_TIMEOUT_MS, createPool, type Pool } from './pool.js'
+import { CONNECT_TIMEOUT_MS, createPool, type ServerPool } from './pool.js'
 
 export interface Database {
-  readonly pool: Pool
+  readonly pool: ServerPool
   /** Where the data lives, for messages: the embedded data folder or the server's host. */
   readonly description: string
   readonly embedded: boolean

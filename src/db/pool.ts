@@ -13,7 +13,18 @@ const TEXT_TYPES = [
 for (const oid of TEXT_TYPES) pg.types.setTypeParser(oid, (value: string) => value)
 pg.types.setTypeParser(20, (value: string) => Number(value)) // int8: counts and ids fit in 2^53
 
-export type Pool = pg.Pool
+/**
+ * What queries need of a pool: a statement run on any of its connections, or a connection of the caller's own.
+ * A pg.Pool is one, over one server; a ReadPool (src/db/replicas.ts) is one over the primary and its replicas.
+ */
+export interface Pool {
+  query: pg.Pool['query']
+  connect(): Promise<pg.PoolClient>
+  end(): Promise<void>
+}
+
+/** A pool of connections to one server: the primary's, a replica's. */
+export type ServerPool = pg.Pool
 export type PoolClient = pg.PoolClient
 
 /** Statements prepared by name on every connection, at most: each holds its plan in every backend. */

@@ -1,5 +1,12 @@
 import pg from 'pg'
-import { CONNECT_TIMEOUT_MS, createPool, type DerivedLimits, isUnavailable, type Pool } from './pool.js'
+import {
+  CONNECT_TIMEOUT_MS,
+  createPool,
+  type DerivedLimits,
+  isUnavailable,
+  type Pool,
+  type ServerPool,
+} from './pool.js'
 
 // Reads from PostgreSQL's streaming replicas (DATABASE_REPLICA_URLS), never older than promised
 // (docs/operations.md, "Read replicas"): a replica serves only while it is a standby that answers, no more
@@ -261,29 +268,28 @@ function retryable(error: unknown): boolean {
  * its own (the request in flight fails). Everything that writes, listens or checks tokens uses the primary's
  * own pool, never this one.
  */
-export class ReadPool extends pg.Pool {
+export class ReadPool implements Pool {
   constructor(
-    readonly primary: Pool,
-    private readonly replicaPools: readonly Pool[],
+    readonly primary: ServerPool,
+    private readonly replicaPools: readonly ServerPool[],
     private readonly replicas: Replicas,
     /** Whether `end` ends the primary's pool too (one made for this pool, as the exports' is). */
     private readonly ownsPrimary = false,
-  ) {
-    super({ max: 1 })
-  }
+  ) {}
 
   /** The pool a read goes to now: a replica's index and pool, or the primary's (index undefined). */
-  private choose(except?: number): [number | undefined, Pool] {
+  private choose(except?: number): [number | undefined, ServerPool] {
     const index = this.replicas.pick(except)
-    return index === undefined ? [undefined, this.primary] : [index, this.replicaPools[index] as Pool]
+    return index === undefined ? [undefined, this.primary] : [index, this.replicaPools[index] as ServerPool]
   }
 
   // pg.Pool's query takes many shapes; every one is handed on as it came (callbacks are not used here).
-  override query(...args: unknown[]): Promise<pg.QueryResult> {
-    return this.read((pool) => (pool.query as (...a: unknown[]) => Promise<pg.QueryResult>)(...args))
-  }
+  readonly query = ((...args: unknown[]) =>
+    this.read((pool) =>
+      (pool.query as (...a: unknown[]) => Promise<pg.QueryResult>)(...args),
+    )) as Pool['query']
 
-  override connect(): Promise<pg.PoolClient> {
+  connect(): Promise<pg.PoolClient> {
     return this.read(async (pool) => {
       const client = await pool.connect()
       this.origins.set(client, pool)
@@ -292,13 +298,13 @@ export class ReadPool extends pg.Pool {
   }
 
   /** Which pool a connection taken from this one came from: the server it talks to. */
-  serverOf(client: pg.PoolClient): Pool {
+  serverOf(client: pg.PoolClient): ServerPool {
     return this.origins.get(client) ?? this.primary
   }
 
-  private readonly origins = new WeakMap<pg.PoolClient, Pool>()
+  private readonly origins = new WeakMap<pg.PoolClient, ServerPool>()
 
-  private async read<T>(run: (pool: Pool) => Promise<T>): Promise<T> {
+  private async read<T>(run: (pool: ServerPool) => Promise<T>): Promise<T> {
     const [index, pool] = this.choose()
     try {
       return await run(pool)
@@ -309,24 +315,38 @@ export class ReadPool extends pg.Pool {
     }
   }
 
-  /** The pools reads go to: the primary's, then each replica's (for the metrics' connection counts). */
-  get members(): Pool[] {
+  /** The pools reads go to: the primary's, then each replica's. */
+  get members(): ServerPool[] {
     return [this.primary, ...this.replicaPools]
   }
 
   /** Ends the replicas' pools, and the primary's when it was made for this one. */
-  override async end(): Promise<void> {
+  async end(): Promise<void> {
     await Promise.all(
       [...this.replicaPools, ...(this.ownsPrimary ? [this.primary] : [])].map((pool) => pool.end()),
     )
   }
 }
 
+/** The servers' pools behind a pool (for their connection counts): a ReadPool's members, or the pool itself. */
+export function serversOf(pool: Pool): ServerPool[] {
+  if (pool instanceof ReadPool) return pool.members
+  if (pool instanceof pg.Pool) return [pool]
+  throw new TypeError('a pool of neither kind')
+}
+
+/** The server's pool a connection taken from `pool` talks to (to cancel its query from a connection of its own). */
+export function serverOf(pool: Pool, client: pg.PoolClient): ServerPool {
+  if (pool instanceof ReadPool) return pool.serverOf(client)
+  if (pool instanceof pg.Pool) return pool
+  throw new TypeError('a pool of neither kind')
+}
+
 /**
  * The replicas' pools for reads, made like the primary's: the same size and bounds, failing fast when one does
  * not answer (a connection, or a query: a frozen standby cannot even cancel one).
  */
-export function replicaPools(urls: readonly string[], bounds: DerivedLimits): Pool[] {
+export function replicaPools(urls: readonly string[], bounds: DerivedLimits): ServerPool[] {
   return urls.map((url) =>
     createPool(url, {
       max: bounds.max,

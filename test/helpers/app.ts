@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net'
 import type { FastifyInstance } from 'fastify'
 import { type AppDeps, buildApp } from '../../src/app.js'
 import { loadConfig } from '../../src/config.js'
-import type { Pool } from '../../src/db/pool.js'
+import type { ServerPool } from '../../src/db/pool.js'
 import { metricsPortOf } from '../../src/metrics.js'
 import { DocumentStore } from '../../src/readmodel/store.js'
 
@@ -17,7 +17,10 @@ export interface TestAppOptions extends Omit<AppDeps, 'pool'> {
 }
 
 /** The application over a test database's pool, configured from env like the real one, not listening. */
-export function buildTestApp(db: { pool: Pool }, options: TestAppOptions = {}): Promise<FastifyInstance> {
+export function buildTestApp(
+  db: { pool: ServerPool },
+  options: TestAppOptions = {},
+): Promise<FastifyInstance> {
   const { env = {}, logger = false, logStream, ...deps } = options
   return buildApp(
     loadConfig({ LOG_LEVEL: 'warn', ...env }),
@@ -37,7 +40,7 @@ export async function listen(app: FastifyInstance): Promise<string> {
  * The app listening on a test database, over a store of its own that the test can read (its hits, its
  * misses, a lookup to fail), with the deps and environment given: what a test of real HTTP starts with.
  */
-export async function serving(db: { pool: Pool }, options: TestAppOptions = {}) {
+export async function serving(db: { pool: ServerPool }, options: TestAppOptions = {}) {
   const store = options.store ?? new DocumentStore(db.pool, { cacheBytes: 1 << 20, onError: () => {} })
   if (!options.store) await store.start()
   const app = await buildTestApp(db, { ...options, store })

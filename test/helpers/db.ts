@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto'
 import pg from 'pg'
 import { loadMigrations, migrate } from '../../src/db/migrate.js'
-import { createPool, type Pool } from '../../src/db/pool.js'
+import { createPool, type Pool, type ServerPool } from '../../src/db/pool.js'
 import { importRecords } from '../../src/import/importer.js'
 import { DOCUMENT_VERSIONS, syncReadModel } from '../../src/readmodel/build.js'
 import { ndjson, source } from './records.js'
@@ -63,7 +63,7 @@ async function template(): Promise<string> {
 export interface TestDatabase {
   name: string
   url: string
-  pool: Pool
+  pool: ServerPool
   drop(): Promise<void>
 }
 

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test'
 import type { FastifyInstance } from 'fastify'
 import { MemoryLimiter } from '../../src/auth/rate-limit.js'
 import { issueToken } from '../../src/auth/tokens.js'
-import { CONNECT_TIMEOUT_MS, createPool, type Pool } from '../../src/db/pool.js'
+import { CONNECT_TIMEOUT_MS, createPool, type ServerPool } from '../../src/db/pool.js'
 import type { DemoRecord } from '../../src/demo/generator.js'
 import { importRecords } from '../../src/import/importer.js'
 import { MESSAGES } from '../../src/messages.js'
@@ -27,7 +27,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 describe('the database unreachable for 10 s under load', () => {
   let db: TestDatabase
   let proxy: TcpProxy
-  let pool: Pool
+  let pool: ServerPool
   let app: FastifyInstance
   let base: string
   let token: string

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { migrate } from '../../src/db/migrate.js'
-import { createPool, type Pool } from '../../src/db/pool.js'
+import { createPool, type Pool, type ServerPool } from '../../src/db/pool.js'
 import { lsnValue, ReadPool, Replicas } from '../../src/db/replicas.js'
 import type { DemoRecord } from '../../src/demo/generator.js'
 import { publicFeedPage } from '../../src/feeds/change-feeds.js'
@@ -43,7 +43,7 @@ const PATHS: Record<string, string> = {
 
 describe('reads from a streaming replica', () => {
   let pair: StandbyPair
-  let primary: Pool
+  let primary: ServerPool
   const records = demoRecords(
     { organizations: 2, orders: 12, contracts: 8, arps: 2, directContracts: 2, publicCalls: 3 },
     57,
@@ -247,6 +247,15 @@ describe('reads from a streaming replica', () => {
       const label = `replica="127.0.0.1:${pair.standby.port}/compras"`
       assert.match(metrics, new RegExp(`^compras_replica_up\\{${label}\\} 1$`, 'm'))
       assert.match(metrics, new RegExp(`^compras_replica_lag_seconds\\{${label}\\} \\d`, 'm'))
+      // The API pool's connections are those of every server it reads from: the standby's count among them.
+      const onStandby = (await readsOnStandby()) - before
+      const total = Number(
+        /^compras_db_pool_connections\{pool="api",state="total"\} (\d+)$/m.exec(metrics)?.[1],
+      )
+      assert.ok(
+        total >= onStandby && onStandby > 0,
+        `api pool: ${total} connections, ${onStandby} on the standby`,
+      )
     } finally {
       await app.close()
     }
@@ -518,7 +527,7 @@ describe('reads from a streaming replica', () => {
 
 describe('reads from two streaming replicas', () => {
   let pair: StandbyPair
-  let primary: Pool
+  let primary: ServerPool
   const records = demoRecords(
     { organizations: 1, orders: 6, contracts: 30, arps: 2, directContracts: 2, publicCalls: 2 },
     571,
