@@ -2,7 +2,13 @@ import { type Pool, prepared } from '../db/pool.js'
 import { NotFoundError, ParameterError } from '../errors.js'
 import type { JsonObject } from '../json.js'
 import type { Cursors, ListCursor } from '../queries/cursors.js'
-import { DEFAULT_PER_PAGE, parseRelations, sortOf, type ValidQuery } from '../queries/parameters.js'
+import {
+  DEFAULT_PER_PAGE,
+  parseRelations,
+  sortDirection,
+  sortOf,
+  type ValidQuery,
+} from '../queries/parameters.js'
 import { CACHE_KEYS } from '../readmodel/cache-keys.js'
 import { type AnyField, rawSql, sqlType } from '../resources/fields.js'
 import { type ChoiceList, type FilterValues, filterSql, filterValues } from '../resources/filters.js'
@@ -114,11 +120,9 @@ function listingText(
   if (text !== undefined) return text
   const a = resource.record.alias
   const conditions = [resource.where(a), ...filters.conditions]
-  // Stryker disable next-line Regex: no sort's name holds a dash
-  const field = resource.sorts[sort.replace(/^-/, '')]
+  const { name, direction } = sortDirection(sort)
+  const field = resource.sorts[name]
   if (!field) throw new Error(`unknown sort ${sort}`)
-  // Stryker disable next-line StringLiteral: no direction is ascending too
-  const direction = sort.startsWith('-') ? 'DESC' : 'ASC'
   const sortField = resource.record.fields[field] as AnyField
   const sortKey = sortSql(sortField, a)
   const where = conditions.join(' AND ')

@@ -10,6 +10,8 @@ import {
   type Parameter,
   type Parameters,
   parameters,
+  sortDirection,
+  sortParameter,
   type ValidQuery,
 } from '../queries/parameters.js'
 import { type AnyField, servedFrom } from '../resources/fields.js'
@@ -84,20 +86,24 @@ export const PRICE_FILTERS = {
 
 type PriceFilterName = keyof typeof PRICE_FILTERS
 
-const PRICE_SORTS = ['amount', '-amount', 'date', '-date'] as const
-export type PriceSort = (typeof PRICE_SORTS)[number]
+/** The items' sorts, by name: what orders them, and what their cursor keeps (its SQL type). */
+const PRICE_SORTS = {
+  amount: { key: 'p.amount', type: 'numeric' },
+  date: { key: 'p.day', type: 'date' },
+} as const
+
+type PriceSortName = keyof typeof PRICE_SORTS
+/** A sort of the items: a name of PRICE_SORTS, `-` first for descending. */
+export type PriceSort = PriceSortName | `-${PriceSortName}`
 
 /** The research's query parameters: the filters, the items' sort, and their pages by cursor. */
 export const PRICE_PARAMETER_LIST: Readonly<Record<string, Parameter>> = {
   ...filterParameters(PRICE_FILTERS),
-  sort: [
-    Type.String({
-      enum: [...PRICE_SORTS],
-      default: 'amount',
-      description: "The items' order: by unit price or by the order's date; a leading - sorts descending",
-    }),
-    `um destes valores: ${PRICE_SORTS.join(', ')}`,
-  ],
+  sort: sortParameter(
+    Object.keys(PRICE_SORTS),
+    'amount',
+    "The items' order: by unit price or by the order's date",
+  ),
   per_page: PAGING.per_page,
   cursor: [
     Type.String({
@@ -188,12 +194,10 @@ const ITEM_FROM = `JOIN fences f ON f.unit = p.unit
   LEFT JOIN contracts c ON c.organization_id = o.organization_id AND c.contract_number = o.contract_number
   LEFT JOIN arps a ON a.organization_id = o.organization_id AND a.number = o.arp_number`
 
-/** The items' order and what their cursor keeps, by sort. */
-const ORDERS: Readonly<Record<PriceSort, { key: string; type: string; direction: 'ASC' | 'DESC' }>> = {
-  amount: { key: 'p.amount', type: 'numeric', direction: 'ASC' },
-  '-amount': { key: 'p.amount', type: 'numeric', direction: 'DESC' },
-  date: { key: 'p.day', type: 'date', direction: 'ASC' },
-  '-date': { key: 'p.day', type: 'date', direction: 'DESC' },
+/** The items' order and what their cursor keeps, for a sort. */
+function ordered(sort: PriceSort): { key: string; type: string; direction: 'ASC' | 'DESC' } {
+  const { name, direction } = sortDirection(sort)
+  return { ...PRICE_SORTS[name], direction }
 }
 
 /** A research's filters over price rows `p`: the WHERE condition, `$1`… their values in declared order. */
@@ -274,7 +278,7 @@ const fencesFrom = (p: string) =>
 
 /** The order of a sort's items, `direction` ASC or DESC: its key, then the item's order and position. */
 const orderOf = (sort: PriceSort, direction: 'ASC' | 'DESC') =>
-  `${ORDERS[sort].key} ${direction}, p.order_id ${direction}, p.position ${direction}`
+  `${ordered(sort).key} ${direction}, p.order_id ${direction}, p.position ${direction}`
 
 /**
  * The CTEs `page` (the rows of a page and one more, when more follow) and `shown` (the page's rows) of the rows
@@ -282,12 +286,12 @@ const orderOf = (sort: PriceSort, direction: 'ASC' | 'DESC') =>
  */
 const pageOf = (from: string, where: string, sort: PriceSort, perPage: string) => `page AS MATERIALIZED (
       SELECT p.order_id, p.position, p.unit, p.amount, p.day FROM ${from} p
-      WHERE ${where} ORDER BY ${orderOf(sort, ORDERS[sort].direction)} LIMIT ${perPage} + 1),
-    shown AS (SELECT p.* FROM page p ORDER BY ${orderOf(sort, ORDERS[sort].direction)} LIMIT ${perPage})`
+      WHERE ${where} ORDER BY ${orderOf(sort, ordered(sort).direction)} LIMIT ${perPage} + 1),
+    shown AS (SELECT p.* FROM page p ORDER BY ${orderOf(sort, ordered(sort).direction)} LIMIT ${perPage})`
 
 /** The columns of a page (`more`, `items` as JSON text, the `last` item's key and id), over pageOf's CTEs. */
 function pageColumnsOf(sort: PriceSort, perPage: string): string {
-  const order = ORDERS[sort]
+  const order = ordered(sort)
   const reverse = orderOf(sort, order.direction === 'ASC' ? 'DESC' : 'ASC')
   return `(SELECT count(*) FROM page) > ${perPage} AS more,
     coalesce((SELECT json_agg(${object(itemColumns())} ORDER BY ${orderOf(sort, order.direction)})
@@ -298,7 +302,7 @@ function pageColumnsOf(sort: PriceSort, perPage: string): string {
 
 /** The statement of a page of a research's items, given its fences: as JSON text, with whether more follow. */
 function pageStatement(where: string, n: number, sort: PriceSort, after: boolean): string {
-  const order = ORDERS[sort]
+  const order = ordered(sort)
   const past = order.direction === 'DESC' ? '<' : '>'
   const keyset = after
     ? `AND (${order.key}, p.order_id, p.position) ${past} ($${n + 3}::${order.type}, $${n + 4}::bigint, $${n + 5}::smallint)`
@@ -318,7 +322,7 @@ export function priceItemsSql(
   select: string,
 ): { sql: string; values: unknown[] } {
   const { where, values } = matching(query)
-  const by = orderOf(query.sort, ORDERS[query.sort].direction)
+  const by = orderOf(query.sort, ordered(query.sort).direction)
   return {
     sql: `WITH ${fencesFrom(`$${values.length + 1}`)}
       SELECT ${select} FROM price_items p ${ITEM_FROM} WHERE ${where} ORDER BY ${by}`,

@@ -78,9 +78,34 @@ export function canonicalQuery(
   return text
 }
 
-export function sortValues(resource: PublicResource): string[] {
-  return Object.keys(resource.sorts).flatMap((name) => [name, `-${name}`])
+/** The values a `sort` takes over sorts named `names`: each name ascending, `-` and the name descending. */
+export const sortValuesOf = (names: readonly string[]): string[] =>
+  names.flatMap((name) => [name, `-${name}`])
+
+/** A sort's name and direction. */
+export function sortDirection<N extends string>(sort: N | `-${N}`): { name: N; direction: 'ASC' | 'DESC' } {
+  return sort.startsWith('-')
+    ? { name: sort.slice(1) as N, direction: 'DESC' }
+    : { name: sort as N, direction: 'ASC' }
 }
+
+/**
+ * The `sort` parameter of a question whose sorts are named `names` (a listing's fields, the price research's
+ * keys): one of sortValuesOf(names), `fallback` when none is asked. The listings and the research take it alike.
+ */
+export function sortParameter(names: readonly string[], fallback: string, description: string): Parameter {
+  const values = sortValuesOf(names)
+  return [
+    Type.String({
+      enum: values,
+      default: fallback,
+      description: `${description}; a leading - sorts descending`,
+    }),
+    `um destes valores: ${values.join(', ')}`,
+  ]
+}
+
+export const sortValues = (resource: PublicResource): string[] => sortValuesOf(Object.keys(resource.sorts))
 
 /** The sort a query asks for, checked against the resource's; the default when none. */
 export function sortOf(resource: PublicResource, sort: unknown): string {
@@ -91,18 +116,6 @@ export function sortOf(resource: PublicResource, sort: unknown): string {
       `Parâmetro inválido: sort. Aceita um destes valores: ${sortValues(resource).join(', ')}.`,
     )
   return value
-}
-
-function sortParameter(resource: PublicResource): Parameter {
-  const sorts = sortValues(resource)
-  return [
-    Type.String({
-      enum: sorts,
-      default: resource.defaultSort,
-      description: 'A field; a leading - sorts descending',
-    }),
-    `um destes valores: ${sorts.join(', ')}`,
-  ]
 }
 
 /** A page of a listing: `page` and `per_page`. */
@@ -148,7 +161,7 @@ function makeListingParameters(resource: PublicResource): Parameters {
   const all: Record<string, Parameter> = {
     ...PAGING,
     ...Object.fromEntries(Object.entries(resource.filters).map(([name, filter]) => [name, filter.parameter])),
-    sort: sortParameter(resource),
+    sort: sortParameter(Object.keys(resource.sorts), resource.defaultSort, 'A field'),
     with_relations: [
       Type.String({
         description: `Comma-separated relations to add to each item: ${relations.join(', ')}`,
