@@ -82,6 +82,7 @@ dd{margin:0;overflow-wrap:anywhere}
 table.compact{min-width:0}
 .filters{display:flex;flex-wrap:wrap;gap:8px 24px;align-items:end}
 .filters p{margin:0;display:flex;flex-direction:column}
+.filters>*{min-width:0;max-width:100%}
 @media (max-width:640px){
 table.stack{min-width:0}
 table.stack thead{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}

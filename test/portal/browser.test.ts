@@ -325,6 +325,16 @@ describe('the portal in a real browser', {
               }),
             )
             assert.deepEqual([...new Set(mislabelled)], [], `${url}: cells labelled other than their column`)
+            // Every form's fields stay inside the form's box (a long option widens a select past it).
+            const outside = await page.evaluate(() =>
+              Array.from(document.querySelectorAll('form')).flatMap((form) => {
+                const box = form.getBoundingClientRect()
+                return Array.from(form.querySelectorAll('input, select, button'))
+                  .filter((field) => field.getBoundingClientRect().right > box.right + 0.5)
+                  .map((field) => field.getAttribute('name') ?? field.tagName)
+              }),
+            )
+            assert.deepEqual(outside, [], `${url}: fields past their form's edge`)
           }
           await page.addScriptTag({ path: AXE })
           const violations = await page.evaluate(async () => {
