@@ -18,7 +18,7 @@ import {
 } from './layout.js'
 import { listingUrl } from './listing.js'
 import { type TopSupplier, TopSuppliers } from './prices.js'
-import { recordsTableClass } from './style.js'
+import { recordsTableClass, relationColumns, relationTableClass } from './style.js'
 
 // The portal's pages, rendered on the server (Preact, to a string: every value is escaped). No script: a
 // filter is a GET form, a sort a link, a chart an SVG with its table. Field labels and kinds come from the
@@ -30,12 +30,12 @@ const linkedResource = (relation: Relation) =>
 
 /** A relation as a table: one row per element, a column per field of its shape. */
 function RelationTable({ relation, rows }: { relation: Relation; rows: JsonObject[] }) {
-  const fields = Object.entries(relation.shape.fields).filter(([name]) => name !== 'id')
+  const fields = relationColumns(relation)
   const target = linkedResource(relation)
   if (rows.length === 0) return <p>Nenhum registro.</p>
   return (
     <Scroll label={relation.label}>
-      <table class="stack">
+      <table class={relationTableClass(relation)}>
         <thead>
           <tr>
             {fields.map(([name, f]) => (
@@ -49,7 +49,7 @@ function RelationTable({ relation, rows }: { relation: Relation; rows: JsonObjec
           {rows.map((row, i) => (
             <tr key={String(row.id ?? i)}>
               {fields.map(([name, f], column) => (
-                <td key={name} class={kindClass(f)} data-label={f.label}>
+                <td key={name} class={kindClass(f)}>
                   <Cell
                     field={f}
                     value={row[name]}

@@ -3,28 +3,54 @@
 // visible; on a phone a table of records stacks each row as labelled lines, any other scrolls sideways inside its
 // own region.
 import { createHash } from 'node:crypto'
-import type { AnyField } from '../resources/fields.js'
+import { type AnyField, isRelation, type Relation } from '../resources/fields.js'
 import { PUBLIC_RESOURCES, type PublicResource } from '../resources/index.js'
 
 /** The class of a table whose columns are a kind's listed fields, in order (or the first of them). */
 export const recordsTableClass = (resource: PublicResource): string => `stack records-${resource.path}`
 
+/** The columns of a relation's table on a record's page: its shape's fields but the id, in order. */
+export const relationColumns = (relation: Relation): [string, AnyField | Relation][] =>
+  Object.entries(relation.shape.fields).filter(([name]) => name !== 'id')
+
+/** The class of a relation's table: named by its shape, whose columns are relationColumns. */
+export const relationTableClass = (relation: Relation): string => `stack rows-${relation.shape.name}`
+
 /** A CSS string: quotes, backslashes and line ends escaped. */
 const cssString = (text: string): string =>
   `"${text.replace(/["\\\n]/g, (c) => `\\${c.charCodeAt(0).toString(16)} `)}"`
 
+/** One rule per column: on a phone, each cell of a stacked table of that class is labelled by its column. */
+const labelRules = (tableClass: string, labels: readonly string[]) =>
+  labels.map(
+    (label, column) => `table.${tableClass} td:nth-child(${column + 1})::before{content:${cssString(label)}}`,
+  )
+
 /**
- * The labels of a stacked records table, one rule per listed column, made from the kinds' declarations: a
- * listing's every cell would otherwise carry its column's label (a fifth of a listing page's bytes).
+ * The labels of the stacked tables of records and relations, made from the kinds' declarations: every cell of a
+ * listing or a record's relations would otherwise carry its column's label (a fifth of a listing page's bytes).
  */
-const columnLabels = PUBLIC_RESOURCES.flatMap((resource) =>
-  resource.portal.listed.map(
-    (name, column) =>
-      `table.records-${resource.path} td:nth-child(${column + 1})::before{content:${cssString(
-        (resource.record.fields[name] as AnyField).label,
-      )}}`,
+const relations = new Map(
+  PUBLIC_RESOURCES.flatMap((resource) =>
+    Object.values(resource.record.fields)
+      .filter(isRelation)
+      .map((relation): [string, Relation] => [relation.shape.name, relation]),
   ),
-).join('\n')
+)
+const columnLabels = [
+  ...PUBLIC_RESOURCES.flatMap((resource) =>
+    labelRules(
+      `records-${resource.path}`,
+      resource.portal.listed.map((name) => (resource.record.fields[name] as AnyField).label),
+    ),
+  ),
+  ...[...relations.values()].flatMap((relation) =>
+    labelRules(
+      `rows-${relation.shape.name}`,
+      relationColumns(relation).map(([, field]) => field.label),
+    ),
+  ),
+].join('\n')
 
 export const STYLESHEET = `
 *,*::before,*::after{box-sizing:border-box}
