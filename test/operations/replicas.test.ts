@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { migrate } from '../../src/db/migrate.js'
 import { createPool, type Pool, type ServerPool } from '../../src/db/pool.js'
-import { lsnValue, ReadPool, Replicas } from '../../src/db/replicas.js'
+import { lsnValue, pastEnd, ReadPool, Replicas, serverOf, serversOf } from '../../src/db/replicas.js'
 import type { DemoRecord } from '../../src/demo/generator.js'
 import { publicFeedPage } from '../../src/feeds/change-feeds.js'
 import { dumpRecords } from '../../src/import/dump.js'
@@ -134,9 +134,9 @@ describe('reads from a streaming replica', () => {
   it('retries elsewhere a read the standby cancels for a conflict (40001), and drops a failed one at once', async () => {
     // A function that fails as a recovery conflict does, on a standby only: made on the primary, replayed.
     await primary.query(
-      `CREATE OR REPLACE FUNCTION compras_test_conflict() RETURNS text LANGUAGE plpgsql AS $$
+      `CREATE OR REPLACE FUNCTION compras_test_conflict(code text DEFAULT '40001') RETURNS text LANGUAGE plpgsql AS $$
        BEGIN
-         IF pg_is_in_recovery() THEN RAISE EXCEPTION 'conflict with recovery' USING ERRCODE = '40001'; END IF;
+         IF pg_is_in_recovery() THEN RAISE EXCEPTION 'failed on the standby' USING ERRCODE = code; END IF;
          RETURN 'primary';
        END $$`,
     )
@@ -154,6 +154,26 @@ describe('reads from a streaming replica', () => {
       assert.equal(rows[0]?.answer, 'primary', 'retried on the primary and answered')
       // A conflict is not a failure of the standby: it stays in the rotation.
       assert.equal(replicas.statuses[0]?.state, 'up')
+      // Any other error of the statement is the read's own: not run again elsewhere, and the standby stays.
+      await assert.rejects(reads.query("SELECT compras_test_conflict('22012')"), { code: '22012' })
+      assert.equal(replicas.statuses[0]?.state, 'up')
+      // The servers behind the pool, and the one a connection taken from it talks to (where a cancel goes).
+      assert.deepEqual(serversOf(reads), [primary, replicaPool])
+      assert.deepEqual(serversOf(primary), [primary])
+      const client = await reads.connect()
+      try {
+        assert.equal((await client.query('SELECT pg_is_in_recovery() AS r')).rows[0]?.r, true)
+        assert.equal(serverOf(reads, client), replicaPool)
+        assert.equal(serverOf(primary, client), primary)
+      } finally {
+        client.release()
+      }
+      // Past its end: asked of the pool the page was read from, then of the primary when that was a replica.
+      // Here the replica's log ends at 3 and the primary's at 10.
+      const lastOf = async (pool: Pool | undefined) => (pool === replicaPool || pool === reads ? 3 : 10)
+      assert.equal(await pastEnd(replicaPool, 5, lastOf), true, 'a plain pool is past its own end')
+      assert.equal(await pastEnd(reads, 5, lastOf), false, 'not past the primary, which is never behind')
+      assert.equal(await pastEnd(reads, 11, lastOf), true)
       // A read the standby fails (it stops answering): answered elsewhere, and the standby is down at once.
       await pair.standby.freeze()
       // Thawed in 15 s whatever happens: nothing here may wait on it for ever.
@@ -169,9 +189,21 @@ describe('reads from a streaming replica', () => {
       }
     } finally {
       await replicas.close()
-      await replicaPool.end()
-      await primary.query('DROP FUNCTION IF EXISTS compras_test_conflict()')
+      // Ending the read pool ends the replicas' pools, never a primary's pool it was given.
+      await reads.end()
+      assert.equal(replicaPool.ended, true)
+      assert.equal(primary.ended, false)
+      await primary.query('DROP FUNCTION IF EXISTS compras_test_conflict(text)')
     }
+    // One made with a primary's pool of its own (the exports' is) ends that one too.
+    const own = createPool(pair.primary.url, { max: 1 })
+    const owned = new ReadPool(own, [createPool(pair.standby.url, { max: 1 })], replicas, true)
+    assert.equal((await owned.query('SELECT 1 AS one')).rows[0]?.one, 1)
+    await owned.end()
+    assert.deepEqual(
+      serversOf(owned).map((pool) => pool.ended),
+      [true, true],
+    )
   })
 
   it('reads on the standby, and on the primary from the moment an import is heard until the standby has it', async () => {
