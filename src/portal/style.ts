@@ -6,15 +6,17 @@ import { createHash } from 'node:crypto'
 import { type AnyField, isRelation, type Relation } from '../resources/fields.js'
 import { PUBLIC_RESOURCES, type PublicResource } from '../resources/index.js'
 
-/** The class of a table whose columns are a kind's listed fields, in order (or the first of them). */
-export const recordsTableClass = (resource: PublicResource): string => `stack records-${resource.path}`
+/** The class that labels a table whose columns are a kind's listed fields, in order (or the first of them). */
+const recordsClass = (resource: PublicResource) => `records-${resource.path}`
+export const recordsTableClass = (resource: PublicResource): string => `stack ${recordsClass(resource)}`
 
 /** The columns of a relation's table on a record's page: its shape's fields but the id, in order. */
 export const relationColumns = (relation: Relation): [string, AnyField | Relation][] =>
   Object.entries(relation.shape.fields).filter(([name]) => name !== 'id')
 
-/** The class of a relation's table: named by its shape, whose columns are relationColumns. */
-export const relationTableClass = (relation: Relation): string => `stack rows-${relation.shape.name}`
+/** The class that labels a relation's table: named by its shape, whose columns are relationColumns. */
+const relationClass = (relation: Relation) => `rows-${relation.shape.name}`
+export const relationTableClass = (relation: Relation): string => `stack ${relationClass(relation)}`
 
 /** A CSS string: quotes, backslashes and line ends escaped. */
 const cssString = (text: string): string =>
@@ -40,13 +42,13 @@ const relations = new Map(
 const columnLabels = [
   ...PUBLIC_RESOURCES.flatMap((resource) =>
     labelRules(
-      `records-${resource.path}`,
+      recordsClass(resource),
       resource.portal.listed.map((name) => (resource.record.fields[name] as AnyField).label),
     ),
   ),
   ...[...relations.values()].flatMap((relation) =>
     labelRules(
-      `rows-${relation.shape.name}`,
+      relationClass(relation),
       relationColumns(relation).map(([, field]) => field.label),
     ),
   ),

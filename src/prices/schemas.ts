@@ -5,7 +5,6 @@ import { PriceItem } from '../resources/price.js'
 import {
   PRICE_STATISTICS,
   SANITIZED_NAMES,
-  type SanitizedName,
   STATISTIC_NAMES,
   type Statistic,
   type StatisticName,
@@ -25,24 +24,18 @@ type StatisticSchema<S extends Statistic> = S['kind'] extends 'money' ? TString 
 const schemaOf = (s: Statistic, description: string): TString | TInteger =>
   s.kind === 'money' ? Money(description) : Type.Integer({ description })
 
-/** The statistics' schemas, by name, in the declared order. */
-function statisticSchemas(): { [K in StatisticName]: StatisticSchema<Statistics[K]> } {
+/** The schemas of the statistics named, by name, in the declared order; `without` describes them without the outliers. */
+function schemasOf<N extends StatisticName>(
+  names: readonly N[],
+  without = false,
+): { [K in N]: StatisticSchema<Statistics[K]> } {
   return Object.fromEntries(
-    STATISTIC_NAMES.map((name) => [
-      name,
-      schemaOf(PRICE_STATISTICS[name], PRICE_STATISTICS[name].description),
-    ]),
-  ) as { [K in StatisticName]: StatisticSchema<Statistics[K]> }
-}
-
-/** The schemas of the statistics without the outliers, by name, in the declared order. */
-function sanitizedSchemas(): { [K in SanitizedName]: StatisticSchema<Statistics[K]> } {
-  return Object.fromEntries(
-    SANITIZED_NAMES.map((name) => [
-      name,
-      schemaOf(PRICE_STATISTICS[name], `${PRICE_STATISTICS[name].description} without the outliers`),
-    ]),
-  ) as { [K in SanitizedName]: StatisticSchema<Statistics[K]> }
+    names.map((name) => {
+      const statistic: Statistic = PRICE_STATISTICS[name]
+      const description = `${statistic.description}${without ? ' without the outliers' : ''}`
+      return [name, schemaOf(statistic, description)]
+    }),
+  ) as { [K in N]: StatisticSchema<Statistics[K]> }
 }
 
 export const PriceSummary = Type.Object(
@@ -50,8 +43,8 @@ export const PriceSummary = Type.Object(
     unit: Type.String({
       description: 'The unit of measurement: each unit has an entry, units are never mixed',
     }),
-    ...statisticSchemas(),
-    sanitized: Type.Object(sanitizedSchemas(), {
+    ...schemasOf(STATISTIC_NAMES),
+    sanitized: Type.Object(schemasOf(SANITIZED_NAMES, true), {
       additionalProperties: false,
       description: 'The same figures without the outliers',
     }),
