@@ -1235,6 +1235,24 @@ export interface components {
             documents: components["schemas"]["Document"][];
             terms: components["schemas"]["Term"][];
             orders: components["schemas"]["OrderSummary"][];
+            /** @description Its numeroControlePNCP, when it came from PNCP (docs/pncp-mapping.md) */
+            pncp_id: string | null;
+            /**
+             * Format: uri
+             * @description Its page on PNCP, when it came from PNCP
+             */
+            pncp_url: string | null;
+            /**
+             * Format: date-time
+             * @description When PNCP last changed it (dataAtualizacaoGlobal): an import never replaces it with an older version
+             * @example 2025-03-10T14:30:15.123456Z
+             */
+            pncp_updated_at: string | null;
+            unit_code: string | null;
+            unit_name: string | null;
+            unit_city: string | null;
+            unit_ibge_code: string | null;
+            unit_uf: string | null;
         };
         Person: {
             role: string;
@@ -1398,6 +1416,24 @@ export interface components {
             providers: components["schemas"]["Provider"][];
             arps: components["schemas"]["ArpSummary"][];
             contracts: components["schemas"]["ContractSummary"][];
+            /** @description Its numeroControlePNCP, when it came from PNCP (docs/pncp-mapping.md) */
+            pncp_id: string | null;
+            /**
+             * Format: uri
+             * @description Its page on PNCP, when it came from PNCP
+             */
+            pncp_url: string | null;
+            /**
+             * Format: date-time
+             * @description When PNCP last changed it (dataAtualizacaoGlobal): an import never replaces it with an older version
+             * @example 2025-03-10T14:30:15.123456Z
+             */
+            pncp_updated_at: string | null;
+            unit_code: string | null;
+            unit_name: string | null;
+            unit_city: string | null;
+            unit_ibge_code: string | null;
+            unit_uf: string | null;
         };
         /** @description A supplier taking part in a direct contract or public call */
         Provider: {
@@ -1550,6 +1586,24 @@ export interface components {
             contracts: components["schemas"]["ContractSummary"][];
             terms: components["schemas"]["Term"][];
             orders: components["schemas"]["OrderSummary"][];
+            /** @description Its numeroControlePNCP, when it came from PNCP (docs/pncp-mapping.md) */
+            pncp_id: string | null;
+            /**
+             * Format: uri
+             * @description Its page on PNCP, when it came from PNCP
+             */
+            pncp_url: string | null;
+            /**
+             * Format: date-time
+             * @description When PNCP last changed it (dataAtualizacaoGlobal): an import never replaces it with an older version
+             * @example 2025-03-10T14:30:15.123456Z
+             */
+            pncp_updated_at: string | null;
+            unit_code: string | null;
+            unit_name: string | null;
+            unit_city: string | null;
+            unit_ibge_code: string | null;
+            unit_uf: string | null;
         };
         Withdrawal: {
             /**
@@ -1671,6 +1725,24 @@ export interface components {
              * @example 2025-03-10
              */
             date_end: string;
+            /** @description Its numeroControlePNCP, when it came from PNCP (docs/pncp-mapping.md) */
+            pncp_id: string | null;
+            /**
+             * Format: uri
+             * @description Its page on PNCP, when it came from PNCP
+             */
+            pncp_url: string | null;
+            /**
+             * Format: date-time
+             * @description When PNCP last changed it (dataAtualizacaoGlobal): an import never replaces it with an older version
+             * @example 2025-03-10T14:30:15.123456Z
+             */
+            pncp_updated_at: string | null;
+            unit_code: string | null;
+            unit_name: string | null;
+            unit_city: string | null;
+            unit_ibge_code: string | null;
+            unit_uf: string | null;
             /** @description One of the values listed today; later versions may add others */
             management_status: "Aguardando assinatura" | "Vigente" | "Suspenso" | "Encerrado" | "Rescindido" | "Cancelado" | (string & {});
             managers?: components["schemas"]["Person"][];
@@ -1746,6 +1818,24 @@ export interface components {
              * @example 1234.50
              */
             sum_amount_total_finish: string | null;
+            /** @description Its numeroControlePNCP, when it came from PNCP (docs/pncp-mapping.md) */
+            pncp_id: string | null;
+            /**
+             * Format: uri
+             * @description Its page on PNCP, when it came from PNCP
+             */
+            pncp_url: string | null;
+            /**
+             * Format: date-time
+             * @description When PNCP last changed it (dataAtualizacaoGlobal): an import never replaces it with an older version
+             * @example 2025-03-10T14:30:15.123456Z
+             */
+            pncp_updated_at: string | null;
+            unit_code: string | null;
+            unit_name: string | null;
+            unit_city: string | null;
+            unit_ibge_code: string | null;
+            unit_uf: string | null;
             documents?: components["schemas"]["Document"][];
             providers?: components["schemas"]["Provider"][];
             arps?: components["schemas"]["ArpSummary"][];
@@ -1811,6 +1901,24 @@ export interface components {
              * @example 2025-03-10
              */
             date_expiration: string;
+            /** @description Its numeroControlePNCP, when it came from PNCP (docs/pncp-mapping.md) */
+            pncp_id: string | null;
+            /**
+             * Format: uri
+             * @description Its page on PNCP, when it came from PNCP
+             */
+            pncp_url: string | null;
+            /**
+             * Format: date-time
+             * @description When PNCP last changed it (dataAtualizacaoGlobal): an import never replaces it with an older version
+             * @example 2025-03-10T14:30:15.123456Z
+             */
+            pncp_updated_at: string | null;
+            unit_code: string | null;
+            unit_name: string | null;
+            unit_city: string | null;
+            unit_ibge_code: string | null;
+            unit_uf: string | null;
             /** @description One of the values listed today; later versions may add others */
             management_status: "Aguardando assinatura" | "Vigente" | "Suspenso" | "Encerrado" | "Rescindido" | "Cancelado" | (string & {});
             documents?: components["schemas"]["Document"][];
@@ -2595,6 +2703,8 @@ export interface operations {
                 date_to?: string;
                 /** @description Only records whose published document changed at this instant or later (ISO 8601), as the change feed dates them; records published before the feed count as changed when it started */
                 updated_since?: string;
+                /** @description Exact PNCP control number (numeroControlePNCP) (surrounding spaces ignored) */
+                pncp_id?: string;
                 /** @description Full-text search over the object and names; accents and case do not matter */
                 q?: string;
                 /** @description One of the resource listing's sort values; newest first by default */
@@ -4150,6 +4260,8 @@ export interface operations {
                 date_to?: string;
                 /** @description Only records whose published document changed at this instant or later (ISO 8601), as the change feed dates them; records published before the feed count as changed when it started */
                 updated_since?: string;
+                /** @description Exact PNCP control number (numeroControlePNCP) (surrounding spaces ignored) */
+                pncp_id?: string;
                 /** @description Full-text search over the object and names; accents and case do not matter */
                 q?: string;
                 /** @description A field; a leading - sorts descending */
@@ -4649,6 +4761,8 @@ export interface operations {
                 date_to?: string;
                 /** @description Only records whose published document changed at this instant or later (ISO 8601), as the change feed dates them; records published before the feed count as changed when it started */
                 updated_since?: string;
+                /** @description Exact PNCP control number (numeroControlePNCP) (surrounding spaces ignored) */
+                pncp_id?: string;
                 /** @description Full-text search over the object and names; accents and case do not matter */
                 q?: string;
                 /** @description A field; a leading - sorts descending */
@@ -5148,6 +5262,8 @@ export interface operations {
                 date_to?: string;
                 /** @description Only records whose published document changed at this instant or later (ISO 8601), as the change feed dates them; records published before the feed count as changed when it started */
                 updated_since?: string;
+                /** @description Exact PNCP control number (numeroControlePNCP) (surrounding spaces ignored) */
+                pncp_id?: string;
                 /** @description Full-text search over the object and names; accents and case do not matter */
                 q?: string;
                 /** @description A field; a leading - sorts descending */
@@ -5649,6 +5765,8 @@ export interface operations {
                 date_to?: string;
                 /** @description Only records whose published document changed at this instant or later (ISO 8601), as the change feed dates them; records published before the feed count as changed when it started */
                 updated_since?: string;
+                /** @description Exact PNCP control number (numeroControlePNCP) (surrounding spaces ignored) */
+                pncp_id?: string;
                 /** @description Full-text search over the object and names; accents and case do not matter */
                 q?: string;
                 /** @description A field; a leading - sorts descending */

@@ -146,7 +146,7 @@ export interface CheckLinesOptions extends CheckersOptions {
  * workers stop when the generator ends, however it ends.
  */
 export async function* checkLines(
-  sources: readonly { stream: Readable }[],
+  sources: readonly ({ stream: Readable } | { lines: AsyncIterable<Line> })[],
   options: CheckLinesOptions = {},
 ): AsyncGenerator<{ file: number; checked: CheckedBatch }> {
   const checkers = new Checkers(options)
@@ -169,7 +169,8 @@ export async function* checkLines(
         batch = []
         chars = 0
       }
-      for await (const line of readLines(source.stream, options.onBytes)) {
+      const read = 'lines' in source ? source.lines : readLines(source.stream, options.onBytes)
+      for await (const line of read) {
         lines++
         options.onLine?.(lines)
         batch.push(line)

@@ -1,5 +1,6 @@
 import type { Pool } from '../db/pool.js'
 import type { RecordType } from '../domain.js'
+import { isRelation } from '../resources/fields.js'
 import { RECORD_KINDS, type RecordKind } from '../resources/index.js'
 import { from, inRecord, jsonFields } from '../resources/json.js'
 import { object } from '../resources/sql.js'
@@ -24,6 +25,20 @@ function query(kind: RecordKind, type: RecordType, scoped = false): string {
     ORDER BY ${key} LIMIT $2`
 }
 
+/** Fields a record may leave out: a dump leaves them out where they are null, as the records it came from did. */
+const OPTIONAL: ReadonlySet<string> = new Set(
+  RECORD_KINDS.flatMap((kind) =>
+    Object.entries(kind.fields)
+      .filter(([, f]) => !isRelation(f) && f.optional === true)
+      .map(([name]) => name),
+  ),
+)
+
+function withoutEmptyOptional(record: Record<string, unknown>): Record<string, unknown> {
+  for (const name of OPTIONAL) if (record[name] === null) delete record[name]
+  return record
+}
+
 /** Dependency order, so that the output imports as it is. */
 const QUERIES: readonly string[] = RECORD_KINDS.flatMap((kind) => kind.types.map((type) => query(kind, type)))
 
@@ -37,7 +52,7 @@ export async function* dumpRecords(pool: Pool, batch = 1000): AsyncGenerator<Rec
         batch,
       ])
       const rows = result.rows
-      for (const row of rows) yield row.record
+      for (const row of rows) yield withoutEmptyOptional(row.record)
       if (rows.length < batch) break
       after = (rows[rows.length - 1] as { key: string }).key
     }
@@ -57,5 +72,5 @@ export async function recordsOf(
     limit,
     organizationId,
   ])
-  return rows.map((row) => row.record)
+  return rows.map((row) => withoutEmptyOptional(row.record))
 }

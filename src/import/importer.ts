@@ -7,12 +7,14 @@ import { rebuildDocuments } from '../readmodel/build.js'
 import { RECORD_KINDS } from '../resources/index.js'
 import { checkReferences, deferReferenceChecks } from './bulk.js'
 import { type CheckersOptions, checkLines } from './check-pool.js'
+import type { Line } from './lines.js'
 import { WITHDRAW_PROBLEMS } from './references.js'
 import {
   COPY_ITEMS,
   COPY_ORDERS,
   COPY_STAGE,
   CREATE_STAGE,
+  DROP_OLDER,
   DROP_SUPERSEDED,
   INDEX_STAGE,
   LINK_PROBLEMS,
@@ -25,10 +27,12 @@ export const MAX_REPORTED_PROBLEMS = 100
 // Stryker disable next-line ArithmeticOperator: the size sets only how many COPY statements carry the rows
 const FLUSH_BYTES = 256 * 1024
 
-export interface ImportSource {
+/** NDJSON to read, or lines already made (the PNCP import's, numbered by the record they came from). */
+export type LineSource = { stream: Readable } | { lines: AsyncIterable<Line> }
+
+export type ImportSource = LineSource & {
   /** Shown in problem reports: the file name, or "-" for standard input. */
   name: string
-  stream: Readable
   /** Its size in bytes, when known (a file): the progress line then shows a percent and the time left. */
   size?: number
 }
@@ -65,6 +69,8 @@ export interface ImportProgress {
 export interface ImportOptions extends CheckersOptions {
   /** Called now and then (every thousand records, and at each phase) with where the import is. */
   onProgress?: (progress: ImportProgress) => void
+  /** How many problems the result lists (MAX_REPORTED_PROBLEMS by default). */
+  maxProblems?: number
 }
 
 /**
@@ -135,7 +141,7 @@ export async function importRecords(
     options.onProgress?.({ phase, records, bytes, totalBytes })
   const report = (problem: ImportProblem) => {
     problemCount++
-    if (problems.length < MAX_REPORTED_PROBLEMS) problems.push(problem)
+    if (problems.length < (options.maxProblems ?? MAX_REPORTED_PROBLEMS)) problems.push(problem)
   }
   const result = (ok: boolean, counts = emptyCounts(), withdrawn = emptyCounts()): ImportResult => ({
     ok,
@@ -189,6 +195,7 @@ export async function importRecords(
       return refused()
     }
     await client.query(DROP_SUPERSEDED)
+    await client.query(DROP_OLDER)
     await client.query(INDEX_STAGE)
     type Problem = { file: number; line: number; field: string; reason: string }
     const found = [

@@ -19,7 +19,8 @@ export interface Reference {
 }
 
 const byGroup = (group: string) => RECORD_KINDS.find((k) => k.placement.group === group) as RecordKind
-const columnOf = (kind: RecordKind, name: string) => {
+/** The column a field of a kind is stored in. */
+export const columnOf = (kind: RecordKind, name: string) => {
   const store = (kind.fields[name] as AnyField).store
   return 'column' in store ? store.column : name
 }

@@ -9,15 +9,17 @@ import { inRecord } from '../resources/json.js'
 
 const MAX_ITEMS = 1000
 
-/** Every field a record of `fields` holds in the import format, all required, nothing else. */
+/** Every field a record of `fields` holds in the import format, required unless optional, nothing else. */
 function objectSchema(
   fields: Fields,
   head: Record<string, JsonSchema> = {},
   description?: string,
 ): JsonSchema {
   const properties: Record<string, JsonSchema> = { ...head }
+  const required = Object.keys(head)
   for (const [name, f] of Object.entries(fields)) {
     if (!inRecord(f)) continue
+    if (isRelation(f) || !f.optional) required.push(name)
     properties[name] = isRelation(f)
       ? {
           type: 'array',
@@ -31,7 +33,7 @@ function objectSchema(
     type: 'object',
     ...(description ? { description } : {}),
     properties,
-    required: Object.keys(properties),
+    required,
     additionalProperties: false,
   }
 }

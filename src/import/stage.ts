@@ -4,6 +4,7 @@ import { type AnyField, isRelation, sqlType } from '../resources/fields.js'
 import { Order, RECORD_KINDS, type RecordKind } from '../resources/index.js'
 import { inRecord } from '../resources/json.js'
 import { OrderItem } from '../resources/shapes.js'
+import { columnOf } from './references.js'
 
 // The staging half of the import. Validated lines are copied into temporary tables: every record's key and
 // links into import_stage (with the record as jsonb, except orders), and orders and their items, which are
@@ -52,6 +53,7 @@ export const STAGE_COLUMNS: readonly StagedColumn[] = [
   ['bidding_uuid', 'uuid'],
   ['doc', 'jsonb'], // the record, except for orders (typed in import_orders); null for a withdrawal
   ['withdraw', 'boolean NOT NULL'], // a withdrawal of the record with this key, not the record itself
+  ['version', 'timestamptz'], // when its source last changed it, for a kind with placement.version
 ]
 const ORDER_STAGE: readonly StagedColumn[] = [['seq', 'bigint NOT NULL'], ...ORDER_COLUMNS]
 const ITEM_STAGE: readonly StagedColumn[] = [
@@ -96,7 +98,7 @@ export function stageRows(
   const withdraw = record.type === 'withdraw'
   const type = (withdraw ? record.record : record.type) as RecordType
   const kind = KIND_OF.get(type) as RecordKind
-  const { group, key, number, arp, contract, bidding } = kind.placement
+  const { group, key, number, arp, contract, bidding, version } = kind.placement
   const lower = (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : null)
   // Stryker disable next-line ConditionalExpression,LogicalOperator: a withdrawal has none of these fields; read, they give null too
   const value = (name: string | undefined) => (name === undefined || withdraw ? null : record[name])
@@ -112,7 +114,19 @@ export function stageRows(
   ]
   // Stryker disable next-line ConditionalExpression,LogicalOperator,StringLiteral: the staged body of an order or a withdrawal is never read
   const doc = group === 'order' || withdraw ? null : raw
-  const stage = copyRow([seq, file, line, group, type, org, id, ...links, doc, withdraw])
+  const stage = copyRow([
+    seq,
+    file,
+    line,
+    group,
+    type,
+    org,
+    id,
+    ...links,
+    doc,
+    withdraw,
+    value(version) ?? null,
+  ])
   if (group !== 'order' || withdraw) return { stage, orders: '', items: '' }
   const items = record.items as Record<string, unknown>[]
   return {
@@ -126,15 +140,32 @@ export function stageRows(
 }
 
 /**
- * The last line wins when a file holds the same key twice. One sort by key finds every line that a later
- * one supersedes, about twice as fast as a self-join.
+ * The last line wins when a file holds the same key twice; of two versioned lines (placement.version), the
+ * newer, whatever their order, and a line without a version (a withdrawal, a record of the platform's own
+ * format) after both. One sort by key finds every line that another supersedes, about twice as fast as a
+ * self-join.
  */
 export const DROP_SUPERSEDED = `
 DELETE FROM import_stage WHERE seq IN (
   SELECT seq FROM (
-    SELECT seq, lead(seq) OVER (PARTITION BY grp, key ORDER BY seq) AS later FROM import_stage
+    SELECT seq, lead(seq) OVER (PARTITION BY grp, key ORDER BY version NULLS LAST, seq) AS later
+    FROM import_stage
   ) lines
   WHERE later IS NOT NULL)`
+
+/**
+ * Versioned lines older than the stored record they would replace: dropped, so that files arriving in any
+ * order never put an older version back. A line as old as the stored one is kept (it rewrites the same
+ * content, which changes nothing).
+ */
+export const DROP_OLDER = RECORD_KINDS.filter((kind) => kind.placement.version !== undefined)
+  .map(
+    (kind) => `
+DELETE FROM import_stage s USING ${kind.table} t
+WHERE s.grp = '${kind.placement.group}' AND NOT s.withdraw AND s.version IS NOT NULL
+  AND t.${kind.placement.key} = s.key::uuid AND t.${columnOf(kind, kind.placement.version as string)} > s.version`,
+  )
+  .join(';\n')
 
 export const INDEX_STAGE = `
 CREATE INDEX ON import_stage (grp, org, number);

@@ -38,6 +38,7 @@ const FILTER_ORDER = [
   'date_from',
   'date_to',
   'updated_since',
+  'pncp_id',
   'q',
 ] as const
 

@@ -12,6 +12,7 @@ import {
   supplierFilters,
 } from './filters.js'
 import { linkedOrders } from './order.js'
+import { PNCP_SHOWN, pncpFields, pncpFilter } from './pncp.js'
 import { definePublic, defineRecord, pick, type RecordKind } from './resource.js'
 import { attachments, terms } from './shapes.js'
 
@@ -41,6 +42,7 @@ const fields = {
     open: true,
     store: { lookup: 'management_statuses', column: 'management_status_id' },
   }),
+  ...pncpFields,
   documents: attachments('arp_id'),
   contracts: linkedContracts('arp_number', 'number'),
   terms: terms('arp_id'),
@@ -65,7 +67,14 @@ const recordKind: RecordKind<typeof fields> = {
   types: ['arp'],
   about: () =>
     'A price-registration record (spec 2.9). Key: id; number is unique in its organization. Link: bidding_uuid.',
-  placement: { group: 'arp', key: 'id', number: 'number', bidding: 'bidding_uuid', conflict: ['id'] },
+  placement: {
+    group: 'arp',
+    key: 'id',
+    number: 'number',
+    bidding: 'bidding_uuid',
+    conflict: ['id'],
+    version: 'pncp_updated_at',
+  },
   search: ['object_details', 'company_name', 'provider_company_name'],
 }
 export const Arp = defineRecord(recordKind)
@@ -97,6 +106,7 @@ export const arps = definePublic<typeof fields>({
     'contracts',
     'terms',
     'orders',
+    ...PNCP_SHOWN,
   ],
   listingExtra: ['management_status'],
   // Spec 4.1: the ARP listing accepts exactly documents, terms and orders.
@@ -117,6 +127,7 @@ export const arps = definePublic<typeof fields>({
     'date_signature',
     'date_expiration',
     'management_status',
+    ...PNCP_SHOWN,
   ],
   filters: {
     organization_uuid: organization,
@@ -127,6 +138,7 @@ export const arps = definePublic<typeof fields>({
     ...supplierFilters,
     ...dateRange('date_signature', fields.date_signature.label),
     updated_since: changedSince('arps'),
+    ...pncpFilter,
     q: search,
   },
   sorts: {

@@ -12,6 +12,7 @@ import {
   search,
   supplierFilters,
 } from './filters.js'
+import { PNCP_SHOWN, pncpFields, pncpFilter } from './pncp.js'
 import { definePublic, defineRecord, type PublicResource, type RecordKind } from './resource.js'
 import { attachments, Provider } from './shapes.js'
 
@@ -50,6 +51,7 @@ const fields = {
   }),
   precision: field('integer', 'Precisão', { minimum: 0, maximum: 6 }),
   sum_amount_total_finish: field('money', 'Valor homologado', { nullable: true }),
+  ...pncpFields,
   documents: attachments('bidding_id'),
   providers: owned('Participantes', Provider, { column: 'bidding_id' }),
   arps: linkedArps(),
@@ -77,7 +79,14 @@ const recordKind: RecordKind<typeof fields> = {
   about: (type) =>
     `A ${type === 'direct_contract' ? 'direct contract' : 'public call'} (spec 2.8). Key: id (shared with the ` +
     'other bidding kind). Contracts and ARPs link to it by bidding_uuid.',
-  placement: { group: 'bidding', key: 'id', number: 'number', conflict: ['id'], typeColumn: 'kind' },
+  placement: {
+    group: 'bidding',
+    key: 'id',
+    number: 'number',
+    conflict: ['id'],
+    typeColumn: 'kind',
+    version: 'pncp_updated_at',
+  },
   search: ['object_details', 'company_name', 'agent', 'providers'],
 }
 export const Bidding = defineRecord(recordKind)
@@ -107,6 +116,7 @@ const DETAIL = [
   'providers',
   'arps',
   'contracts',
+  ...PNCP_SHOWN,
 ] as const
 
 function biddings(kind: 'direct_contract' | 'public_call'): PublicResource {
@@ -150,6 +160,7 @@ function biddings(kind: 'direct_contract' | 'public_call'): PublicResource {
       'agent',
       'sum_amount_total',
       'sum_amount_total_finish',
+      ...PNCP_SHOWN,
     ],
     filters: {
       organization_uuid: organization,
@@ -170,6 +181,7 @@ function biddings(kind: 'direct_contract' | 'public_call'): PublicResource {
       // The opening is a moment: the last day takes until its end.
       ...dateRange('opening_date', fields.opening_date.label, (a, p) => `${a}.opening_date < ${p}::date + 1`),
       updated_since: changedSince(direct ? 'direct-contracts' : 'public-calls'),
+      ...pncpFilter,
       q: search,
     },
     sorts: { opening_date: 'opening_date', number: 'number', sum_amount_total: 'sum_amount_total' },

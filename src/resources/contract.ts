@@ -11,6 +11,7 @@ import {
   supplierFilters,
 } from './filters.js'
 import { linkedOrders } from './order.js'
+import { PNCP_SHOWN, pncpFields, pncpFilter } from './pncp.js'
 import { definePublic, defineRecord, pick, type RecordKind } from './resource.js'
 import { attachments, Commitment, people, terms } from './shapes.js'
 
@@ -41,6 +42,7 @@ const fields = {
     open: true,
     store: { lookup: 'management_statuses', column: 'management_status_id' },
   }),
+  ...pncpFields,
   documents: attachments('contract_id'),
   terms: terms('contract_id'),
   orders: linkedOrders('contract_number', 'contract_number'),
@@ -76,6 +78,7 @@ const recordKind: RecordKind<typeof fields> = {
     arp: 'arp_number',
     bidding: 'bidding_uuid',
     conflict: ['id'],
+    version: 'pncp_updated_at',
   },
   search: ['object_details', 'contractor_company_name', 'term_title', 'provider_company_name'],
 }
@@ -112,6 +115,7 @@ export const contracts = definePublic<typeof fields>({
     'documents',
     'terms',
     'orders',
+    ...PNCP_SHOWN,
   ],
   listingExtra: ['management_status'],
   offered: RELATIONS,
@@ -131,6 +135,7 @@ export const contracts = definePublic<typeof fields>({
     'date_start',
     'date_end',
     'management_status',
+    ...PNCP_SHOWN,
   ],
   filters: {
     organization_uuid: organization,
@@ -141,6 +146,7 @@ export const contracts = definePublic<typeof fields>({
     ...supplierFilters,
     ...dateRange('date_start', fields.date_start.label),
     updated_since: changedSince('contracts'),
+    ...pncpFilter,
     q: search,
   },
   sorts: {

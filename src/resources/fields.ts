@@ -82,6 +82,8 @@ export interface Field<
   readonly examples?: readonly unknown[]
   /** Read from other records, never imported. */
   readonly derived?: boolean
+  /** May be left out of an import record (it is then null): added after the format, for one source. */
+  readonly optional?: boolean
 }
 
 export type AnyField = Field<Kind, boolean, readonly string[]>
@@ -138,6 +140,7 @@ export interface FieldOptions<N extends boolean, V extends readonly string[], S 
   reveal?: boolean
   secretIf?: S
   examples?: readonly unknown[]
+  optional?: boolean
 }
 
 /** A field that may be published as null while its record keeps it secret: its type says so. */
@@ -521,11 +524,18 @@ type Imported<F extends Fields> = {
       : K]: F[K]
 }
 
+type ImportValue<F> = F extends Relation<infer S, true> ? ImportRecord<S['fields']>[] : Value<F>
+
+/** The imported fields of F that a record may leave out. */
+type OptionalKeys<F extends Fields> = {
+  [K in keyof Imported<F>]: Imported<F>[K] extends { readonly optional: true } ? K : never
+}[keyof Imported<F>]
+
 /** A record of fields F in the import format. */
 export type ImportRecord<F extends Fields> = {
-  -readonly [K in keyof Imported<F>]: Imported<F>[K] extends Relation<infer S, true>
-    ? ImportRecord<S['fields']>[]
-    : Value<Imported<F>[K]>
+  -readonly [K in Exclude<keyof Imported<F>, OptionalKeys<F>>]: ImportValue<Imported<F>[K]>
+} & {
+  -readonly [K in OptionalKeys<F>]?: ImportValue<Imported<F>[K]>
 }
 
 /** A served value: a field's (null too while its record keeps it secret), or a relation's rows. */

@@ -154,9 +154,9 @@ export const organization: Filter = {
 }
 
 /** The record's own number, exact, with no place on the form (numbers are found by search there). */
-export const numbered = (column: string): Filter => ({
+export const numbered = (column: string, what = 'number'): Filter => ({
   sql: (a, p) => `${a}.${column} = ${p}`,
-  parameter: numberParameter('number'),
+  parameter: numberParameter(what),
 })
 
 /** The number of the record's bidding, exact, with no place on the form. */

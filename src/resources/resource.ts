@@ -31,6 +31,11 @@ export interface Placement<F extends Fields> {
   readonly conflict: readonly string[]
   /** A column that holds the record's `type` (a table shared by two types). */
   readonly typeColumn?: string
+  /**
+   * An instant field that orders a record's versions (when its source last changed it): of two lines with
+   * one key the newer wins, whatever their order, and a line older than the stored record is dropped.
+   */
+  readonly version?: Name<F>
 }
 
 /** A public resource: a kind of record as /v1/transparency serves, lists, filters and exports it. */

@@ -273,6 +273,15 @@ describe('export', () => {
     document.length === 11 ? `***.${document.slice(3, 6)}.${document.slice(6, 9)}-**` : document
   const yesNo = (value: unknown) => (value ? 'Sim' : 'Não')
   type Kind = 'text' | 'money' | 'date' | 'datetime' | 'boolean'
+  /** What every PNCP record adds, null on the demo's records (src/resources/pncp.ts). */
+  const PNCP: [Kind, (r: DemoRecord) => unknown][] = [
+    ['text', (r) => r.pncp_id],
+    ['text', (r) => r.pncp_url],
+    ['datetime', (r) => r.pncp_updated_at],
+    ...(['unit_code', 'unit_name', 'unit_city', 'unit_ibge_code', 'unit_uf'] as const).map(
+      (name): [Kind, (r: DemoRecord) => unknown] => ['text', (r) => (r as Record<string, unknown>)[name]],
+    ),
+  ]
   /** Each column's kind and expected CSV text (null: an empty cell), from the imported record. */
   const EXPECTED: Record<string, [Kind, (r: DemoRecord) => unknown][]> = {
     contracts: [
@@ -291,6 +300,7 @@ describe('export', () => {
       ['date', (r) => r.date_start],
       ['date', (r) => r.date_end],
       ['text', (r) => r.management_status],
+      ...PNCP,
     ],
     biddings: [
       ['text', (r) => r.id],
@@ -310,6 +320,7 @@ describe('export', () => {
       ['text', (r) => r.agent],
       ['money', (r) => (r.budget_secret ? null : money2(r.sum_amount_total))],
       ['money', (r) => money2(r.sum_amount_total_finish)],
+      ...PNCP,
     ],
     arps: [
       ['text', (r) => r.id],
@@ -327,6 +338,7 @@ describe('export', () => {
       ['date', (r) => r.date_signature],
       ['date', (r) => r.date_expiration],
       ['text', (r) => r.management_status],
+      ...PNCP,
     ],
   }
   /** The XLSX cell a reader gives for the expected CSV text of a column kind. */

@@ -7,6 +7,7 @@ import { BIDDING_MODALITIES, BIDDING_STATUSES, MANAGEMENT_STATUSES } from '../..
 import { listingSql } from '../../src/listings/listing.js'
 import type { AnyField } from '../../src/resources/fields.js'
 import { PUBLIC_RESOURCES, type PublicResource } from '../../src/resources/index.js'
+import { PNCP_SHOWN } from '../../src/resources/pncp.js'
 import { buildTestApp } from '../helpers/app.js'
 import { seededDatabase, type TestDatabase } from '../helpers/db.js'
 import { demoRecords, first } from '../helpers/records.js'
@@ -174,7 +175,7 @@ describe('transparency queries', () => {
         (c) => (c.terms as unknown[]).length > 0 && c.contract_number !== special.contract_number,
       )
       const got = await data(`/v1/transparency/contracts/${contract.id}`)
-      assert.deepEqual(Object.keys(got), CONTRACT_FIELDS)
+      assert.deepEqual(Object.keys(got), [...CONTRACT_FIELDS, ...PNCP_SHOWN])
       assert.equal(got.bidding_uuid, contract.bidding_uuid)
       assert.equal(got.contract_number, contract.contract_number)
       assert.equal(got.amount_total, money(contract.amount_total))
@@ -255,7 +256,7 @@ describe('transparency queries', () => {
           records.some((r) => r.type === 'contract' && r.bidding_uuid === b.id),
         )
         const got = await data(`/v1/transparency/${path}/${bidding.id}`)
-        assert.deepEqual(Object.keys(got), BIDDING_FIELDS)
+        assert.deepEqual(Object.keys(got), [...BIDDING_FIELDS, ...PNCP_SHOWN])
         assert.equal(typeof got.budget_secret, 'boolean')
         assert.equal(typeof got.register_price, 'boolean')
         assert.ok(Number.isInteger(got.precision))
@@ -296,7 +297,7 @@ describe('transparency queries', () => {
         ),
       )
       const got = await data(`/v1/transparency/arps/${arp.id}`)
-      assert.deepEqual(Object.keys(got), ARP_FIELDS)
+      assert.deepEqual(Object.keys(got), [...ARP_FIELDS, ...PNCP_SHOWN])
       assert.equal(got.number, arp.number)
       assert.equal(got.amount_total, money(arp.amount_total))
       assert.equal(got.provider_representative_name, arp.provider_representative_name)
@@ -427,6 +428,7 @@ describe('transparency queries', () => {
         ...CONTRACT_FIELDS.filter(
           (f) => !['managers', 'inspectors', 'commitments', 'documents', 'terms', 'orders'].includes(f),
         ),
+        ...PNCP_SHOWN,
         'management_status',
       ])
       const rich = await data('/v1/transparency/contracts?per_page=1&with_relations=documents,orders')
