@@ -209,7 +209,17 @@ describe('compras CLI', () => {
     const result = await runCli(['--help'])
     assert.equal(result.code, 0)
     const commands = [...result.stdout.matchAll(/^ {2}(\w+)/gm)].map((m) => m[1])
-    assert.deepEqual(commands, ['serve', 'migrate', 'import', 'dump', 'demo', 'export', 'token', 'help'])
+    assert.deepEqual(commands, [
+      'serve',
+      'migrate',
+      'import',
+      'pncp',
+      'dump',
+      'demo',
+      'export',
+      'token',
+      'help',
+    ])
     assert.match(result.stdout, /import <files\.\.\.>\s+import NDJSON records/)
   })
 

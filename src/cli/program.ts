@@ -1,4 +1,7 @@
-import { Command, InvalidArgumentError } from 'commander'
+import { Command, InvalidArgumentError, Option } from 'commander'
+
+/** PNCP's record kinds (src/pncp/mapping.ts, kept here so that --help loads nothing). */
+export const PNCP_KIND_NAMES = ['contratacao', 'contrato', 'ata', 'termo', 'item', 'resultado']
 
 /**
  * An action whose module loads when its command runs: `token list` does not load the server, and
@@ -34,6 +37,21 @@ export function buildCli(): Command {
     .description('import NDJSON records (docs/import-format.md); all of them or, on any problem, none')
     .argument('<files...>', 'NDJSON files; - reads standard input')
     .action(lazy(() => import('./import.js').then((m) => m.importCommand)))
+
+  const pncp = program.command('pncp').description("PNCP's published data (docs/pncp-mapping.md)")
+  pncp
+    .command('import')
+    .description(
+      "import PNCP's JSON as its API serves it: pages, arrays or records; all or, on any problem, none",
+    )
+    .argument('<paths...>', 'JSON files, or directories read recursively (their .json files, in name order)')
+    .addOption(
+      new Option('--kind <kind>', 'every record is of this kind, whatever its fields say').choices(
+        PNCP_KIND_NAMES,
+      ),
+    )
+    .option('--rejects <file>', 'import the rest, and write each refused record here with its reasons')
+    .action(lazy(() => import('./pncp.js').then((m) => m.pncpImportCommand)))
 
   program
     .command('dump')

@@ -1,0 +1,67 @@
+import { migrate } from '../db/migrate.js'
+import { MAX_REPORTED_PROBLEMS } from '../import/importer.js'
+import { importPncp } from '../pncp/import.js'
+import { PNCP_KINDS, type PncpKind } from '../pncp/mapping.js'
+import { syncReadModel } from '../readmodel/build.js'
+import { UsageError, withDatabase } from './common.js'
+import { ProgressLine } from './progress.js'
+
+/** PNCP's kinds first, in their own order; the platform's types as the import counts them. */
+const order = (name: string) => {
+  const at = (PNCP_KINDS as readonly string[]).indexOf(name)
+  return at === -1 ? PNCP_KINDS.length : at
+}
+
+export async function pncpImportCommand(
+  paths: string[],
+  options: { kind?: PncpKind; rejects?: string },
+): Promise<void> {
+  await withDatabase(async (db) => {
+    await migrate(db.pool)
+    await syncReadModel(db.pool)
+    const line = new ProgressLine(process.stderr, 'lines')
+    const PHASES = {
+      reading: undefined,
+      checking: 'checking links',
+      writing: 'writing',
+      documents: 'building documents',
+    }
+    const run = await importPncp(db.pool, paths, {
+      ...options,
+      onProgress: ({ phase, records }) => line.update(records, undefined, PHASES[phase]),
+    }).catch((error: Error) => {
+      if (/^cannot read /.test(error.message)) throw new UsageError(error.message)
+      throw error
+    })
+    line.end()
+    const list = (counts: Partial<Record<string, number>>) =>
+      Object.entries(counts)
+        .sort(([a], [b]) => order(a) - order(b))
+        .filter(([, n]) => (n ?? 0) > 0)
+        .map(([kind, n]) => `${n} ${kind}`)
+        .join(', ')
+    const print = (text: string) => process.stdout.write(`${text}\n`)
+    if (!run.ok) {
+      for (const p of run.problems.slice(0, MAX_REPORTED_PROBLEMS))
+        process.stderr.write(`${p.file}:#${p.line}: ${p.field}: ${p.reason}\n`)
+      const more = run.problems.length - MAX_REPORTED_PROBLEMS
+      if (more > 0)
+        process.stderr.write(`... and ${more} more (only the first ${MAX_REPORTED_PROBLEMS} are listed)\n`)
+      process.stderr.write(`nothing was imported: ${run.problems.length} problem(s)\n`)
+      process.exitCode = 1
+      return
+    }
+    const written = list(run.result.counts)
+    print(
+      `read ${list(run.read) || 'no records'}; imported ${written || 'nothing new'} (${run.result.seconds.toFixed(1)} s)`,
+    )
+    const skipped = list(run.skipped)
+    if (skipped) print(`skipped ${skipped}: compras does not import these kinds yet`)
+    if (options.rejects !== undefined)
+      print(`refused ${run.rejected} record(s), written to ${options.rejects}`)
+    if (run.unknown.size > 0) {
+      const fields = [...run.unknown].sort((a, b) => b[1] - a[1]).map(([name, n]) => `${name} (${n})`)
+      print(`fields compras does not read: ${fields.join(', ')}`)
+    }
+  })
+}

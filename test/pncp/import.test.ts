@@ -1,0 +1,279 @@
+import assert from 'node:assert/strict'
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { after, before, describe, it } from 'node:test'
+import type { FastifyInstance } from 'fastify'
+import { v5 as uuidv5 } from 'uuid'
+import { importPncp } from '../../src/pncp/import.js'
+import { PNCP_NAMESPACE } from '../../src/pncp/mapping.js'
+import { buildTestApp } from '../helpers/app.js'
+import { runCli } from '../helpers/cli.js'
+import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
+import { checkRelease, type Json } from '../helpers/ocds.js'
+import { ata, contratacao, contrato, ORGAN, page } from '../helpers/pncp.js'
+
+// `compras pncp import` over files in PNCP's own shapes: what it stores, what every listing then serves,
+// versions in any order, and bad input refused whole or, with --rejects, record by record.
+
+const json = (value: unknown) => JSON.stringify(value)
+
+describe('compras pncp import', () => {
+  let db: TestDatabase
+  let app: FastifyInstance
+  let dir: string
+
+  const get = async (url: string) => {
+    const response = await app.inject({ method: 'GET', url })
+    return { status: response.statusCode, body: response.json() as Record<string, unknown> }
+  }
+  const one = async (resource: string, pncpId: string) => {
+    const { status, body } = await get(`/v1/transparency/${resource}?pncp_id=${encodeURIComponent(pncpId)}`)
+    assert.equal(status, 200, json(body))
+    const data = (body.data as { data: Record<string, unknown>[] }).data
+    assert.equal(data.length, 1, `one ${resource} for ${pncpId}`)
+    return data[0] as Record<string, unknown>
+  }
+  const count = async (table: string) =>
+    Number((await db.pool.query(`SELECT count(*)::int AS n FROM ${table}`)).rows[0].n)
+  const file = async (name: string, value: unknown) => {
+    const at = path.join(dir, name)
+    await mkdir(path.dirname(at), { recursive: true })
+    await writeFile(at, typeof value === 'string' ? value : json(value))
+    return at
+  }
+
+  before(async () => {
+    db = await createTestDatabase()
+    app = await buildTestApp(db)
+    dir = await mkdtemp(path.join(tmpdir(), 'compras-pncp-'))
+  })
+  after(async () => {
+    await app?.close()
+    await db?.drop()
+    await rm(dir, { recursive: true, force: true })
+  })
+
+  it('imports a harvested directory: contratações, contracts of them, and counts what it skips', async () => {
+    const calls = [
+      contratacao(1),
+      contratacao(2, { modalidadeId: 8, modalidadeNome: 'Dispensa de Licitação', modoDisputaId: 4 }),
+      contratacao(3, {
+        indicadorOrcamentoSigiloso: 'COMPRA_TOTALMENTE_SIGILOSA',
+        modalidadeId: 9,
+        modalidadeNome: 'Inexigibilidade',
+        situacaoCompraId: 2,
+        valorTotalEstimado: null,
+        dataAberturaProposta: null,
+      }),
+      contratacao(4, { valorTotalHomologado: 99000.99, novoCampoDoPncp: 'x' }),
+    ]
+    await file('h/contratacoes/2025-03/pagina-001.json', page(calls))
+    // A bare array of contracts, in a directory read after the contracts' contratações... or before.
+    await file('h/a-contratos/pagina-001.json', [contrato(1, 1), contrato(2, 4)])
+    await file('h/atas/ata.json', ata(1, 1))
+    const result = await runCli(['pncp', 'import', path.join(dir, 'h')], { DATABASE_URL: db.url })
+    assert.equal(result.code, 0, result.stderr)
+    assert.match(result.stdout, /read 4 contratacao, 2 contrato, 1 ata;/)
+    assert.match(result.stdout, /imported 1 organization, 2 contract, 2 direct_contract, 2 public_call/)
+    assert.match(result.stdout, /skipped 1 ata: compras does not import these kinds yet/)
+    assert.match(result.stdout, /fields compras does not read: novoCampoDoPncp \(1\)/)
+
+    const organization = uuidv5(ORGAN.cnpj, PNCP_NAMESPACE)
+    const call = await one('public-calls', `${ORGAN.cnpj}-1-000001/2025`)
+    assert.equal(call.number, '90001/2025')
+    assert.equal(call.modality, 'Pregão Eletrônico')
+    assert.equal(call.status, 'Publicado')
+    assert.equal(call.register_price, true)
+    assert.equal(call.opening_date, '2025-03-04T11:00:00.000000Z', 'Brasília time, UTC-3')
+    assert.equal(call.sum_amount_total, '125000.50')
+    assert.equal(call.company_name, ORGAN.razaoSocial)
+    assert.equal(call.electronic_dispute_mode, 'Aberto')
+    assert.equal(call.pncp_url, `https://pncp.gov.br/app/editais/${ORGAN.cnpj}/2025/1`)
+    assert.equal(call.pncp_updated_at, '2025-03-03T13:15:02.000000Z')
+    assert.deepEqual(
+      [call.unit_code, call.unit_name, call.unit_city, call.unit_ibge_code, call.unit_uf],
+      ['1', 'SECRETARIA MUNICIPAL DE SAUDE', 'Campinas', '3509502', 'SP'],
+    )
+    assert.equal(call.id, uuidv5(`${ORGAN.cnpj}-1-000001/2025`, PNCP_NAMESPACE))
+    const { body: detail } = await get(`/v1/transparency/public-calls/${call.id}`)
+    assert.equal((detail.data as Record<string, unknown>).pncp_id, `${ORGAN.cnpj}-1-000001/2025`)
+
+    const dispensa = await one('direct-contracts', `${ORGAN.cnpj}-1-000002/2025`)
+    assert.equal(dispensa.modality, 'Dispensa Eletrônica')
+    const inexigibilidade = await one('direct-contracts', `${ORGAN.cnpj}-1-000003/2025`)
+    assert.equal(inexigibilidade.modality, 'Inexigibilidade')
+    assert.equal(inexigibilidade.status, 'Revogado')
+    assert.equal(inexigibilidade.budget_secret, true)
+    assert.equal(inexigibilidade.sum_amount_total, null, 'no estimate while the budget is secret')
+    assert.equal(inexigibilidade.opening_date, null)
+    const homologated = await one('public-calls', `${ORGAN.cnpj}-1-000004/2025`)
+    assert.equal(homologated.status, 'Homologado')
+    assert.equal(homologated.sum_amount_total_finish, '99000.99')
+
+    const contract = await one('contracts', `${ORGAN.cnpj}-2-000001/2025`)
+    assert.equal(contract.contract_number, '1/2025')
+    assert.equal(contract.term_title, 'Contrato (termo inicial) nº 1/2025')
+    assert.equal(contract.bidding_uuid, call.id)
+    assert.equal(contract.bidding_modality, 'Pregão Eletrônico')
+    assert.equal(contract.bidding_number, '90001/2025')
+    assert.equal(contract.amount_total, '48000.00')
+    assert.equal(contract.provider_company_name, 'DISTRIBUIDORA DE MEDICAMENTOS EXEMPLO LTDA')
+    const supplier = await get('/v1/transparency/suppliers/11222333000181')
+    assert.equal(supplier.status, 200, 'its supplier has a page')
+    assert.equal(contract.management_status, 'Vigente')
+    assert.equal(contract.pncp_url, `https://pncp.gov.br/app/contratos/${ORGAN.cnpj}/2025/1`)
+    const { body: listed } = await get(`/v1/transparency/contracts?organization_uuid=${organization}`)
+    assert.equal((listed.data as { data: unknown[] }).data.length, 2)
+  })
+
+  it('serves the imported records on every face: portal, export, organ page, OCDS', async () => {
+    const id = uuidv5(`${ORGAN.cnpj}-1-000001/2025`, PNCP_NAMESPACE)
+    const page = await app.inject({ method: 'GET', url: `/chamadas-publicas/${id}` })
+    assert.equal(page.statusCode, 200)
+    assert.ok(page.body.includes(`${ORGAN.cnpj}-1-000001/2025`), 'the PNCP number on its page')
+    assert.ok(page.body.includes(`https://pncp.gov.br/app/editais/${ORGAN.cnpj}/2025/1`), 'its PNCP page')
+    const csv = await app.inject({
+      method: 'GET',
+      url: `/v1/transparency/export?resource=contracts&format=csv&pncp_id=${encodeURIComponent(`${ORGAN.cnpj}-2-000001/2025`)}`,
+    })
+    assert.equal(csv.statusCode, 200)
+    const [header, row, none] = csv.body
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n')
+    assert.ok(header?.includes('Número de controle PNCP'), header)
+    assert.ok(row?.includes(`${ORGAN.cnpj}-2-000001/2025`), row)
+    assert.equal(none, undefined, 'one contract')
+    const organ = await get(`/v1/transparency/organizations/${uuidv5(ORGAN.cnpj, PNCP_NAMESPACE)}`)
+    assert.equal(organ.status, 200, json(organ.body))
+    const record = await get(`/v1/ocds/records/ocds-xxxxxx-${id}`)
+    assert.equal(record.status, 200, json(record.body))
+    const releases = (record.body.records as Json[])[0]?.compiledRelease as Json
+    checkRelease(releases, 'the compiled release of a PNCP contratação')
+    assert.ok(json(releases).includes('Aquisição de medicamentos'), 'its object')
+    assert.equal(releases.contracts?.length, 1, 'its contract')
+  })
+
+  it('changes nothing when the same files come again', async () => {
+    const before = await get('/v1/transparency/changes?limit=1000')
+    const again = await importPncp(db.pool, [path.join(dir, 'h')])
+    assert.equal(again.ok, true, json(again.problems))
+    const after = await get('/v1/transparency/changes?limit=1000')
+    assert.deepEqual(after.body.data, before.body.data, 'no feed entry')
+  })
+
+  it('keeps the newest version whatever order the files come in', async () => {
+    const id = `${ORGAN.cnpj}-1-000001/2025`
+    const newer = contratacao(1, {
+      objetoCompra: 'Aquisição de medicamentos, retificada',
+      dataAtualizacaoGlobal: '2025-05-10T09:00:00',
+    })
+    const older = contratacao(1, {
+      objetoCompra: 'Aquisição de medicamentos, versão antiga',
+      dataAtualizacaoGlobal: '2025-03-20T09:00:00',
+    })
+    // Both in one run, the newer first.
+    const run = await importPncp(db.pool, [await file('v/1.json', [newer, older])])
+    assert.equal(run.ok, true, json(run.problems))
+    assert.equal((await one('public-calls', id)).object_details, 'Aquisição de medicamentos, retificada')
+    // An older file later: never put back.
+    const late = await importPncp(db.pool, [await file('v/2.json', older)])
+    assert.equal(late.ok, true, json(late.problems))
+    assert.equal((await one('public-calls', id)).object_details, 'Aquisição de medicamentos, retificada')
+    const { body: history } = await get(`/v1/transparency/public-calls/${uuidv5(id, PNCP_NAMESPACE)}/history`)
+    assert.ok(
+      (history.data as { versions: unknown[] }).versions.length === 2,
+      `the change is a version in its history: ${json(history).slice(0, 300)}`,
+    )
+  })
+
+  it('refuses bad files whole, naming each file, record and field', async () => {
+    const biddings = await count('biddings')
+    const files = [
+      await file('bad/1-truncated.json', json(page([contratacao(50)])).slice(0, 200)),
+      await file('bad/2-html.json', '<!DOCTYPE html><html><body>429 Too Many Requests</body></html>'),
+      await file('bad/3-records.json', [
+        contratacao(51),
+        contratacao(52, { numeroControlePNCP: undefined }),
+        contratacao(53, { orgaoEntidade: { ...ORGAN, cnpj: '4639500000013' } }),
+        contratacao(54, { valorTotalEstimado: -5 }),
+        contrato(60, 999),
+        contrato(61, 51, { niFornecedor: 'EX123' }),
+      ]),
+    ]
+    const result = await runCli(['pncp', 'import', ...files], { DATABASE_URL: db.url })
+    assert.equal(result.code, 1)
+    const lines = result.stderr.trim().split('\n')
+    const expect = [
+      `${files[0]}:#0: (file): invalid JSON (a truncated file?)`,
+      `${files[1]}:#0: (file): the file is an HTML page, not JSON`,
+      `${files[2]}:#2: numeroControlePNCP: is not a PNCP control number`,
+      `${files[2]}:#3: orgaoEntidade.cnpj: is not a CNPJ of 14 digits`,
+      `${files[2]}:#4: valorTotalEstimado: is negative`,
+      `${files[2]}:#5: numeroControlePncpCompra: names no contratação in this import or stored`,
+      `${files[2]}:#6: niFornecedor: is not a CNPJ (14 digits) or CPF (11 digits)`,
+    ]
+    for (const [i, start] of expect.entries())
+      assert.ok(lines[i]?.startsWith(start), `line ${i}: ${lines[i]} (expected ${start})`)
+    assert.match(result.stderr, /nothing was imported: 7 problem\(s\)/)
+    assert.equal(await count('biddings'), biddings, 'nothing written, not even the good record')
+  })
+
+  it('with --rejects, imports the good records and writes the bad ones with their reasons', async () => {
+    const rejects = path.join(dir, 'rejects.ndjson')
+    const files = [
+      await file('rej/1.json', page([contratacao(70), contratacao(71, { modalidadeId: 99 })])),
+      await file('rej/2.json', '<html>erro</html>'),
+    ]
+    const result = await runCli(['pncp', 'import', '--rejects', rejects, ...files], { DATABASE_URL: db.url })
+    assert.equal(result.code, 0, result.stderr)
+    assert.match(result.stdout, /refused 2 record\(s\)/)
+    await one('public-calls', `${ORGAN.cnpj}-1-000070/2025`)
+    const refused = (await readFile(rejects, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
+    assert.deepEqual(
+      refused.map((r) => [path.basename(r.file), r.record, r.problems[0].field]),
+      [
+        ['1.json', 2, 'modalidadeId'],
+        ['2.json', 0, '(file)'],
+      ],
+    )
+    assert.equal(refused[0].data.numeroControlePNCP, `${ORGAN.cnpj}-1-000071/2025`)
+  })
+
+  it("masks a person's CPF on every face, and no filter takes one", async () => {
+    const cpf = '52998224725'
+    const run = await importPncp(db.pool, [
+      await file('cpf.json', [
+        contrato(80, 70, {
+          tipoPessoa: 'PF',
+          niFornecedor: cpf,
+          nomeRazaoSocialFornecedor: 'MARIA DA SILVA',
+        }),
+      ]),
+    ])
+    assert.equal(run.ok, true, json(run.problems))
+    const contract = await one('contracts', `${ORGAN.cnpj}-2-000080/2025`)
+    assert.notEqual(contract.provider_document, cpf)
+    assert.ok(!json(contract).includes(cpf), 'the whole CPF appears nowhere')
+    const { status } = await get(`/v1/transparency/contracts?provider_document=${cpf}`)
+    assert.equal(status, 422)
+  })
+
+  it('takes the kind from --kind when the fields do not tell', async () => {
+    const bare = { numeroControlePNCP: `${ORGAN.cnpj}-1-000090/2025` }
+    const unknown = await importPncp(db.pool, [await file('kind.json', bare)])
+    assert.equal(unknown.ok, false)
+    assert.match(unknown.problems[0]?.reason ?? '', /--kind names one/)
+    const forced = await importPncp(db.pool, [await file('kind2.json', bare)], { kind: 'contratacao' })
+    assert.equal(forced.ok, false)
+    assert.deepEqual(forced.problems.map((p) => p.field).slice(0, 3), [
+      'orgaoEntidade.cnpj',
+      'orgaoEntidade.razaoSocial',
+      'modalidadeId',
+    ])
+  })
+})
