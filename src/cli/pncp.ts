@@ -1,9 +1,10 @@
 import { migrate } from '../db/migrate.js'
 import { MAX_REPORTED_PROBLEMS } from '../import/importer.js'
+import { HarvestError, type HarvestKind, harvest, STATE_FILE } from '../pncp/harvest.js'
 import { importPncp } from '../pncp/import.js'
 import { PNCP_KINDS, type PncpKind } from '../pncp/mapping.js'
 import { syncReadModel } from '../readmodel/build.js'
-import { UsageError, withDatabase } from './common.js'
+import { fail, UsageError, withDatabase } from './common.js'
 import { ProgressLine } from './progress.js'
 
 /** PNCP's kinds first, in their own order; the platform's types as the import counts them. */
@@ -64,4 +65,55 @@ export async function pncpImportCommand(
       print(`fields compras does not read: ${fields.join(', ')}`)
     }
   })
+}
+
+export async function pncpHarvestCommand(options: {
+  from?: string
+  to?: string
+  sinceLast?: boolean
+  uf?: string
+  cnpj?: string
+  modalities?: number[]
+  kinds?: HarvestKind[]
+  out: string
+  rate: number
+  timeout: number
+  import?: boolean
+}): Promise<void> {
+  const line = new ProgressLine(process.stderr, 'pages')
+  // Off a terminal, one line a minute.
+  let logged = performance.now()
+  const started = performance.now()
+  const result = await harvest({
+    ...options,
+    baseUrl: process.env.PNCP_URL,
+    onProgress: (p) => {
+      line.update(p.pages, p.known > 0 ? p.pages / p.known : undefined, `${p.records} records`)
+      if (!line.active && performance.now() - logged >= 60_000) {
+        logged = performance.now()
+        const minutes = (performance.now() - started) / 60_000
+        process.stderr.write(
+          `harvest: ${p.pages} of ${p.known} pages known, ${p.records} records, ${Math.round(p.fetched / minutes)} pages/min\n`,
+        )
+      }
+    },
+  }).catch((error: Error) => {
+    line.end()
+    fail(error instanceof HarvestError ? new UsageError(error.message) : error)
+    return undefined
+  })
+  if (result === undefined) return
+  line.end()
+  process.stdout.write(
+    `harvested ${result.from} to ${result.to}: ${result.pages} pages (${result.fetched} fetched now), ${result.records} records in ${options.out}\n`,
+  )
+  if (result.missing.length > 0) {
+    for (const m of result.missing.slice(0, MAX_REPORTED_PROBLEMS))
+      process.stderr.write(`missing ${m.path}: ${m.reason} (${m.url})\n`)
+    process.stderr.write(
+      `${result.missing.length} page(s) missing, listed in ${options.out}/${STATE_FILE}: run the same command again to fetch them\n`,
+    )
+    process.exitCode = 1
+  }
+  if (options.import) await pncpImportCommand([options.out], { rejects: `${options.out}/rejects.ndjson` })
 }

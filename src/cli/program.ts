@@ -17,6 +17,17 @@ function positiveInteger(value: string): number {
   return Number(value)
 }
 
+function positiveNumber(value: string): number {
+  const n = Number(value)
+  if (!/^\d+(\.\d+)?$/.test(value) || n <= 0) throw new InvalidArgumentError('must be a positive number')
+  return n
+}
+
+function numberList(value: string): number[] {
+  if (!/^\d+(,\d+)*$/.test(value)) throw new InvalidArgumentError('must be numbers separated by commas')
+  return value.split(',').map(Number)
+}
+
 export function buildCli(): Command {
   const program = new Command('compras')
     .description('Public-procurement data service: supply orders, transparency queries and exports')
@@ -52,6 +63,30 @@ export function buildCli(): Command {
     )
     .option('--rejects <file>', 'import the rest, and write each refused record here with its reasons')
     .action(lazy(() => import('./pncp.js').then((m) => m.pncpImportCommand)))
+  pncp
+    .command('harvest')
+    .description(
+      "fetch PNCP's published records, page by page, into files that `pncp import` reads; resumable",
+    )
+    .option('--from <day>', 'first day (YYYY-MM-DD)')
+    .option('--to <day>', 'last day (YYYY-MM-DD); at most today')
+    .option(
+      '--since-last',
+      'what PNCP changed since the last complete harvest into --out (its /atualizacao endpoints)',
+    )
+    .option('--uf <uf>', "contratações of one state (PNCP's contratos and atas take no state)")
+    .option('--cnpj <cnpj>', 'one organ, every kind')
+    .option('--modalities <list>', 'PNCP modality ids, comma-separated (default: all, 1 to 13)', numberList)
+    .option(
+      '--kinds <list>',
+      'contratacoes, contratos, atas (default: contratacoes,contratos)',
+      (v: string) => v.split(',').map((k) => k.trim()),
+    )
+    .option('--out <dir>', 'where the pages and the state file go', 'pncp')
+    .option('--rate <n>', 'requests a second, at most', positiveNumber, 2)
+    .option('--timeout <seconds>', 'seconds a page may take', positiveNumber, 60)
+    .option('--import', 'import the directory when the harvest ends (as `pncp import --rejects`)')
+    .action(lazy(() => import('./pncp.js').then((m) => m.pncpHarvestCommand)))
 
   program
     .command('dump')
