@@ -56,6 +56,8 @@ export async function pncpImportCommand(
     print(
       `read ${list(run.read) || 'no records'}; imported ${written || 'nothing new'} (${run.result.seconds.toFixed(1)} s)`,
     )
+    if (run.unchanged > 0)
+      print(`${run.unchanged} file(s) unchanged since an import took them whole: not read again`)
     const skipped = list(run.skipped)
     if (skipped) print(`skipped ${skipped}: compras does not import these kinds yet`)
     if (options.rejects !== undefined)

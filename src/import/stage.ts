@@ -154,16 +154,16 @@ DELETE FROM import_stage WHERE seq IN (
   WHERE later IS NOT NULL)`
 
 /**
- * Versioned lines older than the stored record they would replace: dropped, so that files arriving in any
- * order never put an older version back. A line as old as the stored one is kept (it rewrites the same
- * content, which changes nothing).
+ * Versioned lines no newer than the stored record they would replace: dropped, so that files arriving in any
+ * order never put an older version back, and a file imported again costs its reading only. A line as old as
+ * the stored record is its source's same version: the same record.
  */
 export const DROP_OLDER = RECORD_KINDS.filter((kind) => kind.placement.version !== undefined)
   .map(
     (kind) => `
 DELETE FROM import_stage s USING ${kind.table} t
 WHERE s.grp = '${kind.placement.group}' AND NOT s.withdraw AND s.version IS NOT NULL
-  AND t.${kind.placement.key} = s.key::uuid AND t.${columnOf(kind, kind.placement.version as string)} > s.version`,
+  AND t.${kind.placement.key} = s.key::uuid AND t.${columnOf(kind, kind.placement.version as string)} >= s.version`,
   )
   .join(';\n')
 

@@ -22,7 +22,7 @@ export async function pncpFiles(paths: readonly string[]): Promise<string[]> {
       .filter((e) => e.isFile() && e.name.endsWith('.json') && !e.name.startsWith('.'))
       .map((e) => join(e.parentPath, e.name))
       .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
-    files.push(...found)
+    for (const file of found) files.push(file) // a spread of 200,000 arguments overflows the stack
   }
   return files
 }
@@ -54,16 +54,48 @@ export function recordsOf(text: string): FileRecords {
   return { records: [object] }
 }
 
-/** Reads one file's records. */
-export async function readRecords(path: string): Promise<FileRecords> {
-  const info = await stat(path)
-  if (info.size > MAX_FILE_BYTES)
+/** Reads one file's records; `size`, when known, spares a look at the file first. */
+export async function readRecords(path: string, size?: number): Promise<FileRecords> {
+  const bytes = size ?? (await stat(path).catch(() => ({ size: 0 }))).size
+  if (bytes > MAX_FILE_BYTES)
     return { error: `the file is larger than ${MAX_FILE_BYTES / 1024 / 1024} MiB; split it into pages` }
   let text: string
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(await readFile(path))
-  } catch {
-    return { error: 'the file is not valid UTF-8' }
+    text = DECODER.decode(await readFile(path))
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    return { error: code === undefined ? 'the file is not valid UTF-8' : `the file cannot be read (${code})` }
   }
   return recordsOf(text)
+}
+
+const DECODER = new TextDecoder('utf-8', { fatal: true })
+
+/**
+ * Reads files ahead of their use, a few at a time: the files of a harvest are many and small, and read one
+ * after another the import waited on each. `get` is called in the list's order; each file is read once.
+ */
+export class ReadAhead {
+  private readonly pending = new Map<number, Promise<FileRecords>>()
+  private next = 0
+
+  constructor(
+    private readonly files: readonly { path: string; size: number }[],
+    private readonly depth = 16,
+  ) {}
+
+  /** The records of the file at `index` of the list. */
+  get(index: number): Promise<FileRecords> {
+    this.next = Math.max(this.next, index)
+    while (this.next < this.files.length && this.next <= index + this.depth) {
+      const at = this.next++
+      const file = this.files[at] as { path: string; size: number }
+      const read = readRecords(file.path, file.size)
+      read.catch(() => {}) // its failure is thrown where it is awaited
+      this.pending.set(at, read)
+    }
+    const read = this.pending.get(index) ?? readRecords((this.files[index] as { path: string }).path)
+    this.pending.delete(index)
+    return read
+  }
 }

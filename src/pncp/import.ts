@@ -8,12 +8,14 @@ import {
   importRecords,
 } from '../import/importer.js'
 import type { Line } from '../import/lines.js'
-import { pncpFiles, readRecords } from './files.js'
+import { type FileRecords, pncpFiles, ReadAhead, readRecords } from './files.js'
+import { record as recordTaken, type Seen, seen, unchanged } from './ledger.js'
 import {
   type Contratacao,
   type FieldProblem,
   IMPORTED_KINDS,
   kindOf,
+  MAPPING_VERSION,
   mapContratacao,
   mapContrato,
   type PncpKind,
@@ -45,6 +47,8 @@ export interface PncpImportResult {
   skipped: Partial<Record<PncpKind, number>>
   /** Fields compras does not read, with how many records had each. */
   unknown: Map<string, number>
+  /** Files not read: an earlier import took them whole, and they have not changed since. */
+  unchanged: number
 }
 
 /** A refused record: where it is, and why. */
@@ -68,18 +72,37 @@ export async function importPncp(
   paths: readonly string[],
   options: PncpImportOptions = {},
 ): Promise<PncpImportResult> {
-  const files = await pncpFiles(paths)
+  const listed = await pncpFiles(paths)
+  const mapping = `${MAPPING_VERSION};${[...IMPORTED_KINDS].join(',')};${options.kind ?? 'by fields'}`
+  const stats: Seen[] = []
+  for (let i = 0; i < listed.length; i += 1000)
+    for (const one of await Promise.all(listed.slice(i, i + 1000).map(seen))) stats.push(one)
+  const same = await unchanged(pool, stats, mapping)
+  const files = listed.filter((_, i) => !same.has(i))
+  const fileStats = stats.filter((_, i) => !same.has(i))
   const kindFor = (raw: Record<string, unknown>) => options.kind ?? kindOf(raw)
 
   // Pass 1: every contratação of the run, by its PNCP number; and the ones contracts name.
   const contratacoes = new Map<string, Contratacao>()
   const named = new Set<string>()
-  for (const file of files) {
-    const read = await readRecords(file)
+  // Files that hold only kinds not imported (items and results are most of a harvest) are read once: counted
+  // here, left out of the second pass.
+  const counted: boolean[] = []
+  const countedKinds: Partial<Record<PncpKind, number>> = {}
+  const sized = (i: number) => ({ path: files[i] as string, size: (fileStats[i] as Seen).size })
+  const first = new ReadAhead(files.map((_, i) => sized(i)))
+  for (const index of files.keys()) {
+    const read = await first.get(index)
     if ('error' in read) continue
-    for (const raw of read.records) {
+    const kinds = read.records.map((raw) => (isObject(raw) ? kindFor(raw) : undefined))
+    if (kinds.every((kind) => kind !== undefined && !IMPORTED_KINDS.has(kind))) {
+      counted[index] = true
+      for (const kind of kinds as PncpKind[]) countedKinds[kind] = (countedKinds[kind] ?? 0) + 1
+      continue
+    }
+    for (const [i, raw] of read.records.entries()) {
       if (!isObject(raw)) continue
-      const kind = kindFor(raw)
+      const kind = kinds[i]
       if (kind === 'contratacao') {
         const mapped = mapContratacao(raw)
         if (mapped.contratacao) contratacoes.set(raw.numeroControlePNCP as string, mapped.contratacao)
@@ -92,19 +115,19 @@ export async function importPncp(
   for (const id of contratacoes.keys()) named.delete(id)
   for (const found of await storedContratacoes(pool, [...named])) contratacoes.set(found.pncpId, found)
 
+  const fileIndex = new Map(files.map((file, index) => [file, index]))
   const excluded = new Map<string, Refusal>()
   const key = (file: number, record: number) => `${file}:${record}`
   let read: Partial<Record<PncpKind, number>> = {}
   let skipped: Partial<Record<PncpKind, number>> = {}
   let unknown = new Map<string, number>()
+  const organizations = new Set<string>()
 
   /**
    * One file's import lines, each numbered by its record. A record's own problems go to `refused`; without
    * --rejects, a line the platform import refuses takes its place, so that the run writes nothing.
    */
-  async function* linesOf(index: number, refused: Refusal[]): AsyncGenerator<Line> {
-    const file = files[index] as string
-    const records = await readRecords(file)
+  async function* linesOf(index: number, records: FileRecords, refused: Refusal[]): AsyncGenerator<Line> {
     const refuse = (refusal: Refusal): Line | undefined => {
       refused.push(refusal)
       return options.rejects === undefined ? { number: refusal.record, error: REFUSED } : undefined
@@ -146,39 +169,68 @@ export async function importPncp(
         if (line) yield line
         continue
       }
-      for (const line of mapped.lines) yield { number, text: JSON.stringify(line) }
+      for (const line of mapped.lines) {
+        // An organization once a run: by the first record that names it (a national run names each thousands
+        // of times, and every line costs its check and its staging).
+        if (line.type === 'organization') {
+          if (organizations.has(line.uuid)) continue
+          organizations.add(line.uuid)
+        }
+        yield { number, text: JSON.stringify(line) }
+      }
     }
   }
 
   for (let round = 1; ; round++) {
-    read = {}
-    skipped = {}
+    read = { ...countedKinds }
+    skipped = { ...countedKinds }
     unknown = new Map()
     const refused: Refusal[] = []
-    const sources: ImportSource[] = files.map((name, index) => ({ name, lines: linesOf(index, refused) }))
+    organizations.clear()
+    // Each file's lines are made when the import reaches it: a generator a file, made up front, held 1 KB each.
+    const sources: ImportSource[] = []
+    const second = [...files.keys()].filter((index) => !counted[index])
+    const ahead = new ReadAhead(second.map(sized))
+    for (const [position, index] of second.entries()) {
+      const lines = async function* () {
+        yield* linesOf(index, await ahead.get(position), refused)
+      }
+      sources.push({ name: files[index] as string, lines: { [Symbol.asyncIterator]: lines } })
+    }
     // With problems of its own the run is refused anyway: the platform import then only reports.
     const result = await importRecords(pool, sources, {
       ...options,
       maxProblems: options.rejects === undefined ? undefined : Number.POSITIVE_INFINITY,
     })
-    const mapping: ImportProblem[] = refused.flatMap((r) =>
+    const mapped: ImportProblem[] = refused.flatMap((r) =>
       r.problems.map((p) => ({ file: files[r.file] as string, line: r.record, ...p })),
     )
     const own = result.problems.filter((p) => p.reason !== REFUSED)
-    const found = [...mapping, ...own].sort(
-      (a, b) => files.indexOf(a.file) - files.indexOf(b.file) || a.line - b.line,
+    const found = [...mapped, ...own].sort(
+      (a, b) => (fileIndex.get(a.file) ?? 0) - (fileIndex.get(b.file) ?? 0) || a.line - b.line,
     )
-    const done = (ok: boolean): PncpImportResult => ({
-      ok,
-      result,
-      problems: found,
-      rejected: excluded.size,
-      read,
-      skipped,
-      unknown,
-    })
-    if (options.rejects === undefined) return done(result.ok && found.length === 0)
-    const fileIndex = new Map(files.map((file, index) => [file, index]))
+    const done = async (ok: boolean): Promise<PncpImportResult> => {
+      if (ok) {
+        // The files taken whole: every one read, but those with a refused record.
+        const refusedFiles = new Set([...excluded.values()].map((r) => r.file))
+        await recordTaken(
+          pool,
+          fileStats.filter((_, index) => !refusedFiles.has(index)),
+          mapping,
+        )
+      }
+      return {
+        ok,
+        result,
+        problems: found,
+        rejected: excluded.size,
+        read,
+        skipped,
+        unknown,
+        unchanged: same.size,
+      }
+    }
+    if (options.rejects === undefined) return await done(result.ok && found.length === 0)
     const newly: Refusal[] = [...refused]
     for (const problem of result.ok ? [] : own) {
       const file = fileIndex.get(problem.file) ?? 0
@@ -192,9 +244,9 @@ export async function importPncp(
     }
     if (result.ok || round >= MAX_ROUNDS) {
       await writeRejects(options.rejects, files, [...excluded.values()])
-      return done(result.ok)
+      return await done(result.ok)
     }
-    if (newly.length === 0) return done(false)
+    if (newly.length === 0) return await done(false)
   }
 }
 
@@ -206,7 +258,11 @@ async function writeRejects(
 ): Promise<void> {
   await writeFile(path, '')
   const byFile = new Map<number, Refusal[]>()
-  for (const r of refused) byFile.set(r.file, [...(byFile.get(r.file) ?? []), r])
+  for (const r of refused) {
+    const list = byFile.get(r.file)
+    if (list) list.push(r)
+    else byFile.set(r.file, [r])
+  }
   for (const [index, list] of [...byFile].sort((a, b) => a[0] - b[0])) {
     const file = files[index] as string
     const records = await readRecords(file)
@@ -237,7 +293,7 @@ async function storedContratacoes(
        WHERE b.pncp_id = ANY($1)`,
       [ids.slice(i, i + 10_000)],
     )
-    found.push(...rows)
+    for (const row of rows) found.push(row)
   }
   return found
 }

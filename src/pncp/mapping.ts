@@ -8,6 +8,12 @@ import type { BiddingRecord, ContractRecord, ImportLine, OrganizationRecord } fr
 /** The namespace of every id derived from PNCP (UUIDv5): two machines importing one file give one id. */
 export const PNCP_NAMESPACE = '36c54d94-bec0-44b6-9c6e-8633028834fb'
 
+/**
+ * The mapping's version: raised when a change makes files already imported map to other records, so that the
+ * next import reads them again (src/pncp/ledger.ts).
+ */
+export const MAPPING_VERSION = 'pncp-1'
+
 /** Where PNCP shows a record to people. */
 export const PNCP_PAGES = 'https://pncp.gov.br/app'
 

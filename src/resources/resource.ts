@@ -33,7 +33,7 @@ export interface Placement<F extends Fields> {
   readonly typeColumn?: string
   /**
    * An instant field that orders a record's versions (when its source last changed it): of two lines with
-   * one key the newer wins, whatever their order, and a line older than the stored record is dropped.
+   * one key the newer wins, whatever their order, and a line no newer than the stored record is dropped.
    */
   readonly version?: Name<F>
 }

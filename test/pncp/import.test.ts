@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
@@ -151,6 +151,7 @@ describe('compras pncp import', () => {
     assert.equal(record.status, 200, json(record.body))
     const releases = (record.body.records as Json[])[0]?.compiledRelease as Json
     checkRelease(releases, 'the compiled release of a PNCP contratação')
+    assert.equal(releases.tender.id, `${ORGAN.cnpj}-1-000001/2025`, "the tender is PNCP's number")
     assert.ok(json(releases).includes('Aquisição de medicamentos'), 'its object')
     assert.equal(releases.contracts?.length, 1, 'its contract')
   })
@@ -159,6 +160,18 @@ describe('compras pncp import', () => {
     const before = await get('/v1/transparency/changes?limit=1000')
     const again = await importPncp(db.pool, [path.join(dir, 'h')])
     assert.equal(again.ok, true, json(again.problems))
+    assert.equal(again.unchanged, 3, 'no file read again')
+    assert.deepEqual(again.read, {})
+    // A file written again is read again, and its records, the same versions, change nothing either.
+    const ata = path.join(dir, 'h/atas/ata.json')
+    await writeFile(ata, await readFile(ata))
+    await utimes(ata, new Date(), new Date(Date.now() + 5000))
+    const touched = await importPncp(db.pool, [path.join(dir, 'h')])
+    assert.equal(touched.unchanged, 2)
+    assert.deepEqual(touched.read, { ata: 1 })
+    const copied = await importPncp(db.pool, [path.join(dir, 'h/contratacoes')], { kind: 'contratacao' })
+    assert.equal(copied.unchanged, 0, 'another mapping (--kind) reads the files again')
+    assert.equal(copied.ok, true, json(copied.problems))
     const after = await get('/v1/transparency/changes?limit=1000')
     assert.deepEqual(after.body.data, before.body.data, 'no feed entry')
   })

@@ -270,6 +270,7 @@ describe('migration 0006 trims the numbers already stored', () => {
         '0021_prices',
         '0022_supplier_names',
         '0023_pncp',
+        '0024_pncp_files',
       ])
       await syncReadModel(db.pool) // as `compras migrate` does after the migrations
       const numbers = await db.pool.query(
