@@ -980,7 +980,7 @@ export interface components {
         };
         /** @description The direct contract or public call */
         OcdsTender: {
-            /** Format: uuid */
+            /** @description The bidding's UUID, or its PNCP control number (numeroControlePNCP) when it came from PNCP */
             id: string;
             title: string;
             description: string;

@@ -165,7 +165,8 @@ function tender(bidding: BiddingSource, parties: Parties, buyer: { id: string; n
     ).values(),
   ]
   const result: JsonObject = {
-    id: bidding.id,
+    // A process published on PNCP is known there by its control number.
+    id: bidding.pncp_id ?? bidding.id,
     title: `${bidding.modality} ${bidding.number}`,
     description: bidding.object_details,
     status: TENDER_STATUS[bidding.status as BiddingStatus],

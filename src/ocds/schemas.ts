@@ -80,7 +80,9 @@ const Party = closed(
 
 const Tender = closed(
   {
-    id: Type.String({ format: 'uuid' }),
+    id: Type.String({
+      description: "The bidding's UUID, or its PNCP control number (numeroControlePNCP) when it came from PNCP",
+    }),
     title: Type.String(),
     description: Type.String(),
     status: codes(TENDER_STATUS),

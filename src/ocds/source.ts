@@ -23,6 +23,7 @@ export const BIDDING_FIELDS = [
   'sum_amount_total',
   'documents',
   'providers',
+  'pncp_id',
 ] as const
 
 /** The fields of a contract that the mapping reads (an OCDS contract, its award, its orders). */
