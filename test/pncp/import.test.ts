@@ -145,6 +145,15 @@ describe('compras pncp import', () => {
     assert.ok(header?.includes('Número de controle PNCP'), header)
     assert.ok(row?.includes(`${ORGAN.cnpj}-2-000001/2025`), row)
     assert.equal(none, undefined, 'one contract')
+    const found = await get('/v1/transparency/contracts?q=termo%20inicial')
+    assert.equal(found.status, 200)
+    assert.ok(
+      (found.body.data as { data: unknown[] }).data.length >= 2,
+      'q finds the contracts by their own number',
+    )
+    const feed = await get('/v1/transparency/changes?kinds=public-calls&per_page=1000')
+    assert.equal(feed.status, 200, json(feed.body))
+    assert.ok(json(feed.body).includes(id), 'the change feed has it')
     const organ = await get(`/v1/transparency/organizations/${uuidv5(ORGAN.cnpj, PNCP_NAMESPACE)}`)
     assert.equal(organ.status, 200, json(organ.body))
     const record = await get(`/v1/ocds/records/ocds-xxxxxx-${id}`)
@@ -157,7 +166,9 @@ describe('compras pncp import', () => {
   })
 
   it('changes nothing when the same files come again', async () => {
-    const before = await get('/v1/transparency/changes?limit=1000')
+    const before = await get('/v1/transparency/changes?per_page=1000')
+    assert.equal(before.status, 200, json(before.body))
+    assert.ok((before.body.data as { data: unknown[] }).data.length > 0)
     const again = await importPncp(db.pool, [path.join(dir, 'h')])
     assert.equal(again.ok, true, json(again.problems))
     assert.equal(again.unchanged, 3, 'no file read again')
@@ -172,7 +183,7 @@ describe('compras pncp import', () => {
     const copied = await importPncp(db.pool, [path.join(dir, 'h/contratacoes')], { kind: 'contratacao' })
     assert.equal(copied.unchanged, 0, 'another mapping (--kind) reads the files again')
     assert.equal(copied.ok, true, json(copied.problems))
-    const after = await get('/v1/transparency/changes?limit=1000')
+    const after = await get('/v1/transparency/changes?per_page=1000')
     assert.deepEqual(after.body.data, before.body.data, 'no feed entry')
   })
 
