@@ -35,6 +35,7 @@ import { measureLongHistory, prepareLongHistory } from './lib/history.js'
 import { type Importer, type IncrementalFigures, measureIncremental } from './lib/imports.js'
 import { describeMemory, type MemoryBreakdown, memoryOf } from './lib/memory.js'
 import { counts, log, options, runs } from './lib/options.js'
+import { benchPncp, pncpMarkdown } from './lib/pncp.js'
 import { measurePrices, type PriceFigures, prepareRarePrices } from './lib/prices.js'
 import {
   buildRef,
@@ -129,6 +130,24 @@ async function main() {
   // Read before anything runs: a setting the service would refuse stops the run here, not at its end.
   const settings = serviceSettings()
   const { adminUrl, description, release, standbyPort } = await database()
+  if (options.pncp !== undefined) {
+    try {
+      const contratacoes = options.pncp === true ? 100_000 : Number(options.pncp)
+      const figures = await benchPncp(adminUrl, contratacoes)
+      const cpus = os.cpus()
+      const machine = `${cpus.length} × ${cpus[0]?.model ?? 'unknown CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GB, PostgreSQL ${description}`
+      mkdirSync(options.out, { recursive: true })
+      writeFileSync(
+        path.join(options.out, 'pncp.json'),
+        `${JSON.stringify({ machine, ...figures }, null, 2)}\n`,
+      )
+      writeFileSync(path.join(options.out, 'pncp.md'), pncpMarkdown(figures, machine))
+      log(`wrote ${path.join(options.out, 'pncp.md')}`)
+    } finally {
+      await release?.()
+    }
+    return
+  }
   try {
     const { url, load } = await prepareDataset(adminUrl)
     const standbyUrl = standbyPort === undefined ? undefined : onPort(url, standbyPort)

@@ -50,6 +50,10 @@ export const program = new Command('bench')
     "also measure a service reading from a streaming standby of the benchmark's embedded database (issue 57)",
   )
   .option(
+    '--pncp [contratacoes]',
+    'only `compras pncp import` over a generated PNCP directory of this many contratações (default 100000)',
+  )
+  .option(
     '--rounds <n>',
     'rounds of the read scenarios, servers alternated in each (medians reported)',
     positive,
@@ -71,6 +75,7 @@ export const options = program.opts<{
   rounds: number
   soak: number
   generator?: 'wrk' | 'autocannon'
+  pncp?: true | string
 }>()
 
 export const counts = SCALES[options.scale]

@@ -1,10 +1,23 @@
 import { createReadStream } from 'node:fs'
 import { access, stat } from 'node:fs/promises'
 import { migrate } from '../db/migrate.js'
-import { type ImportSource, importRecords, MAX_REPORTED_PROBLEMS } from '../import/importer.js'
+import {
+  type ImportProgress,
+  type ImportSource,
+  importRecords,
+  MAX_REPORTED_PROBLEMS,
+} from '../import/importer.js'
 import { syncReadModel } from '../readmodel/build.js'
 import { UsageError, withDatabase } from './common.js'
 import { ProgressLine } from './progress.js'
+
+/** What the progress line says of each phase of an import after reading. */
+export const IMPORT_PHASES: Readonly<Record<ImportProgress['phase'], string | undefined>> = {
+  reading: undefined,
+  checking: 'checking links',
+  writing: 'writing',
+  documents: 'building documents',
+}
 
 export async function importCommand(files: string[]): Promise<void> {
   await withDatabase(async (db) => {
@@ -24,15 +37,9 @@ export async function importCommand(files: string[]): Promise<void> {
     await migrate(db.pool)
     await syncReadModel(db.pool)
     const line = new ProgressLine(process.stderr, 'records')
-    const PHASES = {
-      reading: undefined,
-      checking: 'checking links',
-      writing: 'writing',
-      documents: 'building documents',
-    }
     const result = await importRecords(db.pool, sources, {
       onProgress: ({ phase, records, bytes, totalBytes }) =>
-        line.update(records, totalBytes ? bytes / totalBytes : undefined, PHASES[phase]),
+        line.update(records, totalBytes ? bytes / totalBytes : undefined, IMPORT_PHASES[phase]),
     })
     line.end()
     if (!result.ok) {

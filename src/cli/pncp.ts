@@ -5,6 +5,7 @@ import { importPncp } from '../pncp/import.js'
 import { PNCP_KINDS, type PncpKind } from '../pncp/mapping.js'
 import { syncReadModel } from '../readmodel/build.js'
 import { fail, UsageError, withDatabase } from './common.js'
+import { IMPORT_PHASES } from './import.js'
 import { ProgressLine } from './progress.js'
 
 /** PNCP's kinds first, in their own order; the platform's types as the import counts them. */
@@ -21,15 +22,9 @@ export async function pncpImportCommand(
     await migrate(db.pool)
     await syncReadModel(db.pool)
     const line = new ProgressLine(process.stderr, 'lines')
-    const PHASES = {
-      reading: undefined,
-      checking: 'checking links',
-      writing: 'writing',
-      documents: 'building documents',
-    }
     const run = await importPncp(db.pool, paths, {
       ...options,
-      onProgress: ({ phase, records }) => line.update(records, undefined, PHASES[phase]),
+      onProgress: ({ phase, records }) => line.update(records, undefined, IMPORT_PHASES[phase]),
     }).catch((error: Error) => {
       if (/^cannot read /.test(error.message)) throw new UsageError(error.message)
       throw error
