@@ -81,7 +81,8 @@ const Party = closed(
 const Tender = closed(
   {
     id: Type.String({
-      description: "The bidding's UUID, or its PNCP control number (numeroControlePNCP) when it came from PNCP",
+      description:
+        "The bidding's UUID, or its PNCP control number (numeroControlePNCP) when it came from PNCP",
     }),
     title: Type.String(),
     description: Type.String(),
