@@ -105,7 +105,8 @@ export async function importPncp(
       const kind = kinds[i]
       if (kind === 'contratacao') {
         const mapped = mapContratacao(raw)
-        if (mapped.contratacao) contratacoes.set(raw.numeroControlePNCP as string, mapped.contratacao)
+        // Keyed as a contract names it: trimmed, as the mapping reads it.
+        if (mapped.contratacao) contratacoes.set(String(raw.numeroControlePNCP).trim(), mapped.contratacao)
       } else if (kind === 'contrato') {
         const compra = raw.numeroControlePncpCompra ?? raw.numeroControlePNCPCompra
         if (typeof compra === 'string') named.add(compra.trim())

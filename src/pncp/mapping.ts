@@ -274,17 +274,21 @@ class Reader {
     return `${m[1]}T${time.length === 5 ? `${time}:00` : time}${m[3] ?? '-03:00'}`
   }
 
-  cnpj(path: string): string | undefined {
+  /** A CNPJ's or CPF's digits, its punctuation removed ('' when it is not a text). */
+  private digits(path: string): string {
     const value = this.get(path)
-    const digits = typeof value === 'string' ? value.replace(/[.\-/\s]/g, '') : ''
+    return typeof value === 'string' ? value.replace(/[.\-/\s]/g, '') : ''
+  }
+
+  cnpj(path: string): string | undefined {
+    const digits = this.digits(path)
     if (!/^\d{14}$/.test(digits)) return this.fail(path, 'is not a CNPJ of 14 digits')
     return digits
   }
 
   /** A supplier's CNPJ (14 digits) or a person's CPF (11). */
   taxId(path: string): string | undefined {
-    const value = this.get(path)
-    const digits = typeof value === 'string' ? value.replace(/[.\-/\s]/g, '') : ''
+    const digits = this.digits(path)
     if (!/^(\d{11}|\d{14})$/.test(digits))
       return this.fail(
         path,
