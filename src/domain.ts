@@ -75,3 +75,7 @@ export const RECORD_TYPES = [
   'arp',
 ] as const
 export type RecordType = (typeof RECORD_TYPES)[number]
+
+/** Where a price of the research comes from: an item of a supply order, or a result of a contratação. */
+export const PRICE_SOURCES = ['order', 'result'] as const
+export type PriceSource = (typeof PRICE_SOURCES)[number]

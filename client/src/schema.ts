@@ -712,7 +712,7 @@ export interface paths {
         };
         /**
          * Price research: the unit prices actually paid for items like these
-         * @description The items of every published supply order whose description holds q's words, with each unit of measurement's statistics (units are never mixed) and the items a page at a time. An order's date is its delivery deadline (deadline_delivery), the one date every order has; date_from and date_to take its day in UTC. Quartiles are by linear interpolation between the closest ranks, as PostgreSQL's percentile_cont and spreadsheets' QUARTILE.INC compute them; outliers lie outside [p25 − 1.5 × IQR, p75 + 1.5 × IQR], and `sanitized` gives the figures without them. Money is text with two decimals, rounded half up. A q that matches nothing gives empty parts.
+         * @description The unit prices whose item's description holds q's words: every item of every published supply order (source order) and every homologated result of a contratação imported from PNCP (source result), with each unit of measurement's statistics (units are never mixed; spellings of one unit, UN, Unidade, UNID, und., are normalized into it, docs/pncp-mapping.md) and the prices a page at a time. A price's date is an order's delivery deadline (deadline_delivery), the one date every order has, or a result's date; date_from and date_to take its day in UTC. Quartiles are by linear interpolation between the closest ranks, as PostgreSQL's percentile_cont and spreadsheets' QUARTILE.INC compute them; outliers lie outside [p25 − 1.5 × IQR, p75 + 1.5 × IQR], and `sanitized` gives the figures without them. Money is text with two decimals, rounded half up. A q that matches nothing gives empty parts.
          */
         get: operations["researchPrices"];
         put?: never;
@@ -996,6 +996,7 @@ export interface components {
             tenderPeriod?: components["schemas"]["OcdsPeriod"];
             numberOfTenderers: number;
             tenderers?: components["schemas"]["OcdsOrganizationReference"][];
+            items?: components["schemas"]["OcdsItem"][];
             documents?: components["schemas"]["OcdsDocument"][];
         };
         /** @description An amount in reais */
@@ -1017,6 +1018,19 @@ export interface components {
              */
             endDate?: string;
         };
+        /** @description An item of a contratação imported from PNCP */
+        OcdsItem: {
+            /** @description The item's number in its contratação (PNCP's numeroItem) */
+            id: string;
+            description: string;
+            quantity: number;
+            unit: components["schemas"]["OcdsUnit"];
+        };
+        /** @description The unit as published; its value the unit price: estimated in a tender, homologated in an award */
+        OcdsUnit: {
+            name: string;
+            value?: components["schemas"]["OcdsValue"];
+        };
         /** @description A published document */
         OcdsDocument: {
             id: string;
@@ -1026,7 +1040,7 @@ export interface components {
         };
         /** @description An ARP (the framework agreement), or the award of a contract that came from none */
         OcdsAward: {
-            /** @description An ARP's UUID, or `<contract uuid>-award` for a contract with no ARP */
+            /** @description An ARP's UUID, `<contract uuid>-award` for a contract with no ARP, or `<bidding uuid>-result-N` for the results of a contratação imported from PNCP that went to its N-th supplier */
             id: string;
             title: string;
             description?: string;
@@ -1039,6 +1053,7 @@ export interface components {
             date?: string;
             value?: components["schemas"]["OcdsValue"];
             suppliers?: components["schemas"]["OcdsOrganizationReference"][];
+            items?: components["schemas"]["OcdsItem"][];
             contractPeriod?: components["schemas"]["OcdsPeriod"];
             documents?: components["schemas"]["OcdsDocument"][];
             amendments?: components["schemas"]["OcdsAmendment"][];
@@ -1434,6 +1449,24 @@ export interface components {
             unit_city: string | null;
             unit_ibge_code: string | null;
             unit_uf: string | null;
+            /** @description The administrative process (processo) */
+            process: string | null;
+            /** @description The legal basis of the contracting (amparoLegal.nome) */
+            legal_basis: string | null;
+            /**
+             * Format: date-time
+             * @description When the proposal period closes (dataEncerramentoProposta)
+             * @example 2025-03-10T14:30:15.123456Z
+             */
+            closing_date: string | null;
+            additional_info: string | null;
+            /**
+             * Format: uri
+             * @description The contracting on the system it was run in (linkSistemaOrigem)
+             */
+            origin_url: string | null;
+            items: components["schemas"]["TenderItem"][];
+            results: components["schemas"]["TenderResult"][];
         };
         /** @description A supplier taking part in a direct contract or public call */
         Provider: {
@@ -1495,6 +1528,47 @@ export interface components {
             date_end: string;
             /** @description One of the values listed today; later versions may add others */
             management_status: "Aguardando assinatura" | "Vigente" | "Suspenso" | "Encerrado" | "Rescindido" | "Cancelado" | (string & {});
+        };
+        /** @description An item of a direct contract or public call, with its estimate */
+        TenderItem: {
+            /** @description Item number */
+            number_item: number;
+            /** @description Item description */
+            description: string;
+            /** @description As published */
+            unit_measurement: string;
+            /** @description Quantity (decimal) */
+            quantity: number;
+            /** @description Estimated unit price; null when not published (a secret budget) */
+            estimated_amount: number | null;
+            /**
+             * @description Decimal text with two decimals
+             * @example 1234.50
+             */
+            estimated_total: string | null;
+        };
+        /** @description A result of an item: its supplier, and the quantity and unit price homologated */
+        TenderResult: {
+            /** @description Its item (number_item) */
+            number_item: number;
+            name: string;
+            /** @description CNPJ (14 digits) in full; a CPF (11 digits) masked as ***.456.789-** */
+            document: string;
+            quantity: number;
+            amount: number;
+            /**
+             * @description Decimal text with two decimals
+             * @example 1234.50
+             */
+            amount_total: string;
+            /** @description Discount on the estimate, in percent */
+            discount: number | null;
+            /**
+             * Format: date
+             * @description YYYY-MM-DD
+             * @example 2025-03-10
+             */
+            result_date: string | null;
         };
         /** @description A public call created or updated; with with_records=true, `record` is the public call as GET /v1/transparency/public-calls/{id} serves it now (its latest state, not this entry's) */
         PublicCallChange: {
@@ -1836,6 +1910,22 @@ export interface components {
             unit_city: string | null;
             unit_ibge_code: string | null;
             unit_uf: string | null;
+            /** @description The administrative process (processo) */
+            process: string | null;
+            /** @description The legal basis of the contracting (amparoLegal.nome) */
+            legal_basis: string | null;
+            /**
+             * Format: date-time
+             * @description When the proposal period closes (dataEncerramentoProposta)
+             * @example 2025-03-10T14:30:15.123456Z
+             */
+            closing_date: string | null;
+            additional_info: string | null;
+            /**
+             * Format: uri
+             * @description The contracting on the system it was run in (linkSistemaOrigem)
+             */
+            origin_url: string | null;
             documents?: components["schemas"]["Document"][];
             providers?: components["schemas"]["Provider"][];
             arps?: components["schemas"]["ArpSummary"][];
@@ -2011,15 +2101,17 @@ export interface components {
                 mean: string;
             };
         };
-        /** @description An item of a supply order, with the order, organization and supplier it belongs to; its unit price as text with two decimals, as the transparency API writes money */
+        /** @description A price: an item of a supply order (source order) or a homologated result of a direct contract or public call (source result), with its organization and supplier; its unit price as text with two decimals, as the transparency API writes money */
         PriceItem: {
             /** @description Item description */
             description: string;
-            /** @description Item brand */
-            brand: string;
-            /** @description Unit of measure */
+            /** @description Item brand (an order's item only) */
+            brand: string | null;
+            /** @description Unit of measure, as published */
             unit_measurement: string;
-            /** @description Item quantity */
+            /** @description The unit the statistics compare it in: unit_measurement normalized (UN, Unidade, UNID and und. are UN; docs/prices.md) */
+            unit: string;
+            /** @description Quantity (a result may have decimals) */
             quantity: number;
             /**
              * @description Unit value
@@ -2031,19 +2123,41 @@ export interface components {
              * @example 1234.50
              */
             amount_total: string;
+            /**
+             * @description order: an item of a supply order; result: a homologated result of a contratação (PNCP)
+             * @enum {string}
+             */
+            source: "order" | "result";
+            /**
+             * Format: date
+             * @description The price's date: the order's delivery deadline, or the result's date (else its bidding's opening)
+             * @example 2025-03-10
+             */
+            date: string;
             /** @description The order number */
-            order_number: string;
+            order_number: string | null;
             /**
              * Format: date-time
              * @description The order's date: its delivery deadline, the one date every order has
              * @example 2025-03-10T14:30:15.123456Z
              */
-            deadline_delivery: string;
+            deadline_delivery: string | null;
             /**
              * @description The order's status
-             * @enum {string}
+             * @enum {string|null}
              */
-            status_title: "Emitida" | "Recebido total" | "Recebido parcialmente" | "Recebido provisoriamente";
+            status_title: "Emitida" | "Recebido total" | "Recebido parcialmente" | "Recebido provisoriamente" | null;
+            /**
+             * Format: uuid
+             * @description A result's direct contract or public call (GET /v1/transparency/direct-contracts/{id} or public-calls)
+             */
+            bidding_id: string | null;
+            /**
+             * @description A result's bidding kind: direct_contract or public_call (the path to read it at)
+             * @enum {string|null}
+             */
+            bidding_type: "direct_contract" | "public_call" | null;
+            bidding_number: string | null;
             /** Format: uuid */
             organization_uuid: string;
             /** @description The organization's name */
@@ -2806,8 +2920,10 @@ export interface operations {
                 separator?: "," | ";";
                 /** @description Words of the item's description, matched as the listings' q is: Portuguese stems, accents and case aside ("caneta azul" finds "Caneta esferográfica azul"); websearch syntax ("-", "or", quotes) */
                 q: string;
-                /** @description The unit of measurement, exact (UN, CX, PCT...) */
+                /** @description The unit of measurement (UN, CX, PCT...), normalized as the prices are: Unidade, UNID and und. are UN */
                 unit?: string;
+                /** @description Where the prices come from: order (supply orders) or result (results of contratações, PNCP) */
+                source?: string;
                 /** @description Only records of this organization */
                 organization_uuid?: string;
                 /** @description The supplier's CNPJ, 14 digits. A CPF is not accepted: a filter that answers whether a person's CPF has records would reveal the digits that the mask hides. Find a person by provider_name. */
@@ -6132,8 +6248,10 @@ export interface operations {
             query: {
                 /** @description Words of the item's description, matched as the listings' q is: Portuguese stems, accents and case aside ("caneta azul" finds "Caneta esferográfica azul"); websearch syntax ("-", "or", quotes) */
                 q: string;
-                /** @description The unit of measurement, exact (UN, CX, PCT...) */
+                /** @description The unit of measurement (UN, CX, PCT...), normalized as the prices are: Unidade, UNID and und. are UN */
                 unit?: string;
+                /** @description Where the prices come from: order (supply orders) or result (results of contratações, PNCP) */
+                source?: string;
                 /** @description Only records of this organization */
                 organization_uuid?: string;
                 /** @description The supplier's CNPJ, 14 digits. A CPF is not accepted: a filter that answers whether a person's CPF has records would reveal the digits that the mask hides. Find a person by provider_name. */

@@ -1,6 +1,5 @@
 import type { Pool } from '../db/pool.js'
 import type { RecordType } from '../domain.js'
-import { isRelation } from '../resources/fields.js'
 import { RECORD_KINDS, type RecordKind } from '../resources/index.js'
 import { from, inRecord, jsonFields } from '../resources/json.js'
 import { object } from '../resources/sql.js'
@@ -25,17 +24,22 @@ function query(kind: RecordKind, type: RecordType, scoped = false): string {
     ORDER BY ${key} LIMIT $2`
 }
 
-/** Fields a record may leave out: a dump leaves them out where they are null, as the records it came from did. */
+/**
+ * Fields a record may leave out: a dump leaves them out where they are null (or, owned children, none), as the
+ * records it came from did.
+ */
 const OPTIONAL: ReadonlySet<string> = new Set(
   RECORD_KINDS.flatMap((kind) =>
     Object.entries(kind.fields)
-      .filter(([, f]) => !isRelation(f) && f.optional === true)
+      .filter(([, f]) => f.optional === true)
       .map(([name]) => name),
   ),
 )
 
+const empty = (value: unknown) => value === null || (Array.isArray(value) && value.length === 0)
+
 function withoutEmptyOptional(record: Record<string, unknown>): Record<string, unknown> {
-  for (const name of OPTIONAL) if (record[name] === null) delete record[name]
+  for (const name of OPTIONAL) if (empty(record[name])) delete record[name]
   return record
 }
 

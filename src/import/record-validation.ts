@@ -99,6 +99,8 @@ export function checkRecord(value: unknown, rawLine: string): RecordProblem | un
     return { field: 'type', reason: `must be one of: ${[...RECORD_TYPES, 'withdraw'].join(', ')}` }
   normalize(value as Record<string, unknown>)
   if (!validate(value)) return describe((validate.errors as ErrorObject[])[0] as ErrorObject)
+  const orphan = resultWithoutItem(value as Record<string, unknown>)
+  if (orphan !== undefined) return orphan
   // PostgreSQL cannot store NUL or unpaired surrogates; both can only come in as \u escapes.
   if ((rawLine.includes('\\u0000') || /\\u[dD][89a-fA-F]/.test(rawLine)) && hasUnstorableText(value)) {
     return {
@@ -106,5 +108,19 @@ export function checkRecord(value: unknown, rawLine: string): RecordProblem | un
       reason: 'contains a NUL character or an unpaired surrogate, which cannot be stored',
     }
   }
+  return undefined
+}
+
+/** A bidding's result must name one of its items (docs/import-format.md): its price is that item's. */
+function resultWithoutItem(record: Record<string, unknown>): RecordProblem | undefined {
+  const results = record.results
+  if (!Array.isArray(results) || results.length === 0) return undefined
+  const items = new Set(((record.items ?? []) as { number_item: number }[]).map((i) => i.number_item))
+  for (const [i, result] of (results as { number_item: number }[]).entries())
+    if (!items.has(result.number_item))
+      return {
+        field: `results[${i}].number_item`,
+        reason: `names no item of this record (${result.number_item})`,
+      }
   return undefined
 }

@@ -19,7 +19,7 @@ function objectSchema(
   const required = Object.keys(head)
   for (const [name, f] of Object.entries(fields)) {
     if (!inRecord(f)) continue
-    if (isRelation(f) || !f.optional) required.push(name)
+    if (!f.optional) required.push(name)
     properties[name] = isRelation(f)
       ? {
           type: 'array',

@@ -177,11 +177,60 @@ function tender(bidding: BiddingSource, parties: Parties, buyer: { id: string; n
   result.procurementMethod = PROCUREMENT_METHOD[bidding.modality as BiddingModality]
   result.procurementMethodDetails = bidding.modality
   if (bidding.judgment_criteria !== null) result.awardCriteriaDetails = bidding.judgment_criteria
-  if (bidding.opening_date !== null) result.tenderPeriod = { startDate: bidding.opening_date }
+  if (bidding.opening_date !== null || bidding.closing_date !== null)
+    result.tenderPeriod = {
+      ...(bidding.opening_date === null ? {} : { startDate: bidding.opening_date }),
+      ...(bidding.closing_date === null ? {} : { endDate: bidding.closing_date }),
+    }
   result.numberOfTenderers = tenderers.length
   if (tenderers.length > 0) result.tenderers = tenderers
+  if (bidding.items.length > 0)
+    result.items = bidding.items.map((i) =>
+      item(i, i.estimated_amount === null || bidding.budget_secret ? null : i.estimated_amount),
+    )
   if (bidding.documents.length > 0) result.documents = documents(bidding.documents)
   return result
+}
+
+type TenderItem = BiddingSource['items'][number]
+
+/** An item, its unit's value the unit price given (none when null). */
+function item(source: TenderItem, price: number | null, quantity = source.quantity): JsonObject {
+  const unit: JsonObject = { name: source.unit_measurement }
+  if (price !== null) unit.value = { amount: price, currency: 'BRL' }
+  return { id: String(source.number_item), description: source.description, quantity, unit }
+}
+
+/**
+ * The awards of a contratação's results (PNCP): one per supplier, in the order of its first result, with the
+ * items it won at the unit price homologated, worth their totals, on the day of its last result.
+ */
+function resultAwards(bidding: BiddingSource, parties: Parties): JsonObject[] {
+  const items = new Map(bidding.items.map((i) => [i.number_item, i]))
+  const bySupplier = new Map<string, BiddingSource['results']>()
+  for (const r of bidding.results) {
+    const list = bySupplier.get(r.document)
+    if (list) list.push(r)
+    else bySupplier.set(r.document, [r])
+  }
+  return [...bySupplier.values()].map((results, n) => {
+    const first = results[0] as BiddingSource['results'][number]
+    const days = results.map((r) => r.result_date).filter((d): d is string => d !== null)
+    const total = results.reduce((sum, r) => sum + Math.round(Number(r.amount_total) * 100), 0)
+    const award: JsonObject = {
+      id: `${bidding.id}-result-${n + 1}`,
+      title: `Resultado da contratação ${bidding.number}`,
+      status: 'active',
+    }
+    if (days.length > 0) award.date = dayStart(days.sort().at(-1) as string)
+    award.value = { amount: total / 100, currency: 'BRL' }
+    award.suppliers = [parties.supplier(first.name, first.document, 'supplier')]
+    award.items = results.map((r) => {
+      const of = items.get(r.number_item) as TenderItem
+      return item(of, r.amount, r.quantity)
+    })
+    return award
+  })
 }
 
 function arpAward(arp: ArpSource, parties: Parties): JsonObject {
@@ -249,6 +298,7 @@ export function releaseContent(source: ProcessSource): JsonObject {
   const tenderSection = source.bidding ? tender(source.bidding, parties, buyer) : undefined
   const arpIds = new Map(source.arps.map((a) => [a.number, a.id]))
   const awards = source.arps.map((a) => arpAward(a, parties))
+  if (source.bidding) awards.push(...resultAwards(source.bidding, parties))
   const contracts = source.contracts.map((c) => {
     const arpId = c.arp_number === null ? undefined : arpIds.get(c.arp_number)
     if (arpId !== undefined) return contract(c, arpId)

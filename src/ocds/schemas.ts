@@ -78,6 +78,21 @@ const Party = closed(
   'An organization or person the release names, once, with every role it plays',
 )
 
+const Item = closed(
+  {
+    id: Type.String({ description: "The item's number in its contratação (PNCP's numeroItem)" }),
+    description: Type.String(),
+    quantity: Type.Number({ minimum: 0 }),
+    unit: closed(
+      { name: Type.String(), value: Type.Optional(OcdsValue) },
+      'OcdsUnit',
+      'The unit as published; its value the unit price: estimated in a tender, homologated in an award',
+    ),
+  },
+  'OcdsItem',
+  'An item of a contratação imported from PNCP',
+)
+
 const Tender = closed(
   {
     id: Type.String({
@@ -95,6 +110,7 @@ const Tender = closed(
     tenderPeriod: Type.Optional(Period),
     numberOfTenderers: Type.Integer({ minimum: 0 }),
     tenderers: Type.Optional(Type.Array(OrganizationReference)),
+    items: Type.Optional(Type.Array(Item)),
     documents: Type.Optional(Type.Array(Document)),
   },
   'OcdsTender',
@@ -103,13 +119,18 @@ const Tender = closed(
 
 const Award = closed(
   {
-    id: Type.String({ description: "An ARP's UUID, or `<contract uuid>-award` for a contract with no ARP" }),
+    id: Type.String({
+      description:
+        "An ARP's UUID, `<contract uuid>-award` for a contract with no ARP, or `<bidding uuid>-result-N` for " +
+        'the results of a contratação imported from PNCP that went to its N-th supplier',
+    }),
     title: Type.String(),
     description: Type.Optional(Type.String()),
     status: codes(AWARD_STATUS, ...Object.values(CONTRACT_STATUS).filter((s) => s !== 'terminated')),
     date: Type.Optional(DateTime),
     value: Type.Optional(OcdsValue),
     suppliers: Type.Optional(Type.Array(OrganizationReference)),
+    items: Type.Optional(Type.Array(Item)),
     contractPeriod: Type.Optional(Period),
     documents: Type.Optional(Type.Array(Document)),
     amendments: Type.Optional(Type.Array(Amendment)),

@@ -24,6 +24,9 @@ export const BIDDING_FIELDS = [
   'documents',
   'providers',
   'pncp_id',
+  'closing_date',
+  'items',
+  'results',
 ] as const
 
 /** The fields of a contract that the mapping reads (an OCDS contract, its award, its orders). */

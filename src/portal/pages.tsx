@@ -90,8 +90,17 @@ export function detailPage(
   const number = String(document.contract_number ?? document.number ?? id)
   const named = `${capitalized(resource.noun.singular)} ${number}`
   const heading = shown ? `${named}, versão ${shown.version}` : named
-  const plain = resource.detail.filter((name) => !isRelation(fields[name] as AnyField | Relation))
-  const relations = resource.detail.filter((name) => isRelation(fields[name] as AnyField | Relation))
+  // A field only one source fills (PNCP's) is left out where this record has none: not a row of dashes.
+  const absent = (name: string) => {
+    const value = document[name]
+    return (
+      (fields[name] as AnyField | Relation).optional === true &&
+      (value === null || value === undefined || (Array.isArray(value) && value.length === 0))
+    )
+  }
+  const shownNames = resource.detail.filter((name) => !absent(name))
+  const plain = shownNames.filter((name) => !isRelation(fields[name] as AnyField | Relation))
+  const relations = shownNames.filter((name) => isRelation(fields[name] as AnyField | Relation))
   // What a citizen looks for first: the fields its listing shows (number, object, supplier, value, dates, status).
   const key = resource.portal.listed.filter((name) => plain.includes(name))
   const rest = plain.filter((name) => !key.includes(name))

@@ -5,6 +5,7 @@ import { PRICE_FILTERS } from '../prices/research.js'
 import type { PriceResearch, PriceSummary as PriceSummarySchema } from '../prices/schemas.js'
 import { PRICE_STATISTICS, STATISTIC_NAMES, type StatisticName } from '../prices/statistics.js'
 import { arps } from '../resources/arp.js'
+import { directContracts, publicCalls } from '../resources/bidding.js'
 import { contracts } from '../resources/contract.js'
 import type { FormInput } from '../resources/filters.js'
 import type { Choices } from './data.js'
@@ -160,12 +161,14 @@ function Items({ items }: { items: PriceItemView[] }) {
             <th scope="col">Data</th>
             <th scope="col">Órgão</th>
             <th scope="col">Fornecedor</th>
-            <th scope="col">Contrato ou ata</th>
+            <th scope="col">Contrato, ata ou contratação</th>
           </tr>
         </thead>
         <tbody>
           {items.map((item) => (
-            <tr key={`${item.organization_uuid} ${item.order_number} ${item.description}`}>
+            <tr
+              key={`${item.source} ${item.organization_uuid} ${item.order_number ?? item.bidding_id} ${item.description}`}
+            >
               <td data-label="Descrição">{item.description}</td>
               <td data-label="Marca">{item.brand}</td>
               <td data-label="Unidade">{item.unit_measurement}</td>
@@ -174,15 +177,24 @@ function Items({ items }: { items: PriceItemView[] }) {
                 {money(item.amount)}
                 {item.outlier && <strong> (fora da faixa)</strong>}
               </td>
-              <td data-label="Data">{day(item.deadline_delivery)}</td>
+              <td data-label="Data">{day(item.date)}</td>
               <td data-label="Órgão">
                 <a href={`/orgaos/${item.organization_uuid}`}>{item.organization_name}</a>
               </td>
               <td data-label="Fornecedor">
                 <Supplier name={item.provider_name} document={item.provider_document} />
               </td>
-              <td data-label="Contrato ou ata">
-                {item.contract_id ? (
+              <td data-label="Contrato, ata ou contratação">
+                {item.bidding_id ? (
+                  <a
+                    href={recordPath(
+                      item.bidding_type === 'direct_contract' ? directContracts : publicCalls,
+                      item.bidding_id,
+                    )}
+                  >
+                    {`Resultado da contratação ${item.bidding_number}`}
+                  </a>
+                ) : item.contract_id ? (
                   <a href={recordPath(contracts, item.contract_id)}>{`Contrato ${item.contract_number}`}</a>
                 ) : item.arp_id ? (
                   <a href={recordPath(arps, item.arp_id)}>{`Ata ${item.arp_number}`}</a>

@@ -2,6 +2,7 @@ import { Type } from 'typebox'
 import { NO_CONTROL_PATTERN } from '../checks.js'
 import { cancellable } from '../db/cancel.js'
 import { inTransaction, type Pool, prepared } from '../db/pool.js'
+import { PRICE_SOURCES } from '../domain.js'
 import { checkOrganization } from '../listings/listing.js'
 import type { Cursors } from '../queries/cursors.js'
 import {
@@ -32,16 +33,17 @@ import { PriceItem, type PriceItemName } from '../resources/price.js'
 import { object } from '../resources/sql.js'
 import { statisticsSql } from './statistics.js'
 
-// The price research (GET /v1/transparency/prices, its export and the portal's /precos): the unit prices of
-// the items actually bought whose description holds the words asked, with each unit of measurement's
-// statistics (never mixing units) and the items themselves, a page at a time. Read off price_items
-// (migrations/0021_prices.sql), which every import keeps in step with the orders it wrote or withdrew.
+// The price research (GET /v1/transparency/prices, its export and the portal's /precos): the unit prices paid or
+// registered whose item's description holds the words asked (order items, and the results of contratações
+// imported from PNCP), with each normalized unit's statistics (never mixing units) and the prices themselves,
+// a page at a time. Read off the view price_rows (migrations/0021_prices.sql, 0025_pncp_items.sql), whose
+// tables every import keeps in step with the orders and biddings it wrote or withdrew.
 //
 // Quartiles are by linear interpolation between the closest ranks, as PostgreSQL's percentile_cont and
 // spreadsheets' QUARTIL.INC / QUARTILE.INC compute them, here in exact decimals; outliers lie outside
 // [p25 − 1.5 × IQR, p75 + 1.5 × IQR]; money is rounded half up to two decimals.
 
-/** The research's filters, each over price_items `p`: as the listings' filters of the same names. */
+/** The research's filters, each over price_rows `p`: as the listings' filters of the same names. */
 export const PRICE_FILTERS = {
   q: {
     ...search,
@@ -62,17 +64,30 @@ export const PRICE_FILTERS = {
     form: { label: 'Descrição do item', input: 'search' },
   },
   unit: {
-    sql: (a, p) => `${a}.unit = ${p}`,
+    sql: (a, p) => `${a}.unit = compras_unit(${p})`,
     parameter: [
       Type.String({
         minLength: 1,
         maxLength: 100,
         pattern: NO_CONTROL_PATTERN,
-        description: 'The unit of measurement, exact (UN, CX, PCT...)',
+        description:
+          'The unit of measurement (UN, CX, PCT...), normalized as the prices are: Unidade, UNID and und. are UN',
       }),
-      'uma unidade de medida, exata (UN, CX...)',
+      'uma unidade de medida (UN, CX...)',
     ],
     form: { label: 'Unidade de medida', input: 'text' },
+  },
+  source: {
+    sql: (a, p) => `${a}.source = CASE ${p} WHEN 'order' THEN 1 ELSE 2 END`,
+    parameter: [
+      Type.String({
+        pattern: `^(${PRICE_SOURCES.join('|')})$`,
+        description:
+          'Where the prices come from: order (supply orders) or result (results of contratações, PNCP)',
+      }),
+      'order (ordens de fornecimento) ou result (resultados de contratações)',
+    ],
+    form: { label: 'Origem', input: 'text' },
   },
   organization_uuid: { ...organization, sql: (a, p) => `${a}.organization_id = ${p}::uuid` },
   provider_document: {
@@ -126,12 +141,12 @@ export interface PriceQuery {
   filters: FilterValues<PriceFilterName>
   sort: PriceSort
   perPage: number
-  /** After this item (its sort key as text, and `order_id-position`). */
+  /** After this price (its sort key as text, and `source-ref-position`). */
   after?: { key: string; id: string }
 }
 
 // Stryker disable next-line Regex: a cursor is signed, so no id this service did not write reaches the pattern
-const ITEM_ID = /^[0-9]{1,19}-[0-9]{1,5}$/
+const ITEM_ID = /^[12]-[0-9]{1,19}-[0-9]{1,5}$/
 
 /** The research a validated query asks for; ParameterError for a cursor this service did not give. */
 export async function priceQuery(cursors: Cursors, query: ValidQuery): Promise<PriceQuery> {
@@ -156,18 +171,27 @@ export function filtersKey(query: PriceQuery): string {
   return pairs.join('&')
 }
 
-/** Each item field's stored value, over the item's price row `p`, order `o`, order item `i` and ITEM_FROM's joins. */
+/**
+ * Each item field's stored value, over the price row `p` and ITEM_FROM's joins: for an order's item its order
+ * `o` and item `i`; for a result `r` its item `bi` and bidding `b`.
+ */
 export const ITEM_RAW: Readonly<Record<PriceItemName, string>> = {
-  description: 'i.description',
+  source: `CASE p.source WHEN 1 THEN 'order' ELSE 'result' END`,
+  description: 'coalesce(i.description, bi.description)',
   brand: 'i.brand',
-  unit_measurement: 'i.unit_measurement',
-  quantity: 'i.quantity',
-  amount: 'i.amount',
-  amount_total: 'i.amount_total',
+  unit_measurement: 'coalesce(i.unit_measurement, bi.unit_measurement)',
+  unit: 'p.unit',
+  quantity: 'coalesce(i.quantity::numeric, r.quantity)',
+  amount: 'coalesce(i.amount, r.amount)',
+  amount_total: 'coalesce(i.amount_total, r.amount_total)',
+  date: 'p.day',
   order_number: 'o.number',
   deadline_delivery: 'o.deadline_delivery',
   status_title: 'os.name',
-  organization_uuid: 'o.organization_id',
+  bidding_id: 'b.id',
+  bidding_type: 'b.kind',
+  bidding_number: 'b.number',
+  organization_uuid: 'p.organization_id',
   organization_name: 'g.name',
   provider_name: 's.name',
   provider_document: 's.document',
@@ -186,11 +210,16 @@ const itemColumns = (): [PriceItemName, string][] =>
 
 /** What an item's fields read, for price rows `p` with their unit's fences `f`. */
 const ITEM_FROM = `JOIN fences f ON f.unit = p.unit
-  JOIN orders o ON o.id = p.order_id
-  JOIN order_items i ON i.order_id = p.order_id AND i.position = p.position
-  JOIN order_statuses os ON os.id = o.status_id
-  JOIN organizations g ON g.id = o.organization_id
-  JOIN suppliers s ON s.id = o.supplier_id
+  LEFT JOIN orders o ON p.source = 1 AND o.id = p.ref
+  LEFT JOIN order_items i ON p.source = 1 AND i.order_id = p.ref AND i.position = p.position
+  LEFT JOIN order_statuses os ON os.id = o.status_id
+  LEFT JOIN price_results pr ON p.source = 2 AND pr.ref = p.ref
+  LEFT JOIN bidding_results r ON r.bidding_id = pr.bidding_id AND r.position = pr.position
+  LEFT JOIN biddings b ON b.id = pr.bidding_id
+  LEFT JOIN LATERAL (SELECT description, unit_measurement FROM bidding_items bi
+    WHERE bi.bidding_id = r.bidding_id AND bi.number_item = r.number_item ORDER BY bi.position LIMIT 1) bi ON true
+  JOIN organizations g ON g.id = p.organization_id
+  JOIN suppliers s ON s.id = p.supplier_id
   LEFT JOIN contracts c ON c.organization_id = o.organization_id AND c.contract_number = o.contract_number
   LEFT JOIN arps a ON a.organization_id = o.organization_id AND a.number = o.arp_number`
 
@@ -200,7 +229,7 @@ function ordered(sort: PriceSort): { key: string; type: string; direction: 'ASC'
   return { ...PRICE_SORTS[name], direction }
 }
 
-/** A research's filters over price rows `p`: the WHERE condition, `$1`… their values in declared order. */
+/** A research's filters over price_rows `p`: the WHERE condition, `$1`… their values in declared order. */
 function matching(query: Pick<PriceQuery, 'filters'>): { where: string; values: (string | number)[] } {
   const { conditions, values } = filterSql(PRICE_FILTERS, query.filters, 'p')
   // q is required, so a research has one condition at least.
@@ -224,8 +253,8 @@ function summaryStatement(where: string, n: number, firstPage?: PriceSort): stri
     ${pageOf('matched', 'TRUE', firstPage, `$${n + 2}`)}`
   const pageColumns = firstPage === undefined ? '' : `, ${pageColumnsOf(firstPage, `$${n + 2}`)}`
   return `WITH matched AS MATERIALIZED (
-      SELECT p.unit, p.amount, p.quantity, p.organization_id, p.supplier_id, p.order_id, p.position, p.day
-      FROM price_items p WHERE ${where} LIMIT ${bound} + 1),
+      SELECT p.unit, p.amount, p.quantity, p.organization_id, p.supplier_id, p.source, p.ref, p.position, p.day
+      FROM price_rows p WHERE ${where} LIMIT ${bound} + 1),
     counted AS (SELECT count(*)::int AS n FROM matched),
     sorted AS (
       SELECT unit, count(*)::int AS n, array_agg(amount ORDER BY amount) AS a, sum(amount) AS total,
@@ -276,16 +305,16 @@ export type Summary = { tooBroad: false; summary: string; fences: Fences } | { t
 const fencesFrom = (p: string) =>
   `fences AS (SELECT f->>0 AS unit, (f->>1)::numeric AS lo, (f->>2)::numeric AS hi FROM json_array_elements(${p}::json) f)`
 
-/** The order of a sort's items, `direction` ASC or DESC: its key, then the item's order and position. */
+/** The order of a sort's prices, `direction` ASC or DESC: its key, then the price's source, ref and position. */
 const orderOf = (sort: PriceSort, direction: 'ASC' | 'DESC') =>
-  `${ordered(sort).key} ${direction}, p.order_id ${direction}, p.position ${direction}`
+  `${ordered(sort).key} ${direction}, p.source ${direction}, p.ref ${direction}, p.position ${direction}`
 
 /**
  * The CTEs `page` (the rows of a page and one more, when more follow) and `shown` (the page's rows) of the rows
- * `from` (price_items, or the rows a summary matched) that meet `where`, by sort, `perPage` a placeholder.
+ * `from` (price_rows, or the rows a summary matched) that meet `where`, by sort, `perPage` a placeholder.
  */
 const pageOf = (from: string, where: string, sort: PriceSort, perPage: string) => `page AS MATERIALIZED (
-      SELECT p.order_id, p.position, p.unit, p.amount, p.day FROM ${from} p
+      SELECT p.source, p.ref, p.position, p.unit, p.amount, p.day, p.organization_id, p.supplier_id FROM ${from} p
       WHERE ${where} ORDER BY ${orderOf(sort, ordered(sort).direction)} LIMIT ${perPage} + 1),
     shown AS (SELECT p.* FROM page p ORDER BY ${orderOf(sort, ordered(sort).direction)} LIMIT ${perPage})`
 
@@ -296,7 +325,7 @@ function pageColumnsOf(sort: PriceSort, perPage: string): string {
   return `(SELECT count(*) FROM page) > ${perPage} AS more,
     coalesce((SELECT json_agg(${object(itemColumns())} ORDER BY ${orderOf(sort, order.direction)})
       FROM shown p ${ITEM_FROM}), '[]')::text AS items,
-    (SELECT json_build_array(${order.key}::text, p.order_id || '-' || p.position) FROM shown p
+    (SELECT json_build_array(${order.key}::text, p.source || '-' || p.ref || '-' || p.position) FROM shown p
       ORDER BY ${reverse} LIMIT 1)::text AS last`
 }
 
@@ -305,10 +334,10 @@ function pageStatement(where: string, n: number, sort: PriceSort, after: boolean
   const order = ordered(sort)
   const past = order.direction === 'DESC' ? '<' : '>'
   const keyset = after
-    ? `AND (${order.key}, p.order_id, p.position) ${past} ($${n + 3}::${order.type}, $${n + 4}::bigint, $${n + 5}::smallint)`
+    ? `AND (${order.key}, p.source, p.ref, p.position) ${past} ($${n + 3}::${order.type}, $${n + 4}::smallint, $${n + 5}::bigint, $${n + 6}::smallint)`
     : ''
   return `WITH ${fencesFrom(`$${n + 2}`)},
-    ${pageOf('price_items', `${where} ${keyset}`, sort, `$${n + 1}`)}
+    ${pageOf('price_rows', `${where} ${keyset}`, sort, `$${n + 1}`)}
   SELECT ${pageColumnsOf(sort, `$${n + 1}`)}`
 }
 
@@ -325,7 +354,7 @@ export function priceItemsSql(
   const by = orderOf(query.sort, ordered(query.sort).direction)
   return {
     sql: `WITH ${fencesFrom(`$${values.length + 1}`)}
-      SELECT ${select} FROM price_items p ${ITEM_FROM} WHERE ${where} ORDER BY ${by}`,
+      SELECT ${select} FROM price_rows p ${ITEM_FROM} WHERE ${where} ORDER BY ${by}`,
     values: [...values, JSON.stringify(fences)],
   }
 }

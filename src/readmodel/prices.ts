@@ -27,9 +27,21 @@ const COLUMNS = [
 
 /** The rows the orders in scope should have, with their item's description (not yet its id). */
 const wanted = (scope: RebuildScope) => `
-  SELECT i.order_id, i.position, i.description, i.unit_measurement AS unit, i.amount, i.quantity, o.organization_id,
+  SELECT i.order_id, i.position, i.description, compras_unit(i.unit_measurement) AS unit, i.amount, i.quantity, o.organization_id,
     o.supplier_id, o.modality_id, (o.deadline_delivery AT TIME ZONE 'UTC')::date AS day
   FROM orders o JOIN order_items i ON i.order_id = o.id WHERE o.id IN (${ordersInScope(scope)})`
+
+/** The descriptions of `rows` (with a `description` column) that item_descriptions lacks, added. */
+const ADD_DESCRIPTIONS = (rows: string) => `INSERT INTO item_descriptions (description, search)
+  SELECT d, to_tsvector('compras_pt', d) FROM (SELECT DISTINCT description AS d FROM ${rows} w) x
+  WHERE NOT EXISTS (SELECT 1 FROM item_descriptions e WHERE md5(e.description) = md5(x.d))
+  ON CONFLICT (md5(description)) DO NOTHING`
+
+/** Brings the price rows of orders and of results in line with what the import wrote. */
+export async function projectPrices(client: PoolClient, scope: RebuildScope): Promise<void> {
+  await projectOrderPrices(client, scope)
+  await projectResultPrices(client, scope)
+}
 
 /**
  * Brings the price rows of the orders in scope in line with them. The orders' items
@@ -37,7 +49,7 @@ const wanted = (scope: RebuildScope) => `
  * import that changes an order's status changes none of its prices), so an import costs what changed in its
  * prices, not the index maintenance of every item it touched.
  */
-export async function projectPrices(client: PoolClient, scope: RebuildScope): Promise<void> {
+async function projectOrderPrices(client: PoolClient, scope: RebuildScope): Promise<void> {
   let rows: string
   if (scope === 'all') {
     // DELETE, not TRUNCATE: an import may run as a role with no more than the rights to write rows.
@@ -49,12 +61,7 @@ export async function projectPrices(client: PoolClient, scope: RebuildScope): Pr
     await client.query('ANALYZE price_scope')
     rows = 'price_scope'
   }
-  await client.query(
-    `INSERT INTO item_descriptions (description, search)
-     SELECT d, to_tsvector('compras_pt', d) FROM (SELECT DISTINCT description AS d FROM ${rows} w) x
-     WHERE NOT EXISTS (SELECT 1 FROM item_descriptions e WHERE md5(e.description) = md5(x.d))
-     ON CONFLICT (md5(description)) DO NOTHING`,
-  )
+  await client.query(ADD_DESCRIPTIONS(rows))
   await client.query(
     `INSERT INTO price_items (order_id, position, ${COLUMNS.join(', ')})
      SELECT w.order_id, w.position, d.id, w.unit, w.amount, w.quantity, w.organization_id, w.supplier_id,
@@ -70,4 +77,45 @@ export async function projectPrices(client: PoolClient, scope: RebuildScope): Pr
       `DELETE FROM price_items p WHERE p.order_id IN (SELECT order_id FROM price_scope)
        AND NOT EXISTS (SELECT 1 FROM price_scope w WHERE w.order_id = p.order_id AND w.position = p.position)`,
     )
+}
+
+/**
+ * The rows the results of the biddings in scope should have: each result with its item's description and
+ * normalized unit, its bidding's organization and modality, its supplier, and its date (the result's, else the
+ * bidding's opening). A revoked or annulled bidding's results are no price.
+ */
+const wantedResults = (scope: RebuildScope) => `
+  SELECT r.bidding_id, r.position, i.description, compras_unit(i.unit_measurement) AS unit, r.amount, r.quantity,
+    b.organization_id, r.supplier_id, b.modality_id,
+    coalesce(r.result_date, (b.opening_date AT TIME ZONE 'UTC')::date, (b.updated_at AT TIME ZONE 'UTC')::date) AS day
+  FROM bidding_results r
+  JOIN biddings b ON b.id = r.bidding_id
+  JOIN bidding_statuses st ON st.id = b.status_id AND st.name NOT IN ('Revogado', 'Anulado')
+  JOIN LATERAL (SELECT description, unit_measurement FROM bidding_items i
+    WHERE i.bidding_id = r.bidding_id AND i.number_item = r.number_item ORDER BY i.position LIMIT 1) i ON true
+  ${scope === 'all' ? '' : "WHERE r.bidding_id IN (SELECT id FROM touched_records WHERE tbl = 'biddings')"}`
+
+const RESULT_COLUMNS = [...COLUMNS] as const
+
+/** Brings the price rows of the results of the biddings in scope in line with them, as for orders. */
+async function projectResultPrices(client: PoolClient, scope: RebuildScope): Promise<void> {
+  if (scope === 'all') await client.query('DELETE FROM price_results')
+  await client.query(`CREATE TEMP TABLE result_scope ON COMMIT DROP AS ${wantedResults(scope)}`)
+  await client.query(ADD_DESCRIPTIONS('result_scope'))
+  await client.query(
+    `INSERT INTO price_results (bidding_id, position, ${RESULT_COLUMNS.join(', ')})
+     SELECT w.bidding_id, w.position, d.id, w.unit, w.amount, w.quantity, w.organization_id, w.supplier_id,
+       w.modality_id, w.day
+     FROM result_scope w JOIN item_descriptions d ON md5(d.description) = md5(w.description) AND d.description = w.description
+     ON CONFLICT (bidding_id, position) DO UPDATE SET ${RESULT_COLUMNS.map((c) => `${c} = excluded.${c}`).join(', ')}
+     WHERE (${RESULT_COLUMNS.map((c) => `price_results.${c}`).join(', ')}) IS DISTINCT FROM
+       (${RESULT_COLUMNS.map((c) => `excluded.${c}`).join(', ')})`,
+  )
+  // Results a bidding no longer has, or no longer as a price (a withdrawn bidding's rows went with it).
+  if (scope === 'touched')
+    await client.query(
+      `DELETE FROM price_results p WHERE p.bidding_id IN (SELECT id FROM touched_records WHERE tbl = 'biddings')
+       AND NOT EXISTS (SELECT 1 FROM result_scope w WHERE w.bidding_id = p.bidding_id AND w.position = p.position)`,
+    )
+  await client.query('DROP TABLE result_scope')
 }

@@ -12,7 +12,14 @@ import {
   search,
   supplierFilters,
 } from './filters.js'
-import { PNCP_SHOWN, pncpFields, pncpFilter } from './pncp.js'
+import {
+  PNCP_BIDDING_SHOWN,
+  PNCP_SHOWN,
+  pncpBiddingFields,
+  pncpBiddingLists,
+  pncpFields,
+  pncpFilter,
+} from './pncp.js'
 import { definePublic, defineRecord, type PublicResource, type RecordKind } from './resource.js'
 import { attachments, Provider } from './shapes.js'
 
@@ -52,8 +59,10 @@ const fields = {
   precision: field('integer', 'Precisão', { minimum: 0, maximum: 6 }),
   sum_amount_total_finish: field('money', 'Valor homologado', { nullable: true }),
   ...pncpFields,
+  ...pncpBiddingFields,
   documents: attachments('bidding_id'),
   providers: owned('Participantes', Provider, { column: 'bidding_id' }),
+  ...pncpBiddingLists,
   arps: linkedArps(),
   contracts: linkedContracts('bidding_id', 'id'),
 }
@@ -117,6 +126,9 @@ const DETAIL = [
   'arps',
   'contracts',
   ...PNCP_SHOWN,
+  ...PNCP_BIDDING_SHOWN,
+  'items',
+  'results',
 ] as const
 
 function biddings(kind: 'direct_contract' | 'public_call'): PublicResource {
@@ -161,6 +173,7 @@ function biddings(kind: 'direct_contract' | 'public_call'): PublicResource {
       'sum_amount_total',
       'sum_amount_total_finish',
       ...PNCP_SHOWN,
+      ...PNCP_BIDDING_SHOWN,
     ],
     filters: {
       organization_uuid: organization,

@@ -111,6 +111,8 @@ export interface Relation<S extends Shape = Shape, E extends boolean = boolean> 
   readonly link?: Link
   readonly maxItems?: number
   readonly minItems?: number
+  /** Owned children an import record may leave out (then none): added after the format, for one source. */
+  readonly optional?: boolean
 }
 
 export type Fields = Readonly<Record<string, AnyField | Relation>>
@@ -465,7 +467,12 @@ export function servedSchema(f: AnyField): TSchema {
               ...options,
               description: `${options.description ? `${options.description}. ` : ''}One of the values listed today; later versions may add others`,
             })
-          : Type.Unsafe<string>({ type: 'string', enum: [...(f.values ?? [])], ...options })
+          : // A nullable one lists null among its values, as OpenAPI 3.0.3 says `nullable` with `enum` needs.
+            Type.Unsafe<string>({
+              type: 'string',
+              enum: [...(f.values ?? []), ...(f.nullable ? [null] : [])],
+              ...options,
+            })
       case 'cpf':
         return Type.String({
           description: 'Masked: only the middle digits are visible',

@@ -321,6 +321,12 @@ describe('export', () => {
       ['money', (r) => (r.budget_secret ? null : money2(r.sum_amount_total))],
       ['money', (r) => money2(r.sum_amount_total_finish)],
       ...PNCP,
+      // What PNCP tells of a contratação (src/resources/pncp.ts), null on the demo's.
+      ['text', (r) => (r as Record<string, unknown>).process],
+      ['text', (r) => (r as Record<string, unknown>).legal_basis],
+      ['datetime', (r) => (r as Record<string, unknown>).closing_date],
+      ['text', (r) => (r as Record<string, unknown>).additional_info],
+      ['text', (r) => (r as Record<string, unknown>).origin_url],
     ],
     arps: [
       ['text', (r) => r.id],

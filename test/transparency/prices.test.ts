@@ -234,12 +234,18 @@ describe('price research, suppliers and organizations', () => {
       'description',
       'brand',
       'unit_measurement',
+      'unit',
       'quantity',
       'amount',
       'amount_total',
+      'source',
+      'date',
       'order_number',
       'deadline_delivery',
       'status_title',
+      'bidding_id',
+      'bidding_type',
+      'bidding_number',
       'organization_uuid',
       'organization_name',
       'provider_name',
@@ -253,6 +259,9 @@ describe('price research, suppliers and organizations', () => {
     assert.equal(item.organization_uuid, orgA.uuid)
     assert.equal(item.provider_document, company.document)
     assert.equal(item.amount_total, '10.00')
+    assert.equal(item.source, 'order')
+    assert.equal(item.unit, 'UN')
+    assert.equal(item.bidding_id, null)
     const newest = await get('/v1/transparency/prices?q=caneta&sort=-date&per_page=1')
     assert.equal(newest.body.data.items.data[0].amount, '100.00')
   })
@@ -403,7 +412,7 @@ describe('price research, suppliers and organizations', () => {
         'q=a%01b',
         'Parâmetro inválido: q. Aceita um texto de 1 a 200 caracteres, sem caracteres de controle (palavras da descrição do item).',
       ],
-      ['q=caneta&unit=U%01N', 'Parâmetro inválido: unit. Aceita uma unidade de medida, exata (UN, CX...).'],
+      ['q=caneta&unit=U%01N', 'Parâmetro inválido: unit. Aceita uma unidade de medida (UN, CX...).'],
       [
         'q=caneta&sort=price',
         'Parâmetro inválido: sort. Aceita um destes valores: amount, -amount, date, -date.',
@@ -563,7 +572,7 @@ describe('price research, suppliers and organizations', () => {
     assert.equal(items.length, 6)
     assert.equal((items[0] as string[])[0], 'Descrição')
     assert.deepEqual(
-      items.slice(1).map((row) => row[4]),
+      items.slice(1).map((row) => row[5]),
       [1, 2, 3, 4, 100],
     )
     assert.ok(!JSON.stringify(items).includes(person.document))
@@ -577,7 +586,7 @@ describe('price research, suppliers and organizations', () => {
     const rows = parse((await response.text()).replace(/^\uFEFF/, ''), { delimiter: ';' }) as string[][]
     assert.equal(rows.length, 8)
     assert.deepEqual(
-      rows.slice(1).map((row) => row[4]),
+      rows.slice(1).map((row) => row[5]),
       ['100,00', '12,00', '10,00', '4,00', '3,00', '2,00', '1,00'],
     )
     const missing = await fetch(`${server.base}/v1/transparency/prices/export?q=caneta`)

@@ -7,7 +7,7 @@ import { BIDDING_MODALITIES, BIDDING_STATUSES, MANAGEMENT_STATUSES } from '../..
 import { listingSql } from '../../src/listings/listing.js'
 import type { AnyField } from '../../src/resources/fields.js'
 import { PUBLIC_RESOURCES, type PublicResource } from '../../src/resources/index.js'
-import { PNCP_SHOWN } from '../../src/resources/pncp.js'
+import { PNCP_BIDDING_SHOWN, PNCP_SHOWN } from '../../src/resources/pncp.js'
 import { buildTestApp } from '../helpers/app.js'
 import { seededDatabase, type TestDatabase } from '../helpers/db.js'
 import { demoRecords, first } from '../helpers/records.js'
@@ -256,7 +256,15 @@ describe('transparency queries', () => {
           records.some((r) => r.type === 'contract' && r.bidding_uuid === b.id),
         )
         const got = await data(`/v1/transparency/${path}/${bidding.id}`)
-        assert.deepEqual(Object.keys(got), [...BIDDING_FIELDS, ...PNCP_SHOWN])
+        assert.deepEqual(Object.keys(got), [
+          ...BIDDING_FIELDS,
+          ...PNCP_SHOWN,
+          ...PNCP_BIDDING_SHOWN,
+          'items',
+          'results',
+        ])
+        // The platform's own biddings have no PNCP items or results.
+        assert.deepEqual([got.items, got.results], [[], []])
         assert.equal(typeof got.budget_secret, 'boolean')
         assert.equal(typeof got.register_price, 'boolean')
         assert.ok(Number.isInteger(got.precision))

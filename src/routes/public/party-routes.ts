@@ -32,10 +32,12 @@ export const partyRoutes: FastifyPluginAsyncTypebox<TransparencyOptions> = async
         tags: ['transparency'],
         summary: 'Price research: the unit prices actually paid for items like these',
         description:
-          "The items of every published supply order whose description holds q's words, with each unit of " +
-          "measurement's statistics (units are never mixed) and the items a page at a time. An order's date is " +
-          'its delivery deadline (deadline_delivery), the one date every order has; date_from and date_to take ' +
-          "its day in UTC. Quartiles are by linear interpolation between the closest ranks, as PostgreSQL's " +
+          "The unit prices whose item's description holds q's words: every item of every published supply " +
+          'order (source order) and every homologated result of a contratação imported from PNCP (source ' +
+          "result), with each unit of measurement's statistics (units are never mixed; spellings of one unit, " +
+          'UN, Unidade, UNID, und., are normalized into it, docs/pncp-mapping.md) and the prices a page at a ' +
+          "time. A price's date is an order's delivery deadline (deadline_delivery), the one date every order " +
+          "has, or a result's date; date_from and date_to take its day in UTC. Quartiles are by linear interpolation between the closest ranks, as PostgreSQL's " +
           "percentile_cont and spreadsheets' QUARTILE.INC compute them; outliers lie outside " +
           '[p25 − 1.5 × IQR, p75 + 1.5 × IQR], and `sanitized` gives the figures without them. Money is text with ' +
           'two decimals, rounded half up. A q that matches nothing gives empty parts.',
