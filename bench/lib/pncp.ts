@@ -6,7 +6,8 @@ import pg from 'pg'
 import { cnpjFrom } from '../../src/demo/tax-ids.js'
 import { cpuTimes, stealPercent } from './drivers.js'
 import { log } from './options.js'
-import { BIN, withDatabase } from './processes.js'
+import { medians } from './prices.js'
+import { BIN, startService, stop, withDatabase } from './processes.js'
 
 // `npm run bench -- --pncp`: `compras pncp import` over a generated directory in PNCP's shapes (issue 68):
 // contratações in pages of 50 with 5 items and 5 results each, contratos of a fifth of them, atas of a tenth.
@@ -33,6 +34,11 @@ export interface PncpFigures {
   quarter: PncpRun
   /** The first import again, into an empty database, with the heap limit docs/operations.md suggests. */
   capped: PncpRun
+  /** The price research over the imported results, uncached (CACHE_MB=0): median milliseconds of 21. */
+  research: {
+    common: { q: string; items: number; medianMs: number }
+    rare: { q: string; items: number; medianMs: number }
+  }
   stealPercent: number
 }
 
@@ -53,6 +59,13 @@ const page = (data: unknown[], n: number, pages: number) => ({
   empty: data.length === 0,
 })
 const UNITS = ['UN', 'Unidade', 'UNID', 'und.', 'CX', 'Caixa', 'KG', 'Litro']
+/** What the items are: each contratação's five are five of these, so that each is about 1/40 of the prices. */
+const PRODUCTS = Array.from(
+  { length: 40 },
+  (_, n) => `Material de consumo modelo ${n + 1}, conforme termo de referência`,
+)
+/** A rare item: one in 10,000 contratações has it. */
+const RARE = 'Desfibrilador externo automático com pás para adulto e criança'
 
 /** Writes the directory; returns how many files and bytes it holds. */
 export function generate(dir: string, contratacoes: number): { files: number; bytes: number } {
@@ -121,7 +134,7 @@ export function generate(dir: string, contratacoes: number): { files: number; by
     const items = Array.from({ length: 5 }, (_, k) => ({
       numeroControlePNCP: id,
       numeroItem: k + 1,
-      descricao: `Caneta esferográfica azul, item ${k + 1}`,
+      descricao: k === 0 && i % 10_000 === 0 ? RARE : (PRODUCTS[(i + k * 7) % PRODUCTS.length] as string),
       materialOuServico: 'M',
       unidadeMedida: UNITS[(i + k) % UNITS.length],
       quantidade: 10 + k,
@@ -265,6 +278,10 @@ export async function benchPncp(adminUrl: string, contratacoes: number): Promise
   log(`pncp: first import ${first.seconds.toFixed(1)} s, peak ${first.peakRssMb.toFixed(0)} MB`)
   const second = await importDirectory(url, full)
   log(`pncp: second import ${second.seconds.toFixed(1)} s`)
+  const research = await measureResearch(url, path.join(root, 'serve.log'))
+  log(
+    `pncp: price research, uncached: ${research.common.medianMs} ms common, ${research.rare.medianMs} ms rare`,
+  )
   const quarterUrl = await freshDatabase(adminUrl, 'compras_bench_pncp_quarter')
   const quarter = await importDirectory(quarterUrl, quarterDir)
   log(`pncp: a quarter of it ${quarter.seconds.toFixed(1)} s, peak ${quarter.peakRssMb.toFixed(0)} MB`)
@@ -286,7 +303,35 @@ export async function benchPncp(adminUrl: string, contratacoes: number): Promise
     second,
     quarter,
     capped,
+    research,
     stealPercent: steal,
+  }
+}
+
+/** The price research over the imported results: the most common description's and the rare one's, uncached. */
+async function measureResearch(url: string, logFile: string): Promise<PncpFigures['research']> {
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  const counted = await client
+    .query<{ description: string; items: number }>(
+      `SELECT d.description, count(*)::int AS items FROM price_results p
+       JOIN item_descriptions d ON d.id = p.description_id GROUP BY d.description ORDER BY items DESC`,
+    )
+    .finally(() => client.end())
+  const common = counted.rows[0] ?? { description: RARE, items: 0 }
+  const rare = counted.rows.find((row) => row.description === RARE) ?? { description: RARE, items: 0 }
+  const service = await startService(url, logFile, undefined, { CACHE_MB: '0' })
+  try {
+    const ask = async (description: string) => {
+      const q = encodeURIComponent(`"${description}"`)
+      return (await medians([service.base], `/v1/transparency/prices?q=${q}&source=result`))[0] as number
+    }
+    return {
+      common: { q: common.description, items: common.items, medianMs: await ask(common.description) },
+      rare: { q: rare.description, items: rare.items, medianMs: await ask(rare.description) },
+    }
+  } finally {
+    await stop(service.child)
   }
 }
 
@@ -301,7 +346,8 @@ host during the run: ${f.stealPercent}%.
 A generated directory in PNCP's shapes: ${f.contratacoes.toLocaleString('en')} contratações in pages of 50,
 each with 5 items and 5 results (${f.items.toLocaleString('en')} of each, one file per contratação),
 ${f.contratos.toLocaleString('en')} contratos and ${f.atas.toLocaleString('en')} atas: ${f.files.toLocaleString('en')} files,
-${f.megabytes.toFixed(0)} MB. Items, results and atas are read and counted, not imported yet (docs/pncp-mapping.md).
+${f.megabytes.toFixed(0)} MB. Items and results are imported inside their contratações (and their results join the price
+research); atas are read and counted, not imported yet (docs/pncp-mapping.md).
 
 | run | seconds | of which the platform import | CPU seconds (importer process) | peak resident memory |
 |---|---|---|---|---|
@@ -321,6 +367,9 @@ ${(
 
 - Contratações a second, with their contratos: **${Math.round(rate).toLocaleString('en')}** (goal: at least 2,000).
 - Second import: **${Math.round((f.second.seconds / f.first.seconds) * 100)}%** of the first's time (goal: at most 20%).
+- Price research over the imported results, uncached (CACHE_MB=0, the median of 21 requests one at a time): the
+  most common description, ${f.research.common.items.toLocaleString('en')} prices, **${f.research.common.medianMs} ms** (goal: < 300 ms);
+  a rare one, ${f.research.rare.items} prices, **${f.research.rare.medianMs} ms** (goal: < 50 ms).
 - Peak resident memory: ${f.first.peakRssMb.toFixed(0)} MB for the whole directory, ${f.quarter.peakRssMb.toFixed(0)} MB
   for a quarter; ${f.capped.peakRssMb.toFixed(0)} MB for the whole with a ${HEAP_LIMIT_MB} MB heap (goal: under 300 MB,
   whatever the size).

@@ -82,7 +82,7 @@ export interface PriceFigures {
  * The median time of 21 requests for `path` to each server, one request at a time, the servers taken in turn
  * (each round starting with the next): a host that slows down or speeds up meanwhile weighs on each alike.
  */
-async function medians(bases: readonly string[], path: string): Promise<number[]> {
+export async function medians(bases: readonly string[], path: string): Promise<number[]> {
   const times = bases.map((): number[] => [])
   for (let k = 0; k < 21; k++) {
     for (let j = 0; j < bases.length; j++) {

@@ -84,6 +84,7 @@ export async function pncpHarvestCommand(options: {
   const result = await harvest({
     ...options,
     baseUrl: process.env.PNCP_URL,
+    itemsUrl: process.env.PNCP_ITEMS_URL,
     onProgress: (p) => {
       line.update(p.pages, p.known > 0 ? p.pages / p.known : undefined, `${p.records} records`)
       if (!line.active && performance.now() - logged >= 60_000) {

@@ -10,6 +10,9 @@ import { setTimeout as sleep } from 'node:timers/promises'
 /** PNCP's public consultation API. */
 export const PNCP_API = 'https://pncp.gov.br/api/consulta'
 
+/** PNCP's own API, which serves a contratação's items and their results (no consultation endpoint does). */
+export const PNCP_ITEMS_API = 'https://pncp.gov.br/api/pncp'
+
 /** PNCP answers 400 past 50 records a page. */
 export const PAGE_SIZE = 50
 
@@ -19,7 +22,9 @@ export const HARVEST_KINDS = {
   contratos: { published: '/v1/contratos', updated: '/v1/contratos/atualizacao' },
   atas: { published: '/v1/atas', updated: '/v1/atas/atualizacao' },
 } as const
-export type HarvestKind = keyof typeof HARVEST_KINDS
+/** What is fetched per contratação harvested: its items, and each item's results. */
+export const CHILD_KINDS = ['itens', 'resultados'] as const
+export type HarvestKind = keyof typeof HARVEST_KINDS | (typeof CHILD_KINDS)[number]
 
 /** PNCP's modalities (its domain table): contratações are asked for one modality at a time. */
 export const ALL_MODALITIES = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13] as const
@@ -39,6 +44,8 @@ export interface HarvestOptions {
   out: string
   /** Base address of the API. */
   baseUrl?: string
+  /** Base address of PNCP's own API, for items and results. */
+  itemsUrl?: string
   /** Requests a second, at most. */
   rate?: number
   /** Seconds a page may take. */
@@ -131,7 +138,8 @@ function queries(
 ): Query[] {
   const list: Query[] = []
   for (const kind of options.kinds) {
-    const endpoint = HARVEST_KINDS[kind][updated ? 'updated' : 'published']
+    if (!(kind in HARVEST_KINDS)) continue // items and results come with their contratações
+    const endpoint = HARVEST_KINDS[kind as keyof typeof HARVEST_KINDS][updated ? 'updated' : 'published']
     const base: Record<string, string> = { dataInicial: compact(window.from), dataFinal: compact(window.to) }
     const variant = updated ? 'atualizacao' : 'publicacao'
     if (kind === 'contratacoes') {
@@ -177,7 +185,8 @@ export function retryAfter(value: string | null, now = Date.now()): number | und
   return Number.isNaN(at) ? undefined : Math.max(0, at - now)
 }
 
-async function fetchPage(url: string, timeout: number): Promise<Fetched> {
+/** A page of the consultation API (an envelope), or a list as PNCP's own API serves items and results. */
+async function fetchPage(url: string, timeout: number, list = false): Promise<Fetched> {
   let response: Response
   try {
     response = await fetch(url, {
@@ -201,6 +210,7 @@ async function fetchPage(url: string, timeout: number): Promise<Fetched> {
   }
   const after = retryAfter(response.headers.get('retry-after'))
   // PNCP answers 204 with no body where a query matches nothing.
+  if (response.status === 204 && list) return { page: { data: [] } }
   if (response.status === 204)
     return {
       page: {
@@ -219,6 +229,7 @@ async function fetchPage(url: string, timeout: number): Promise<Fetched> {
   if (text.trimStart().startsWith('<')) return { retry: 'an HTML page instead of JSON' }
   try {
     const page = JSON.parse(text) as unknown
+    if (list && Array.isArray(page)) return { page: { data: page } }
     if (page === null || typeof page !== 'object' || !Array.isArray((page as { data?: unknown }).data))
       return { retry: 'a JSON answer that is not a page' }
     return { page: page as Record<string, unknown> }
@@ -254,8 +265,16 @@ async function writeWhole(path: string, text: string): Promise<void> {
 /** Harvests PNCP into `options.out`: every page of every query of the window, at most `rate` a second. */
 export async function harvest(options: HarvestOptions): Promise<HarvestResult> {
   const kinds = [...new Set(options.kinds ?? ['contratacoes', 'contratos'])] as HarvestKind[]
+  for (const kind of kinds)
+    if (kind === 'resultados' && !kinds.includes('itens'))
+      throw new HarvestError('--kinds resultados takes itens too: results are asked for item by item')
+  for (const kind of kinds)
+    if ((CHILD_KINDS as readonly string[]).includes(kind) && !kinds.includes('contratacoes'))
+      throw new HarvestError(`--kinds ${kind} takes contratacoes too: they are asked for per contratação`)
   const modalities = [...new Set(options.modalities ?? ALL_MODALITIES)].sort((a, b) => a - b)
-  for (const kind of kinds) if (!(kind in HARVEST_KINDS)) throw new HarvestError(`unknown kind: ${kind}`)
+  for (const kind of kinds)
+    if (!(kind in HARVEST_KINDS) && !(CHILD_KINDS as readonly string[]).includes(kind))
+      throw new HarvestError(`unknown kind: ${kind}`)
   for (const m of modalities)
     if (!(ALL_MODALITIES as readonly number[]).includes(m)) throw new HarvestError(`unknown modality: ${m}`)
   if (options.uf !== undefined && !/^[A-Z]{2}$/.test(options.uf))
@@ -284,6 +303,7 @@ export async function harvest(options: HarvestOptions): Promise<HarvestResult> {
   if (to > today) to = today
 
   const base = (options.baseUrl ?? PNCP_API).replace(/\/+$/, '')
+  const itemsBase = (options.itemsUrl ?? PNCP_ITEMS_API).replace(/\/+$/, '')
   const pace = new Pace(1000 / (options.rate ?? 2))
   const timeout = options.timeout ?? 60
   const attempts = options.attempts ?? 6
@@ -295,20 +315,34 @@ export async function harvest(options: HarvestOptions): Promise<HarvestResult> {
 
   /** One page: from disk when its file exists, else fetched with retries. Undefined when it stays missing. */
   async function page(query: Query, number: number): Promise<Record<string, unknown> | undefined> {
-    const path = join(options.out, query.dir, pageFile(number))
-    if (await exists(path)) return JSON.parse(await readFile(path, 'utf8')) as Record<string, unknown>
     const params = new URLSearchParams({
       ...query.params,
       pagina: String(number),
       tamanhoPagina: String(PAGE_SIZE),
     })
-    const url = `${base}${query.endpoint}?${params}`
+    return await fetched(join(query.dir, pageFile(number)), `${base}${query.endpoint}?${params}`, false)
+  }
+
+  /**
+   * The file `file` under out: read when it exists, else fetched from `url` with retries and written whole
+   * (`list`: as PNCP's own API serves a list, kept as it came). Undefined when it stays missing.
+   */
+  async function fetched(
+    file: string,
+    url: string,
+    list: boolean,
+  ): Promise<Record<string, unknown> | undefined> {
+    const path = join(options.out, file)
+    if (await exists(path)) {
+      const saved = JSON.parse(await readFile(path, 'utf8')) as unknown
+      return Array.isArray(saved) ? { data: saved } : (saved as Record<string, unknown>)
+    }
     let reason = ''
     for (let attempt = 1; attempt <= attempts; attempt++) {
       await pace.wait()
-      const got = await fetchPage(url, timeout)
+      const got = await fetchPage(url, timeout, list)
       if ('page' in got) {
-        await writeWhole(path, JSON.stringify(got.page))
+        await writeWhole(path, JSON.stringify(list ? got.page.data : got.page))
         progress.fetched++
         return got.page
       }
@@ -325,8 +359,58 @@ export async function harvest(options: HarvestOptions): Promise<HarvestResult> {
           : exponential / 2 + Math.random() * (exponential / 2)
       await sleep(delay)
     }
-    missing.push({ path: join(query.dir, pageFile(number)), url, reason })
+    missing.push({ path: file, url, reason })
     return undefined
+  }
+
+  const withItems = kinds.includes('itens')
+  const withResults = kinds.includes('resultados')
+
+  /**
+   * A contratação's items, pages of 50 until one is short, and each item's results, under a directory of the
+   * contratação's last change: a changed contratação's items are fetched again, an unchanged one's never.
+   */
+  async function children(contratacao: unknown): Promise<void> {
+    if (contratacao === null || typeof contratacao !== 'object') return
+    const record = contratacao as Record<string, unknown>
+    const control = /^(\d{14})-\d-(\d{6})\/(\d{4})$/.exec(String(record.numeroControlePNCP ?? '').trim())
+    if (!control) return
+    const [, cnpj, seq, year] = control as unknown as [string, string, string, string]
+    const changed = String(record.dataAtualizacaoGlobal ?? record.dataAtualizacao ?? '').replace(/\D/g, '')
+    const folder = join(`${cnpj}-${year}-${Number(seq)}`, changed === '' ? '0' : changed)
+    const path = `${itemsBase}/v1/orgaos/${cnpj}/compras/${year}/${Number(seq)}/itens`
+    const items: Record<string, unknown>[] = []
+    for (let n = 1; n <= 1000; n++) {
+      const params = new URLSearchParams({ pagina: String(n), tamanhoPagina: String(PAGE_SIZE) })
+      const got = await fetched(join('itens', folder, pageFile(n)), `${path}?${params}`, true)
+      progress.known++
+      if (got === undefined) return
+      const data = got.data as unknown[]
+      progress.pages++
+      progress.records += data.length
+      for (const item of data)
+        if (item !== null && typeof item === 'object') items.push(item as Record<string, unknown>)
+      if (data.length < PAGE_SIZE) break
+    }
+    if (!withResults) return
+    for (const item of items) {
+      if (item.temResultado === false || typeof item.numeroItem !== 'number') continue
+      const file = join('resultados', folder, `item-${String(item.numeroItem).padStart(5, '0')}.json`)
+      const got = await fetched(file, `${path}/${item.numeroItem}/resultados`, true)
+      progress.known++
+      if (got === undefined) continue
+      progress.pages++
+      progress.records += (got.data as unknown[]).length
+    }
+    options.onProgress?.({ ...progress })
+  }
+
+  /** A page's records, and, for a page of contratações, their items and results when asked. */
+  async function took(query: Query, got: Record<string, unknown>): Promise<void> {
+    progress.pages++
+    progress.records += (got.data as unknown[]).length
+    if (withItems && query.endpoint.startsWith('/v1/contratacoes'))
+      for (const record of got.data as unknown[]) await children(record)
   }
 
   const windows = monthWindows(from, to).map((w) => (updated ? { ...w, label: `${w.from}_${w.to}` } : w))
@@ -337,15 +421,11 @@ export async function harvest(options: HarvestOptions): Promise<HarvestResult> {
       if (first === undefined) continue
       const total = Math.max(1, Number(first.totalPaginas) || 1)
       progress.known += total - 1
-      progress.pages++
-      progress.records += (first.data as unknown[]).length
+      await took(query, first)
       options.onProgress?.({ ...progress })
       for (let n = 2; n <= total; n++) {
         const got = await page(query, n)
-        if (got !== undefined) {
-          progress.pages++
-          progress.records += (got.data as unknown[]).length
-        }
+        if (got !== undefined) await took(query, got)
         options.onProgress?.({ ...progress })
       }
     }

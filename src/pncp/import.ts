@@ -8,23 +8,33 @@ import {
   importRecords,
 } from '../import/importer.js'
 import type { Line } from '../import/lines.js'
+import { MAX_CHILDREN } from '../resources/pncp.js'
 import { type FileRecords, pncpFiles, ReadAhead, readRecords } from './files.js'
 import { record as recordTaken, type Seen, seen, unchanged } from './ledger.js'
 import {
+  type Children,
   type Contratacao,
   type FieldProblem,
   IMPORTED_KINDS,
+  type ItemRecord,
   kindOf,
   MAPPING_VERSION,
   mapContratacao,
   mapContrato,
+  mapItem,
+  mapResult,
+  PNCP_KINDS,
   type PncpKind,
+  parentOf,
+  type ResultRecord,
+  secretBudget,
 } from './mapping.js'
 
 // `compras pncp import`: PNCP's JSON files through the platform's import (src/import/importer.ts), in one
 // transaction. Two passes over the files: the first learns every contratação they hold (a contract takes its
-// modality from its contratação, wherever it comes), the second maps each record into import lines numbered
-// by the record, so that a problem names the file and the record (`FILE:#N`).
+// modality from its contratação, wherever it comes) and which files hold each one's items and results; the
+// second maps each record into import lines numbered by the record, so that a problem names the file and the
+// record (`FILE:#N`). A contratação's items and results go inside its line: they are read when it is.
 
 export interface PncpImportOptions extends Pick<ImportOptions, 'onProgress' | 'workers' | 'parallelAfter'> {
   /** Every record is of this kind, whatever its fields say. */
@@ -82,35 +92,64 @@ export async function importPncp(
   const fileStats = stats.filter((_, i) => !same.has(i))
   const kindFor = (raw: Record<string, unknown>) => options.kind ?? kindOf(raw)
 
-  // Pass 1: every contratação of the run, by its PNCP number; and the ones contracts name.
+  // Pass 1: every contratação of the run, by its PNCP number; the ones contracts name; the files that hold
+  // each one's items and results.
   const contratacoes = new Map<string, Contratacao>()
+  const inRun = new Set<string>()
+  const childFiles = new Map<string, Set<number>>()
   const named = new Set<string>()
-  // Files that hold only kinds not imported (items and results are most of a harvest) are read once: counted
-  // here, left out of the second pass.
+  // Files that hold only items, results and kinds not imported (most of a harvest) are counted here and left
+  // out of the second pass: their items and results are read with their contratação. But a file with an item
+  // whose contratação the run lacks goes through it, where that item is refused.
   const counted: boolean[] = []
-  const countedKinds: Partial<Record<PncpKind, number>> = {}
+  const countedRead: Partial<Record<PncpKind, number>> = {}
+  const countedSkipped: Partial<Record<PncpKind, number>> = {}
   const sized = (i: number) => ({ path: files[i] as string, size: (fileStats[i] as Seen).size })
   const first = new ReadAhead(files.map((_, i) => sized(i)))
+  const isChild = (kind: PncpKind | undefined) => kind === 'item' || kind === 'resultado'
+  // Each counted file's records per kind, until the pass knows which files stay counted.
+  const perFile = new Uint32Array(files.length * PNCP_KINDS.length)
   for (const index of files.keys()) {
     const read = await first.get(index)
     if ('error' in read) continue
     const kinds = read.records.map((raw) => (isObject(raw) ? kindFor(raw) : undefined))
-    if (kinds.every((kind) => kind !== undefined && !IMPORTED_KINDS.has(kind))) {
-      counted[index] = true
-      for (const kind of kinds as PncpKind[]) countedKinds[kind] = (countedKinds[kind] ?? 0) + 1
-      continue
-    }
+    counted[index] = kinds.every((kind) => kind !== undefined && (isChild(kind) || !IMPORTED_KINDS.has(kind)))
+    if (counted[index])
+      for (const kind of kinds as PncpKind[])
+        (perFile[index * PNCP_KINDS.length + PNCP_KINDS.indexOf(kind)] as number)++
     for (const [i, raw] of read.records.entries()) {
       if (!isObject(raw)) continue
       const kind = kinds[i]
       if (kind === 'contratacao') {
         const mapped = mapContratacao(raw)
         // Keyed as a contract names it: trimmed, as the mapping reads it.
-        if (mapped.contratacao) contratacoes.set(String(raw.numeroControlePNCP).trim(), mapped.contratacao)
+        const id = String(raw.numeroControlePNCP).trim()
+        if (mapped.contratacao) contratacoes.set(id, mapped.contratacao)
+        inRun.add(id)
+      } else if (kind === 'item' || kind === 'resultado') {
+        const parent = parentOf(raw, files[index] as string)
+        if (parent === undefined) {
+          counted[index] = false
+          continue
+        }
+        const known = childFiles.get(parent)
+        if (known) known.add(index)
+        else childFiles.set(parent, new Set([index]))
       } else if (kind === 'contrato') {
         const compra = raw.numeroControlePncpCompra ?? raw.numeroControlePNCPCompra
         if (typeof compra === 'string') named.add(compra.trim())
       }
+    }
+  }
+  for (const [parent, indexes] of childFiles)
+    if (!inRun.has(parent)) for (const index of indexes) counted[index] = false
+  for (const index of files.keys()) {
+    if (!counted[index]) continue
+    for (const [k, kind] of PNCP_KINDS.entries()) {
+      const n = perFile[index * PNCP_KINDS.length + k] as number
+      if (n === 0) continue
+      countedRead[kind] = (countedRead[kind] ?? 0) + n
+      if (!IMPORTED_KINDS.has(kind)) countedSkipped[kind] = (countedSkipped[kind] ?? 0) + n
     }
   }
   for (const id of contratacoes.keys()) named.delete(id)
@@ -123,6 +162,76 @@ export async function importPncp(
   let skipped: Partial<Record<PncpKind, number>> = {}
   let unknown = new Map<string, number>()
   const organizations = new Set<string>()
+
+  // The files of items and results last read, by index: a contratação's are read when its line is made.
+  const childCache = new Map<number, FileRecords>()
+  const childRecords = async (index: number): Promise<FileRecords> => {
+    const cached = childCache.get(index)
+    if (cached) return cached
+    const records = await readRecords(files[index] as string, (fileStats[index] as Seen).size)
+    if (childCache.size >= 32) childCache.delete(childCache.keys().next().value as number)
+    childCache.set(index, records)
+    return records
+  }
+
+  /**
+   * The items and results of contratação `id` from the files pass 1 found them in, each once (the last file
+   * that has it wins); the problems of each that cannot be taken go to `refuse`.
+   */
+  async function gather(id: string, secret: boolean, refuse: (refusal: Refusal) => void): Promise<Children> {
+    const items = new Map<number, ItemRecord>()
+    const results = new Map<string, { result: ResultRecord; at: Refusal }>()
+    for (const index of [...(childFiles.get(id) ?? [])].sort((a, b) => a - b)) {
+      const records = await childRecords(index)
+      if ('error' in records) continue // reported in the file's own turn
+      for (const [i, raw] of records.records.entries()) {
+        if (!isObject(raw) || excluded.has(key(index, i + 1))) continue
+        const kind = kindFor(raw)
+        if ((kind !== 'item' && kind !== 'resultado') || parentOf(raw, files[index] as string) !== id)
+          continue
+        const mapped = kind === 'item' ? mapItem(raw, secret) : mapResult(raw)
+        for (const name of mapped.unknown) unknown.set(name, (unknown.get(name) ?? 0) + 1)
+        const at = { file: index, record: i + 1, problems: mapped.problems }
+        if (mapped.problems.length > 0) refuse(at)
+        else if ('item' in mapped && mapped.item) items.set(mapped.item.number_item, mapped.item)
+        else if ('result' in mapped && mapped.result) {
+          const sequence = typeof raw.sequencialResultado === 'number' ? raw.sequencialResultado : i
+          results.set(`${mapped.result.number_item}:${sequence}`, { result: mapped.result, at })
+        }
+      }
+    }
+    const taken: ResultRecord[] = []
+    for (const { result, at } of results.values()) {
+      if (items.has(result.number_item)) taken.push(result)
+      else
+        refuse({
+          ...at,
+          problems: [
+            {
+              field: 'numeroItem',
+              reason: `names item ${result.number_item}, which this import does not hold for ${id}`,
+            },
+          ],
+        })
+    }
+    const children = {
+      items: [...items.values()].sort((a, b) => a.number_item - b.number_item),
+      results: taken.sort((a, b) => a.number_item - b.number_item),
+    }
+    for (const [list, field] of [
+      [children.items, 'numeroItem'],
+      [children.results, 'sequencialResultado'],
+    ] as const)
+      if (list.length > MAX_CHILDREN)
+        refuse({
+          file: [...(childFiles.get(id) ?? [])][0] as number,
+          record: 0,
+          problems: [
+            { field, reason: `${id} has more than ${MAX_CHILDREN} of them, more than compras takes` },
+          ],
+        })
+    return children
+  }
 
   /**
    * One file's import lines, each numbered by its record. A record's own problems go to `refused`; without
@@ -162,8 +271,33 @@ export async function importPncp(
         skipped[kind] = (skipped[kind] ?? 0) + 1
         continue
       }
-      const mapped =
-        kind === 'contratacao' ? mapContratacao(raw) : mapContrato(raw, (id) => contratacoes.get(id))
+      if (kind === 'item' || kind === 'resultado') {
+        // Taken inside its contratação's line, when that is made.
+        const parent = parentOf(raw, files[index] as string)
+        const reason =
+          parent === undefined
+            ? "names no contratação: no numeroControlePNCPCompra, and its path is not the harvester's " +
+              '(itens/CNPJ-ANO-SEQUENCIAL/...)'
+            : inRun.has(parent)
+              ? undefined
+              : `belongs to ${parent}, which this import does not hold: import its contratação with it`
+        if (reason !== undefined) {
+          const line = refuse({ file: index, record: number, problems: [{ field: '(record)', reason }] })
+          if (line) yield line
+        }
+        continue
+      }
+      let mapped: ReturnType<typeof mapContrato>
+      if (kind === 'contratacao') {
+        const childRefusals: Line[] = []
+        const id = typeof raw.numeroControlePNCP === 'string' ? raw.numeroControlePNCP.trim() : ''
+        const children = await gather(id, secretBudget(raw), (refusal) => {
+          const line = refuse(refusal)
+          if (line) childRefusals.push(line)
+        })
+        yield* childRefusals
+        mapped = mapContratacao(raw, children)
+      } else mapped = mapContrato(raw, (id) => contratacoes.get(id))
       for (const name of mapped.unknown) unknown.set(name, (unknown.get(name) ?? 0) + 1)
       if (mapped.problems.length > 0) {
         const line = refuse({ file: index, record: number, problems: mapped.problems })
@@ -183,8 +317,8 @@ export async function importPncp(
   }
 
   for (let round = 1; ; round++) {
-    read = { ...countedKinds }
-    skipped = { ...countedKinds }
+    read = { ...countedRead }
+    skipped = { ...countedSkipped }
     unknown = new Map()
     const refused: Refusal[] = []
     organizations.clear()

@@ -1,6 +1,8 @@
 import { v5 as uuidv5 } from 'uuid'
 import type { BiddingModality, BiddingStatus } from '../domain.js'
+import type { ImportRecord } from '../resources/fields.js'
 import type { BiddingRecord, ContractRecord, ImportLine, OrganizationRecord } from '../resources/index.js'
+import type { TenderItem, TenderResult } from '../resources/pncp.js'
 
 // PNCP's records in the platform's import format, field by field as docs/pncp-mapping.md says. A record
 // that cannot be mapped gives its problems, each naming PNCP's own field.
@@ -12,7 +14,7 @@ export const PNCP_NAMESPACE = '36c54d94-bec0-44b6-9c6e-8633028834fb'
  * The mapping's version: raised when a change makes files already imported map to other records, so that the
  * next import reads them again (src/pncp/ledger.ts).
  */
-export const MAPPING_VERSION = 'pncp-1'
+export const MAPPING_VERSION = 'pncp-2'
 
 /** Where PNCP shows a record to people. */
 export const PNCP_PAGES = 'https://pncp.gov.br/app'
@@ -22,7 +24,7 @@ export const PNCP_KINDS = ['contratacao', 'contrato', 'ata', 'termo', 'item', 'r
 export type PncpKind = (typeof PNCP_KINDS)[number]
 
 /** The kinds this version imports; the others are recognized, counted and left out. */
-export const IMPORTED_KINDS: ReadonlySet<PncpKind> = new Set(['contratacao', 'contrato'])
+export const IMPORTED_KINDS: ReadonlySet<PncpKind> = new Set(['contratacao', 'contrato', 'item', 'resultado'])
 
 /** An organization's id: the UUIDv5 of its 14-digit CNPJ. */
 export const organizationId = (cnpj: string) => uuidv5(cnpj, PNCP_NAMESPACE)
@@ -42,7 +44,81 @@ export function kindOf(raw: Record<string, unknown>): PncpKind | undefined {
 }
 
 /** The fields this version reads or knowingly leaves, per kind: any other is counted as new. */
-const KNOWN: Readonly<Record<'contratacao' | 'contrato', ReadonlySet<string>>> = {
+const KNOWN: Readonly<Record<'contratacao' | 'contrato' | 'item' | 'resultado', ReadonlySet<string>>> = {
+  item: new Set([
+    'numeroControlePNCP',
+    'numeroControlePNCPCompra',
+    'numeroControlePncpCompra',
+    'numeroItem',
+    'descricao',
+    'materialOuServico',
+    'materialOuServicoNome',
+    'valorUnitarioEstimado',
+    'valorTotal',
+    'quantidade',
+    'unidadeMedida',
+    'orcamentoSigiloso',
+    'itemCategoriaId',
+    'itemCategoriaNome',
+    'patrimonio',
+    'codigoRegistroImobiliario',
+    'criterioJulgamentoId',
+    'criterioJulgamentoNome',
+    'situacaoCompraItem',
+    'situacaoCompraItemNome',
+    'tipoBeneficio',
+    'tipoBeneficioNome',
+    'incentivoProdutivoBasico',
+    'dataInclusao',
+    'dataAtualizacao',
+    'temResultado',
+    'imagem',
+    'aplicabilidadeMargemPreferenciaNormal',
+    'aplicabilidadeMargemPreferenciaAdicional',
+    'percentualMargemPreferenciaNormal',
+    'percentualMargemPreferenciaAdicional',
+    'ncmNbsCodigo',
+    'ncmNbsDescricao',
+    'catalogo',
+    'categoriaItemCatalogo',
+    'catalogoCodigoItem',
+    'informacaoComplementar',
+  ]),
+  resultado: new Set([
+    'numeroControlePNCP',
+    'numeroControlePNCPCompra',
+    'numeroControlePncpCompra',
+    'numeroItem',
+    'sequencialResultado',
+    'niFornecedor',
+    'tipoPessoa',
+    'nomeRazaoSocialFornecedor',
+    'codigoPais',
+    'porteFornecedorId',
+    'porteFornecedorNome',
+    'quantidadeHomologada',
+    'valorUnitarioHomologado',
+    'valorTotalHomologado',
+    'percentualDesconto',
+    'situacaoCompraItemResultadoId',
+    'situacaoCompraItemResultadoNome',
+    'motivoCancelamento',
+    'dataCancelamento',
+    'dataResultado',
+    'dataInclusao',
+    'dataAtualizacao',
+    'ordemClassificacaoSrp',
+    'indicadorSubcontratacao',
+    'aplicacaoMargemPreferencia',
+    'aplicacaoBeneficioMeEpp',
+    'aplicacaoCriterioDesempate',
+    'amparoLegalMargemPreferencia',
+    'amparoLegalCriterioDesempate',
+    'moedaEstrangeira',
+    'valorNominalMoedaEstrangeira',
+    'dataCotacaoMoedaEstrangeira',
+    'timezoneCotacaoMoedaEstrangeira',
+  ]),
   contratacao: new Set([
     'numeroControlePNCP',
     'numeroCompra',
@@ -237,6 +313,25 @@ class Reader {
     return n.toFixed(2)
   }
 
+  /** A quantity or a price as an exact number, decimals kept; never negative. */
+  decimal(path: string, nullable: true): number | null
+  decimal(path: string, nullable?: false): number | undefined
+  decimal(path: string, nullable = false): number | null | undefined {
+    const value = this.get(path)
+    if ((value === undefined || value === null) && nullable) return null
+    const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value
+    if (typeof n !== 'number' || !Number.isFinite(n)) return this.fail(path, 'is not a number')
+    if (n < 0) return this.fail(path, 'is negative')
+    if (n >= 1e15) return this.fail(path, 'is larger than 10^15')
+    return n
+  }
+
+  /** An address on the web, or null when there is none (or it is not one). */
+  optionalUrl(path: string): string | null {
+    const text = this.optionalText(path, 2000)
+    return text !== null && /^https?:\/\/\S+$/.test(text) ? text : null
+  }
+
   boolean(path: string): boolean | undefined {
     const value = this.get(path)
     if (value === undefined || value === null) return false
@@ -321,7 +416,7 @@ function isCalendarDay(day: string): boolean {
   return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === day
 }
 
-const unknownFields = (raw: Record<string, unknown>, kind: 'contratacao' | 'contrato') =>
+const unknownFields = (raw: Record<string, unknown>, kind: keyof typeof KNOWN) =>
   Object.keys(raw).filter((name) => !KNOWN[kind].has(name))
 
 /** The unit and the PNCP fields every mapped record carries. */
@@ -352,8 +447,127 @@ function organizationOf(read: Reader): OrganizationRecord | undefined {
 const biddingNumber = (number: string, year: number | undefined) =>
   number.includes('/') || year === undefined ? number : `${number}/${year}`
 
-/** A contratação (`/v1/contratacoes/...`): a direct contract (modalities 8 and 9) or a public call. */
-export function mapContratacao(raw: Record<string, unknown>): Mapped & { contratacao?: Contratacao } {
+export type ItemRecord = ImportRecord<typeof TenderItem.fields>
+export type ResultRecord = ImportRecord<typeof TenderResult.fields>
+
+/** A contratação's items and results, as the import gathered them from their files. */
+export interface Children {
+  items: ItemRecord[]
+  results: ResultRecord[]
+}
+
+/**
+ * Where the harvester keeps a contratação's items and results:
+ * `.../{cnpj}-{ano}-{sequencial}/{its last change}/FILE.json` (the last directory may be left out).
+ */
+const CHILD_PATH = /(\d{14})-(\d{4})-(\d{1,6})[\\/](?:\d+[\\/])?[^\\/]+$/
+
+/** The contratação an item or result belongs to: named on the record, else by the harvester's path. */
+export function parentOf(raw: Record<string, unknown>, path: string): string | undefined {
+  for (const name of ['numeroControlePNCPCompra', 'numeroControlePncpCompra', 'numeroControlePNCP']) {
+    const value = raw[name]
+    if (typeof value === 'string' && CONTROL.test(value.trim())) return value.trim()
+  }
+  const m = CHILD_PATH.exec(path)
+  if (!m) return undefined
+  return `${m[1]}-1-${(m[3] as string).padStart(6, '0')}/${m[2]}`
+}
+
+/** An item of a contratação (`.../compras/{ano}/{sequencial}/itens`); `secret` when its budget is. */
+export function mapItem(raw: Record<string, unknown>, secret: boolean): Mapped & { item?: ItemRecord } {
+  const read = new Reader(raw)
+  const number = read.integer('numeroItem')
+  if (number !== undefined && number < 1)
+    read.problems.push({ field: 'numeroItem', reason: 'is not positive' })
+  const description = read.text('descricao')
+  const unit = read.text('unidadeMedida', 100)
+  const quantity = read.decimal('quantidade')
+  const estimated = read.decimal('valorUnitarioEstimado', true)
+  const total = read.money('valorTotal', true)
+  const unknown = unknownFields(raw, 'item')
+  if (read.problems.length > 0) return { lines: [], problems: read.problems, unknown }
+  return {
+    lines: [],
+    problems: [],
+    unknown,
+    item: {
+      number_item: number as number,
+      description: description as string,
+      unit_measurement: unit as string,
+      quantity: quantity as number,
+      estimated_amount: secret || raw.orcamentoSigiloso === true ? null : estimated,
+      estimated_total: secret || raw.orcamentoSigiloso === true ? null : total,
+    },
+  }
+}
+
+/** PNCP's "Situação do Resultado do Item" 2: a cancelled result, which is no price. */
+const CANCELLED_RESULT = 2
+
+/**
+ * A result of an item (`.../itens/{numeroItem}/resultados`): its supplier, quantity and unit price
+ * homologated. A cancelled one gives neither result nor problem.
+ */
+export function mapResult(
+  raw: Record<string, unknown>,
+): Mapped & { result?: ResultRecord; cancelled?: true } {
+  const read = new Reader(raw)
+  const number = read.integer('numeroItem')
+  if (number !== undefined && number < 1)
+    read.problems.push({ field: 'numeroItem', reason: 'is not positive' })
+  const supplier = read.taxId('niFornecedor')
+  const name = read.text('nomeRazaoSocialFornecedor', 300)
+  const quantity = read.decimal('quantidadeHomologada')
+  const price = read.decimal('valorUnitarioHomologado')
+  const total = read.money('valorTotalHomologado', true)
+  const discount = read.decimal('percentualDesconto', true)
+  const date = read.date('dataResultado', true)
+  const unknown = unknownFields(raw, 'resultado')
+  if (raw.situacaoCompraItemResultadoId === CANCELLED_RESULT)
+    return { lines: [], problems: [], unknown, cancelled: true }
+  if (read.problems.length > 0) return { lines: [], problems: read.problems, unknown }
+  return {
+    lines: [],
+    problems: [],
+    unknown,
+    result: {
+      number_item: number as number,
+      name: name as string,
+      document: supplier as string,
+      quantity: quantity as number,
+      amount: price as number,
+      amount_total: total ?? ((quantity as number) * (price as number)).toFixed(2),
+      discount,
+      result_date: date,
+    },
+  }
+}
+
+/** A secret budget (art. 24): PNCP says so, or, in older records, publishes no estimate. */
+export function secretBudget(raw: Record<string, unknown>): boolean {
+  const secrecy = raw.indicadorOrcamentoSigiloso
+  if (typeof secrecy === 'string' && secrecy.trim() !== '')
+    return secrecy.trim() === 'COMPRA_TOTALMENTE_SIGILOSA'
+  return raw.valorTotalEstimado === undefined || raw.valorTotalEstimado === null
+}
+
+/** A contratação's providers: the suppliers of its results, each once, in the results' order. */
+function providersOf(results: readonly ResultRecord[]): BiddingRecord['providers'] {
+  const seen = new Map<string, BiddingRecord['providers'][number]>()
+  for (const r of results)
+    if (!seen.has(r.document))
+      seen.set(r.document, { name: r.name, document: r.document, representative_name: null })
+  return [...seen.values()]
+}
+
+/**
+ * A contratação (`/v1/contratacoes/...`): a direct contract (modalities 8 and 9) or a public call, with the
+ * items and results the import gathered for it.
+ */
+export function mapContratacao(
+  raw: Record<string, unknown>,
+  children?: Children,
+): Mapped & { contratacao?: Contratacao } {
   const read = new Reader(raw)
   const control = read.control('numeroControlePNCP')
   const organization = organizationOf(read)
@@ -378,7 +592,6 @@ export function mapContratacao(raw: Record<string, unknown>): Mapped & { contrat
   if (status === 'Publicado' && homologated !== null) status = 'Homologado'
   const opening = read.instant('dataAberturaProposta', true)
   const srp = read.boolean('srp')
-  const secrecy = read.optionalText('indicadorOrcamentoSigiloso', 100) ?? undefined
   const pncp =
     control &&
     pncpOf(
@@ -386,6 +599,13 @@ export function mapContratacao(raw: Record<string, unknown>): Mapped & { contrat
       control.id,
       `${PNCP_PAGES}/editais/${control.cnpj}/${control.year}/${Number(control.sequence)}`,
     )
+  const extra = {
+    process: read.optionalText('processo', 100),
+    legal_basis: read.optionalText('amparoLegal.nome', 500),
+    closing_date: read.instant('dataEncerramentoProposta', true),
+    additional_info: read.optionalText('informacaoComplementar', 10_000),
+    origin_url: read.optionalUrl('linkSistemaOrigem'),
+  }
   const unknown = unknownFields(raw, 'contratacao')
   if (read.problems.length > 0) return { lines: [], problems: read.problems, unknown }
   const org = organization as OrganizationRecord
@@ -396,8 +616,7 @@ export function mapContratacao(raw: Record<string, unknown>): Mapped & { contrat
     id,
     number: biddingNumber(number as string, year),
     modality: modality as BiddingModality,
-    // A secret budget (art. 24): PNCP says so, or, in older records, publishes no estimate.
-    budget_secret: secrecy === undefined ? estimated === null : secrecy === 'COMPRA_TOTALMENTE_SIGILOSA',
+    budget_secret: secretBudget(raw),
     status: status as BiddingStatus,
     register_price: srp as boolean,
     opening_date: opening,
@@ -414,8 +633,11 @@ export function mapContratacao(raw: Record<string, unknown>): Mapped & { contrat
     precision: 2,
     sum_amount_total_finish: homologated,
     ...(pncp as ReturnType<typeof pncpOf>),
+    ...extra,
     documents: [],
-    providers: [],
+    providers: providersOf(children?.results ?? []),
+    ...(children && children.items.length > 0 ? { items: children.items } : {}),
+    ...(children && children.results.length > 0 ? { results: children.results } : {}),
   }
   return {
     lines: [org, bidding],

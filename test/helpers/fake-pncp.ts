@@ -1,9 +1,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { contratacao, contrato, page } from './pncp.js'
+import { contratacao, contrato, item, page, resultado } from './pncp.js'
 
-// A fake of PNCP's consultation API for the harvester's tests: pages of records in PNCP's shapes, and PNCP's
-// misbehaviours on demand (429 as an HTML page without Retry-After, 400 past 50 a page, 422 past 365 days,
+// A fake of PNCP's consultation API for the harvester's tests: pages of records in PNCP's shapes, a
+// contratação's items and their results under /pncp (PNCP's own API: two items each, one result an item), and
+// PNCP's misbehaviours on demand (429 as an HTML page without Retry-After, 400 past 50 a page, 422 past 365 days,
 // 204 for nothing, slow pages, dropped connections). Never the real service.
 
 export interface Misbehaviour {
@@ -118,6 +119,16 @@ export async function startFakePncp(): Promise<FakePncp> {
     }
     if (Number(params.tamanhoPagina ?? '10') > 50)
       return answer(400, JSON.stringify({ message: 'Tamanho de página inválido' }))
+    const child = /^\/pncp\/v1\/orgaos\/\d{14}\/compras\/\d{4}\/\d+\/itens(?:\/(\d+)\/resultados)?$/.exec(
+      endpoint,
+    )
+    if (child) {
+      if (child[1] !== undefined) return answer(200, JSON.stringify([resultado(Number(child[1]))]))
+      const items = [item(1), item(2, { unidadeMedida: 'UN', descricao: 'Seringa descartável 10 ml' })]
+      const size = Number(params.tamanhoPagina ?? '10')
+      const slice = items.slice((pageNumber - 1) * size, pageNumber * size)
+      return slice.length === 0 ? answer(204, '') : answer(200, JSON.stringify(slice))
+    }
     const from = Date.parse(`${day(params.dataInicial ?? '')}T00:00:00Z`)
     const to = Date.parse(`${day(params.dataFinal ?? '')}T00:00:00Z`)
     if (Number.isNaN(from) || Number.isNaN(to))

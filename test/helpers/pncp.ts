@@ -148,3 +148,61 @@ export function page(data: unknown[], number = 1, pages = 1): Record<string, unk
     empty: data.length === 0,
   }
 }
+
+/** An item as PNCP's API serves `/v1/orgaos/{cnpj}/compras/{ano}/{sequencial}/itens` (a bare list of these). */
+export function item(number: number, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    numeroItem: number,
+    descricao: `Dipirona sódica 500 mg, comprimido, item ${number}`,
+    materialOuServico: 'M',
+    materialOuServicoNome: 'Material',
+    valorUnitarioEstimado: 0.35,
+    valorTotal: 3500,
+    quantidade: 10000,
+    unidadeMedida: 'Unidade',
+    orcamentoSigiloso: false,
+    itemCategoriaId: 3,
+    itemCategoriaNome: 'Não se aplica',
+    criterioJulgamentoId: 1,
+    criterioJulgamentoNome: 'Menor preço',
+    situacaoCompraItem: 2,
+    situacaoCompraItemNome: 'Homologado',
+    tipoBeneficio: 1,
+    tipoBeneficioNome: 'Participação exclusiva para ME/EPP',
+    incentivoProdutivoBasico: false,
+    dataInclusao: '2025-03-03T10:15:02',
+    dataAtualizacao: '2025-03-20T16:00:00',
+    temResultado: true,
+    imagem: 0,
+    ...overrides,
+  }
+}
+
+/** A result as PNCP's API serves `.../itens/{numeroItem}/resultados` (a bare list of these). */
+export function resultado(number: number, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    numeroItem: number,
+    sequencialResultado: 1,
+    niFornecedor: '11222333000181',
+    tipoPessoa: 'PJ',
+    nomeRazaoSocialFornecedor: 'DISTRIBUIDORA DE MEDICAMENTOS EXEMPLO LTDA',
+    codigoPais: null,
+    porteFornecedorId: 1,
+    porteFornecedorNome: 'ME',
+    quantidadeHomologada: 10000,
+    valorUnitarioHomologado: 0.2875,
+    valorTotalHomologado: 2875,
+    percentualDesconto: 17.86,
+    situacaoCompraItemResultadoId: 1,
+    situacaoCompraItemResultadoNome: 'Informado',
+    dataResultado: '2025-03-20',
+    dataInclusao: '2025-03-20T16:00:00',
+    dataAtualizacao: '2025-03-20T16:00:00',
+    ordemClassificacaoSrp: 1,
+    indicadorSubcontratacao: false,
+    aplicacaoMargemPreferencia: false,
+    aplicacaoBeneficioMeEpp: true,
+    aplicacaoCriterioDesempate: false,
+    ...overrides,
+  }
+}
