@@ -22,8 +22,8 @@ export const HARVEST_KINDS = {
   contratos: { published: '/v1/contratos', updated: '/v1/contratos/atualizacao' },
   atas: { published: '/v1/atas', updated: '/v1/atas/atualizacao' },
 } as const
-/** What is fetched per contratação harvested: its items, and each item's results. */
-export const CHILD_KINDS = ['itens', 'resultados'] as const
+/** What is fetched per record harvested: a contratação's items and each item's results, a contrato's termos. */
+export const CHILD_KINDS = ['itens', 'resultados', 'termos'] as const
 export type HarvestKind = keyof typeof HARVEST_KINDS | (typeof CHILD_KINDS)[number]
 
 /** PNCP's modalities (its domain table): contratações are asked for one modality at a time. */
@@ -268,9 +268,17 @@ export async function harvest(options: HarvestOptions): Promise<HarvestResult> {
   for (const kind of kinds)
     if (kind === 'resultados' && !kinds.includes('itens'))
       throw new HarvestError('--kinds resultados takes itens too: results are asked for item by item')
-  for (const kind of kinds)
-    if ((CHILD_KINDS as readonly string[]).includes(kind) && !kinds.includes('contratacoes'))
-      throw new HarvestError(`--kinds ${kind} takes contratacoes too: they are asked for per contratação`)
+  // What is asked for per record needs those records harvested too.
+  const owner: Partial<Record<HarvestKind, HarvestKind>> = {
+    itens: 'contratacoes',
+    resultados: 'contratacoes',
+    termos: 'contratos',
+  }
+  for (const kind of kinds) {
+    const needed = owner[kind]
+    if (needed !== undefined && !kinds.includes(needed))
+      throw new HarvestError(`--kinds ${kind} takes ${needed} too: they are asked for per record of it`)
+  }
   const modalities = [...new Set(options.modalities ?? ALL_MODALITIES)].sort((a, b) => a - b)
   for (const kind of kinds)
     if (!(kind in HARVEST_KINDS) && !(CHILD_KINDS as readonly string[]).includes(kind))
@@ -405,12 +413,33 @@ export async function harvest(options: HarvestOptions): Promise<HarvestResult> {
     options.onProgress?.({ ...progress })
   }
 
-  /** A page's records, and, for a page of contratações, their items and results when asked. */
+  const withTerms = kinds.includes('termos')
+
+  /** A contrato's termos, under a directory of the contrato's last change, as a contratação's items. */
+  async function terms(contrato: unknown): Promise<void> {
+    if (contrato === null || typeof contrato !== 'object') return
+    const record = contrato as Record<string, unknown>
+    const control = /^(\d{14})-\d-(\d{6})\/(\d{4})$/.exec(String(record.numeroControlePNCP ?? '').trim())
+    if (!control) return
+    const [, cnpj, seq, year] = control as unknown as [string, string, string, string]
+    const changed = String(record.dataAtualizacaoGlobal ?? record.dataAtualizacao ?? '').replace(/\D/g, '')
+    const folder = join(`${cnpj}-${year}-${Number(seq)}`, changed === '' ? '0' : changed)
+    const url = `${itemsBase}/v1/orgaos/${cnpj}/contratos/${year}/${Number(seq)}/termos`
+    const got = await fetched(join('termos', folder, 'termos.json'), url, true)
+    progress.known++
+    if (got === undefined) return
+    progress.pages++
+    progress.records += (got.data as unknown[]).length
+  }
+
+  /** A page's records, and, for a page of contratações or contratos, what comes per record when asked. */
   async function took(query: Query, got: Record<string, unknown>): Promise<void> {
     progress.pages++
     progress.records += (got.data as unknown[]).length
     if (withItems && query.endpoint.startsWith('/v1/contratacoes'))
       for (const record of got.data as unknown[]) await children(record)
+    if (withTerms && query.endpoint.startsWith('/v1/contratos'))
+      for (const record of got.data as unknown[]) await terms(record)
   }
 
   const windows = monthWindows(from, to).map((w) => (updated ? { ...w, label: `${w.from}_${w.to}` } : w))

@@ -12,6 +12,7 @@ import { MAX_CHILDREN } from '../resources/pncp.js'
 import { type FileRecords, pncpFiles, ReadAhead, readRecords } from './files.js'
 import { record as recordTaken, type Seen, seen, unchanged } from './ledger.js'
 import {
+  CHILD_KINDS,
   type Children,
   type Contratacao,
   type FieldProblem,
@@ -23,11 +24,13 @@ import {
   mapContrato,
   mapItem,
   mapResult,
+  mapTermo,
   PNCP_KINDS,
   type PncpKind,
   parentOf,
   type ResultRecord,
   secretBudget,
+  type TermRecord,
 } from './mapping.js'
 
 // `compras pncp import`: PNCP's JSON files through the platform's import (src/import/importer.ts), in one
@@ -106,7 +109,7 @@ export async function importPncp(
   const countedSkipped: Partial<Record<PncpKind, number>> = {}
   const sized = (i: number) => ({ path: files[i] as string, size: (fileStats[i] as Seen).size })
   const first = new ReadAhead(files.map((_, i) => sized(i)))
-  const isChild = (kind: PncpKind | undefined) => kind === 'item' || kind === 'resultado'
+  const isChild = (kind: PncpKind | undefined) => kind !== undefined && CHILD_KINDS.has(kind)
   // Each counted file's records per kind, until the pass knows which files stay counted.
   const perFile = new Uint32Array(files.length * PNCP_KINDS.length)
   for (const index of files.keys()) {
@@ -126,8 +129,8 @@ export async function importPncp(
         const id = String(raw.numeroControlePNCP).trim()
         if (mapped.contratacao) contratacoes.set(id, mapped.contratacao)
         inRun.add(id)
-      } else if (kind === 'item' || kind === 'resultado') {
-        const parent = parentOf(raw, files[index] as string)
+      } else if (isChild(kind)) {
+        const parent = parentOf(raw, files[index] as string, kind)
         if (parent === undefined) {
           counted[index] = false
           continue
@@ -138,6 +141,7 @@ export async function importPncp(
       } else if (kind === 'contrato') {
         const compra = raw.numeroControlePncpCompra ?? raw.numeroControlePNCPCompra
         if (typeof compra === 'string') named.add(compra.trim())
+        inRun.add(String(raw.numeroControlePNCP).trim())
       }
     }
   }
@@ -174,6 +178,38 @@ export async function importPncp(
     return records
   }
 
+  /** The records of `kinds` that belong to `id`, from the files pass 1 found them in, in file order. */
+  async function* childrenOf(
+    id: string,
+    kinds: readonly PncpKind[],
+  ): AsyncGenerator<{ index: number; i: number; raw: Record<string, unknown>; kind: PncpKind }> {
+    for (const index of [...(childFiles.get(id) ?? [])].sort((a, b) => a - b)) {
+      const records = await childRecords(index)
+      if ('error' in records) continue // reported in the file's own turn
+      for (const [i, raw] of records.records.entries()) {
+        if (!isObject(raw) || excluded.has(key(index, i + 1))) continue
+        const kind = kindFor(raw)
+        if (kind === undefined || !kinds.includes(kind) || parentOf(raw, files[index] as string, kind) !== id)
+          continue
+        yield { index, i, raw, kind }
+      }
+    }
+  }
+
+  /** The termos of contrato `id`, each once (by its sequence, else number: the last file wins), by signature. */
+  async function gatherTerms(id: string, refuse: (refusal: Refusal) => void): Promise<TermRecord[]> {
+    const terms = new Map<string, TermRecord>()
+    for await (const { index, i, raw } of childrenOf(id, ['termo'])) {
+      const mapped = mapTermo(raw)
+      for (const name of mapped.unknown) unknown.set(name, (unknown.get(name) ?? 0) + 1)
+      if (mapped.problems.length > 0) refuse({ file: index, record: i + 1, problems: mapped.problems })
+      else if (mapped.term) terms.set(String(raw.sequencialTermoContrato ?? mapped.term.number), mapped.term)
+    }
+    return [...terms.values()].sort(
+      (a, b) => a.signature_date.localeCompare(b.signature_date) || a.number.localeCompare(b.number),
+    )
+  }
+
   /**
    * The items and results of contratação `id` from the files pass 1 found them in, each once (the last file
    * that has it wins); the problems of each that cannot be taken go to `refuse`.
@@ -181,23 +217,15 @@ export async function importPncp(
   async function gather(id: string, secret: boolean, refuse: (refusal: Refusal) => void): Promise<Children> {
     const items = new Map<number, ItemRecord>()
     const results = new Map<string, { result: ResultRecord; at: Refusal }>()
-    for (const index of [...(childFiles.get(id) ?? [])].sort((a, b) => a - b)) {
-      const records = await childRecords(index)
-      if ('error' in records) continue // reported in the file's own turn
-      for (const [i, raw] of records.records.entries()) {
-        if (!isObject(raw) || excluded.has(key(index, i + 1))) continue
-        const kind = kindFor(raw)
-        if ((kind !== 'item' && kind !== 'resultado') || parentOf(raw, files[index] as string) !== id)
-          continue
-        const mapped = kind === 'item' ? mapItem(raw, secret) : mapResult(raw)
-        for (const name of mapped.unknown) unknown.set(name, (unknown.get(name) ?? 0) + 1)
-        const at = { file: index, record: i + 1, problems: mapped.problems }
-        if (mapped.problems.length > 0) refuse(at)
-        else if ('item' in mapped && mapped.item) items.set(mapped.item.number_item, mapped.item)
-        else if ('result' in mapped && mapped.result) {
-          const sequence = typeof raw.sequencialResultado === 'number' ? raw.sequencialResultado : i
-          results.set(`${mapped.result.number_item}:${sequence}`, { result: mapped.result, at })
-        }
+    for await (const { index, i, raw, kind } of childrenOf(id, ['item', 'resultado'])) {
+      const mapped = kind === 'item' ? mapItem(raw, secret) : mapResult(raw)
+      for (const name of mapped.unknown) unknown.set(name, (unknown.get(name) ?? 0) + 1)
+      const at = { file: index, record: i + 1, problems: mapped.problems }
+      if (mapped.problems.length > 0) refuse(at)
+      else if ('item' in mapped && mapped.item) items.set(mapped.item.number_item, mapped.item)
+      else if ('result' in mapped && mapped.result) {
+        const sequence = typeof raw.sequencialResultado === 'number' ? raw.sequencialResultado : i
+        results.set(`${mapped.result.number_item}:${sequence}`, { result: mapped.result, at })
       }
     }
     const taken: ResultRecord[] = []
@@ -271,16 +299,18 @@ export async function importPncp(
         skipped[kind] = (skipped[kind] ?? 0) + 1
         continue
       }
-      if (kind === 'item' || kind === 'resultado') {
-        // Taken inside its contratação's line, when that is made.
-        const parent = parentOf(raw, files[index] as string)
+      if (isChild(kind)) {
+        // Taken inside its contratação's (or contrato's) line, when that is made.
+        const parent = parentOf(raw, files[index] as string, kind)
+        const owner = kind === 'termo' ? 'contrato' : 'contratação'
+        const field = kind === 'termo' ? 'numeroControlePNCPContrato' : 'numeroControlePNCPCompra'
         const reason =
           parent === undefined
-            ? "names no contratação: no numeroControlePNCPCompra, and its path is not the harvester's " +
-              '(itens/CNPJ-ANO-SEQUENCIAL/...)'
+            ? `names no ${owner}: no ${field}, and its path is not the harvester's ` +
+              `(${kind === 'termo' ? 'termos' : 'itens'}/CNPJ-ANO-SEQUENCIAL/...)`
             : inRun.has(parent)
               ? undefined
-              : `belongs to ${parent}, which this import does not hold: import its contratação with it`
+              : `belongs to ${parent}, which this import does not hold: import its ${owner} with it`
         if (reason !== undefined) {
           const line = refuse({ file: index, record: number, problems: [{ field: '(record)', reason }] })
           if (line) yield line
@@ -297,7 +327,16 @@ export async function importPncp(
         })
         yield* childRefusals
         mapped = mapContratacao(raw, children)
-      } else mapped = mapContrato(raw, (id) => contratacoes.get(id))
+      } else {
+        const childRefusals: Line[] = []
+        const id = typeof raw.numeroControlePNCP === 'string' ? raw.numeroControlePNCP.trim() : ''
+        const terms = await gatherTerms(id, (refusal) => {
+          const line = refuse(refusal)
+          if (line) childRefusals.push(line)
+        })
+        yield* childRefusals
+        mapped = mapContrato(raw, (compra) => contratacoes.get(compra), terms)
+      }
       for (const name of mapped.unknown) unknown.set(name, (unknown.get(name) ?? 0) + 1)
       if (mapped.problems.length > 0) {
         const line = refuse({ file: index, record: number, problems: mapped.problems })

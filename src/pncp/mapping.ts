@@ -24,7 +24,16 @@ export const PNCP_KINDS = ['contratacao', 'contrato', 'ata', 'termo', 'item', 'r
 export type PncpKind = (typeof PNCP_KINDS)[number]
 
 /** The kinds this version imports; the others are recognized, counted and left out. */
-export const IMPORTED_KINDS: ReadonlySet<PncpKind> = new Set(['contratacao', 'contrato', 'item', 'resultado'])
+export const IMPORTED_KINDS: ReadonlySet<PncpKind> = new Set([
+  'contratacao',
+  'contrato',
+  'item',
+  'resultado',
+  'termo',
+])
+
+/** The kinds that come inside another record's line: a contratação's items and results, a contrato's termos. */
+export const CHILD_KINDS: ReadonlySet<PncpKind> = new Set(['item', 'resultado', 'termo'])
 
 /** An organization's id: the UUIDv5 of its 14-digit CNPJ. */
 export const organizationId = (cnpj: string) => uuidv5(cnpj, PNCP_NAMESPACE)
@@ -44,7 +53,49 @@ export function kindOf(raw: Record<string, unknown>): PncpKind | undefined {
 }
 
 /** The fields this version reads or knowingly leaves, per kind: any other is counted as new. */
-const KNOWN: Readonly<Record<'contratacao' | 'contrato' | 'item' | 'resultado', ReadonlySet<string>>> = {
+const KNOWN: Readonly<Record<Exclude<PncpKind, 'ata'>, ReadonlySet<string>>> = {
+  termo: new Set([
+    'numeroControlePNCP',
+    'numeroControlePNCPContrato',
+    'numeroControlePncpContrato',
+    'sequencialTermoContrato',
+    'numeroTermoContrato',
+    'tipoTermoContratoId',
+    'tipoTermoContratoNome',
+    'objetoTermoContrato',
+    'informativoObservacao',
+    'informacaoComplementar',
+    'fundamentoLegal',
+    'qualificacaoAcrescimoSupressao',
+    'qualificacaoVigencia',
+    'qualificacaoFornecedor',
+    'qualificacaoReajuste',
+    'qualificacaoInformativo',
+    'tipoPessoa',
+    'niFornecedor',
+    'nomeRazaoSocialFornecedor',
+    'tipoPessoaFornecedorSubContratado',
+    'niFornecedorSubContratado',
+    'nomeRazaoSocialFornecedorSubContratado',
+    'valorAcrescido',
+    'valorGlobal',
+    'valorParcela',
+    'numeroParcelas',
+    'prazoAditadoDias',
+    'dataAssinatura',
+    'dataVigenciaInicio',
+    'dataVigenciaFim',
+    'dataPublicacaoPncp',
+    'dataInclusao',
+    'dataAtualizacao',
+    'orgaoEntidade',
+    'unidadeOrgao',
+    'orgaoSubRogado',
+    'unidadeSubRogada',
+    'usuarioNome',
+    'anoContrato',
+    'sequencialContrato',
+  ]),
   item: new Set([
     'numeroControlePNCP',
     'numeroControlePNCPCompra',
@@ -457,20 +508,79 @@ export interface Children {
 }
 
 /**
- * Where the harvester keeps a contratação's items and results:
+ * Where the harvester keeps a contratação's items and results and a contrato's termos:
  * `.../{cnpj}-{ano}-{sequencial}/{its last change}/FILE.json` (the last directory may be left out).
  */
 const CHILD_PATH = /(\d{14})-(\d{4})-(\d{1,6})[\\/](?:\d+[\\/])?[^\\/]+$/
 
-/** The contratação an item or result belongs to: named on the record, else by the harvester's path. */
-export function parentOf(raw: Record<string, unknown>, path: string): string | undefined {
-  for (const name of ['numeroControlePNCPCompra', 'numeroControlePncpCompra', 'numeroControlePNCP']) {
+/**
+ * The record an item or result (a contratação) or a termo (a contrato) belongs to: named on the record, else by
+ * the harvester's path.
+ */
+export function parentOf(
+  raw: Record<string, unknown>,
+  path: string,
+  kind: PncpKind = 'item',
+): string | undefined {
+  const termo = kind === 'termo'
+  const names = termo
+    ? ['numeroControlePNCPContrato', 'numeroControlePncpContrato']
+    : ['numeroControlePNCPCompra', 'numeroControlePncpCompra', 'numeroControlePNCP']
+  for (const name of names) {
     const value = raw[name]
     if (typeof value === 'string' && CONTROL.test(value.trim())) return value.trim()
   }
   const m = CHILD_PATH.exec(path)
   if (!m) return undefined
-  return `${m[1]}-1-${(m[3] as string).padStart(6, '0')}/${m[2]}`
+  // PNCP's control numbers: type 1 a contratação, 2 a contrato.
+  return `${m[1]}-${termo ? 2 : 1}-${(m[3] as string).padStart(6, '0')}/${m[2]}`
+}
+
+export type TermRecord = ContractRecord['terms'][number]
+
+/**
+ * A termo of a contrato (`.../contratos/{ano}/{sequencial}/termos`): an additive term. Its value is what it adds
+ * (`valorAcrescido`); a suppression (a negative one) is kept without a value.
+ */
+export function mapTermo(raw: Record<string, unknown>): Mapped & { term?: TermRecord } {
+  const read = new Reader(raw)
+  const number =
+    read.optionalText('numeroTermoContrato', 100) ??
+    (typeof raw.sequencialTermoContrato === 'number' ? String(raw.sequencialTermoContrato) : null)
+  if (number === null)
+    read.problems.push({
+      field: 'numeroTermoContrato',
+      reason: 'is missing, and so is sequencialTermoContrato',
+    })
+  const kind = read.optionalText('tipoTermoContratoNome', 200) ?? 'Termo aditivo'
+  const description =
+    read.optionalText('objetoTermoContrato', 10_000) ??
+    read.optionalText('informativoObservacao', 10_000) ??
+    kind
+  const signature = read.date('dataAssinatura')
+  const start = read.date('dataVigenciaInicio', true)
+  const end = read.date('dataVigenciaFim', true)
+  const added =
+    typeof raw.valorAcrescido === 'number' && raw.valorAcrescido < 0
+      ? null
+      : read.money('valorAcrescido', true)
+  const unknown = unknownFields(raw, 'termo')
+  if (read.problems.length > 0) return { lines: [], problems: read.problems, unknown }
+  return {
+    lines: [],
+    problems: [],
+    unknown,
+    term: {
+      number: number as string,
+      kind,
+      description,
+      signature_date: signature as string,
+      date_start: start,
+      date_end: end,
+      value: added,
+      documents: [],
+    },
+  }
 }
 
 /** An item of a contratação (`.../compras/{ano}/{sequencial}/itens`); `secret` when its budget is. */
@@ -659,6 +769,7 @@ export function mapContratacao(
 export function mapContrato(
   raw: Record<string, unknown>,
   find: (pncpId: string) => Contratacao | undefined,
+  terms: TermRecord[] = [],
 ): Mapped {
   const read = new Reader(raw)
   const control = read.control('numeroControlePNCP')
@@ -726,7 +837,7 @@ export function mapContrato(
     management_status: asOf !== '' && (end as string) < asOf ? 'Encerrado' : 'Vigente',
     ...(pncp as ReturnType<typeof pncpOf>),
     documents: [],
-    terms: [],
+    terms,
   }
   return { lines: [org, contract], problems: [], unknown }
 }

@@ -1,11 +1,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { contratacao, contrato, item, page, resultado } from './pncp.js'
+import { contratacao, contrato, item, page, resultado, termo } from './pncp.js'
 
-// A fake of PNCP's consultation API for the harvester's tests: pages of records in PNCP's shapes, a
-// contratação's items and their results under /pncp (PNCP's own API: two items each, one result an item), and
-// PNCP's misbehaviours on demand (429 as an HTML page without Retry-After, 400 past 50 a page, 422 past 365 days,
-// 204 for nothing, slow pages, dropped connections). Never the real service.
+// A fake of PNCP's consultation API for the harvester's tests: pages of records in PNCP's shapes; a
+// contratação's items and their results and a contrato's termos under /pncp (PNCP's own API: two items each,
+// one result an item, one termo a contrato); and PNCP's misbehaviours on demand (429 as an HTML page without
+// Retry-After, 400 past 50 a page, 422 past 365 days, 204 for nothing, slow pages, dropped connections). Never
+// the real service.
 
 export interface Misbehaviour {
   /** Which request it answers: the endpoint, a query parameter, the page; the first `times` matching requests. */
@@ -122,6 +123,8 @@ export async function startFakePncp(): Promise<FakePncp> {
     const child = /^\/pncp\/v1\/orgaos\/\d{14}\/compras\/\d{4}\/\d+\/itens(?:\/(\d+)\/resultados)?$/.exec(
       endpoint,
     )
+    if (/^\/pncp\/v1\/orgaos\/\d{14}\/contratos\/\d{4}\/\d+\/termos$/.test(endpoint))
+      return answer(200, JSON.stringify([termo(1)]))
     if (child) {
       if (child[1] !== undefined) return answer(200, JSON.stringify([resultado(Number(child[1]))]))
       const items = [item(1), item(2, { unidadeMedida: 'UN', descricao: 'Seringa descartável 10 ml' })]

@@ -206,3 +206,35 @@ export function resultado(number: number, overrides: Record<string, unknown> = {
     ...overrides,
   }
 }
+
+/** A termo as PNCP's API serves `/v1/orgaos/{cnpj}/contratos/{ano}/{sequencial}/termos` (a bare list of these). */
+export function termo(sequence: number, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  const month = String(5 + sequence).padStart(2, '0')
+  return {
+    sequencialTermoContrato: sequence,
+    numeroTermoContrato: `${sequence}º Termo Aditivo`,
+    tipoTermoContratoId: 2,
+    tipoTermoContratoNome: 'Termo Aditivo',
+    objetoTermoContrato: 'Acréscimo de quantitativos do item 1, art. 125 da Lei 14.133/2021',
+    qualificacaoAcrescimoSupressao: true,
+    qualificacaoVigencia: false,
+    qualificacaoFornecedor: false,
+    qualificacaoReajuste: false,
+    qualificacaoInformativo: false,
+    tipoPessoa: 'PJ',
+    niFornecedor: '11222333000181',
+    nomeRazaoSocialFornecedor: 'DISTRIBUIDORA DE MEDICAMENTOS EXEMPLO LTDA',
+    fundamentoLegal: 'Art. 125 da Lei 14.133/2021',
+    valorAcrescido: 12000,
+    valorGlobal: 60000,
+    numeroParcelas: 12,
+    valorParcela: 5000,
+    prazoAditadoDias: 0,
+    dataAssinatura: `2025-${month}-01`,
+    dataVigenciaInicio: `2025-${month}-01`,
+    dataVigenciaFim: '2026-03-31',
+    dataPublicacaoPncp: `2025-${month}-02T10:00:00`,
+    dataAtualizacao: `2025-${month}-02T10:00:00`,
+    ...overrides,
+  }
+}
