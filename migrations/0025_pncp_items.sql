@@ -22,6 +22,8 @@ CREATE TABLE IF NOT EXISTS bidding_items (
   estimated_total   numeric,
   PRIMARY KEY (bidding_id, position)
 );
+-- An item is named by its number in its bidding (the import refuses a repeated one): what a result names.
+CREATE UNIQUE INDEX IF NOT EXISTS bidding_items_number ON bidding_items (bidding_id, number_item);
 CREATE TABLE IF NOT EXISTS bidding_results (
   bidding_id   uuid NOT NULL REFERENCES biddings (id) ON DELETE CASCADE,
   position     smallint NOT NULL,
@@ -37,48 +39,41 @@ CREATE TABLE IF NOT EXISTS bidding_results (
 CREATE INDEX IF NOT EXISTS bidding_results_supplier ON bidding_results (supplier_id);
 
 -- The unit a price is compared in: the spelling as published, upper-cased, accents, a trailing period and
--- repeated spaces aside, then the synonyms below (docs/prices.md lists them). Each item keeps its spelling.
+-- repeated spaces aside, then the synonyms below (docs/pncp-mapping.md lists them). Each item keeps its spelling.
 CREATE OR REPLACE FUNCTION compras_unit(u text) RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-  SELECT coalesce(m.unit, k.key) FROM
-    (SELECT upper(regexp_replace(regexp_replace(translate(btrim(u),
-       'áàâãäéèêëíìîïóòôõöúùûüçÁÀÂÃÄÉÈÊËÍÌÎÏÓÒÔÕÖÚÙÛÜÇ', 'aaaaaeeeeiiiiooooouuuucAAAAAEEEEIIIIOOOOOUUUUC'),
-       '[.]+$', ''), '\s+', ' ', 'g')) AS key) k
-  LEFT JOIN (VALUES
-    ('U', 'UN'), ('UND', 'UN'), ('UNDS', 'UN'), ('UNI', 'UN'), ('UNID', 'UN'), ('UNIDS', 'UN'),
-    ('UNIDADE', 'UN'), ('UNIDADES', 'UN'), ('UNIT', 'UN'),
-    ('CAIXA', 'CX'), ('CAIXAS', 'CX'), ('CXS', 'CX'),
-    ('PACOTE', 'PCT'), ('PACOTES', 'PCT'), ('PCTE', 'PCT'), ('PCTS', 'PCT'),
-    ('PECA', 'PC'), ('PECAS', 'PC'), ('PCS', 'PC'),
-    ('KGS', 'KG'), ('KILO', 'KG'), ('KILOS', 'KG'), ('QUILO', 'KG'), ('QUILOS', 'KG'), ('QUILOGRAMA', 'KG'),
-    ('QUILOGRAMAS', 'KG'),
-    ('GR', 'G'), ('GRS', 'G'), ('GRAMA', 'G'), ('GRAMAS', 'G'),
-    ('LT', 'L'), ('LTS', 'L'), ('LITRO', 'L'), ('LITROS', 'L'),
-    ('MILILITRO', 'ML'), ('MILILITROS', 'ML'),
-    ('MT', 'M'), ('MTS', 'M'), ('METRO', 'M'), ('METROS', 'M'),
-    ('M²', 'M2'), ('METRO QUADRADO', 'M2'), ('METROS QUADRADOS', 'M2'),
-    ('M³', 'M3'), ('METRO CUBICO', 'M3'), ('METROS CUBICOS', 'M3'),
-    ('FRASCO', 'FR'), ('FRASCOS', 'FR'),
-    ('GALAO', 'GL'), ('GALOES', 'GL'),
-    ('ROLO', 'RL'), ('ROLOS', 'RL'),
-    ('DUZIA', 'DZ'), ('DUZIAS', 'DZ'),
-    ('PARES', 'PAR'),
-    ('SERV', 'SV'), ('SERVICO', 'SV'), ('SERVICOS', 'SV'),
-    ('MESES', 'MES'),
-    ('HR', 'H'), ('HRS', 'H'), ('HORA', 'H'), ('HORAS', 'H'),
-    ('DIAS', 'DIA'),
-    ('KITS', 'KIT'),
-    ('SACO', 'SC'), ('SACOS', 'SC'),
-    ('TUBO', 'TB'), ('TUBOS', 'TB'),
-    ('CONJ', 'CJ'), ('CONJUNTO', 'CJ'), ('CONJUNTOS', 'CJ'),
-    ('AMPOLA', 'AMP'), ('AMPOLAS', 'AMP'),
-    ('COMP', 'CP'), ('CPR', 'CP'), ('COMPRIMIDO', 'CP'), ('COMPRIMIDOS', 'CP'),
-    ('FARDO', 'FD'), ('FARDOS', 'FD'),
-    ('CAPSULA', 'CAP'), ('CAPSULAS', 'CAP'),
-    ('GARRAFA', 'GF'), ('GARRAFAS', 'GF'),
-    ('RESMAS', 'RESMA'),
-    ('TON', 'T'), ('TONELADA', 'T'), ('TONELADAS', 'T')
-  ) m(spelling, unit) ON m.spelling = k.key
+  -- One expression, so that PostgreSQL inlines it into the statements that call it for every item.
+  SELECT CASE upper(regexp_replace(regexp_replace(translate(btrim(u),
+      'áàâãäéèêëíìîïóòôõöúùûüçÁÀÂÃÄÉÈÊËÍÌÎÏÓÒÔÕÖÚÙÛÜÇ', 'aaaaaeeeeiiiiooooouuuucAAAAAEEEEIIIIOOOOOUUUUC'),
+      '[.]+$', ''), '\s+', ' ', 'g'))
+    WHEN 'U' THEN 'UN' WHEN 'UND' THEN 'UN' WHEN 'UNDS' THEN 'UN' WHEN 'UNI' THEN 'UN'
+    WHEN 'UNID' THEN 'UN' WHEN 'UNIDS' THEN 'UN' WHEN 'UNIDADE' THEN 'UN' WHEN 'UNIDADES' THEN 'UN'
+    WHEN 'UNIT' THEN 'UN' WHEN 'CAIXA' THEN 'CX' WHEN 'CAIXAS' THEN 'CX' WHEN 'CXS' THEN 'CX'
+    WHEN 'PACOTE' THEN 'PCT' WHEN 'PACOTES' THEN 'PCT' WHEN 'PCTE' THEN 'PCT' WHEN 'PCTS' THEN 'PCT'
+    WHEN 'PECA' THEN 'PC' WHEN 'PECAS' THEN 'PC' WHEN 'PCS' THEN 'PC' WHEN 'KGS' THEN 'KG'
+    WHEN 'KILO' THEN 'KG' WHEN 'KILOS' THEN 'KG' WHEN 'QUILO' THEN 'KG' WHEN 'QUILOS' THEN 'KG'
+    WHEN 'QUILOGRAMA' THEN 'KG' WHEN 'QUILOGRAMAS' THEN 'KG' WHEN 'GR' THEN 'G' WHEN 'GRS' THEN 'G'
+    WHEN 'GRAMA' THEN 'G' WHEN 'GRAMAS' THEN 'G' WHEN 'LT' THEN 'L' WHEN 'LTS' THEN 'L'
+    WHEN 'LITRO' THEN 'L' WHEN 'LITROS' THEN 'L' WHEN 'MILILITRO' THEN 'ML' WHEN 'MILILITROS' THEN 'ML'
+    WHEN 'MT' THEN 'M' WHEN 'MTS' THEN 'M' WHEN 'METRO' THEN 'M' WHEN 'METROS' THEN 'M'
+    WHEN 'M²' THEN 'M2' WHEN 'METRO QUADRADO' THEN 'M2' WHEN 'METROS QUADRADOS' THEN 'M2'
+    WHEN 'M³' THEN 'M3' WHEN 'METRO CUBICO' THEN 'M3' WHEN 'METROS CUBICOS' THEN 'M3'
+    WHEN 'FRASCO' THEN 'FR' WHEN 'FRASCOS' THEN 'FR' WHEN 'GALAO' THEN 'GL' WHEN 'GALOES' THEN 'GL'
+    WHEN 'ROLO' THEN 'RL' WHEN 'ROLOS' THEN 'RL' WHEN 'DUZIA' THEN 'DZ' WHEN 'DUZIAS' THEN 'DZ'
+    WHEN 'PARES' THEN 'PAR' WHEN 'SERV' THEN 'SV' WHEN 'SERVICO' THEN 'SV' WHEN 'SERVICOS' THEN 'SV'
+    WHEN 'MESES' THEN 'MES' WHEN 'HR' THEN 'H' WHEN 'HRS' THEN 'H' WHEN 'HORA' THEN 'H'
+    WHEN 'HORAS' THEN 'H' WHEN 'DIAS' THEN 'DIA' WHEN 'KITS' THEN 'KIT' WHEN 'SACO' THEN 'SC'
+    WHEN 'SACOS' THEN 'SC' WHEN 'TUBO' THEN 'TB' WHEN 'TUBOS' THEN 'TB' WHEN 'CONJ' THEN 'CJ'
+    WHEN 'CONJUNTO' THEN 'CJ' WHEN 'CONJUNTOS' THEN 'CJ' WHEN 'AMPOLA' THEN 'AMP'
+    WHEN 'AMPOLAS' THEN 'AMP' WHEN 'COMP' THEN 'CP' WHEN 'CPR' THEN 'CP' WHEN 'COMPRIMIDO' THEN 'CP'
+    WHEN 'COMPRIMIDOS' THEN 'CP' WHEN 'FARDO' THEN 'FD' WHEN 'FARDOS' THEN 'FD'
+    WHEN 'CAPSULA' THEN 'CAP' WHEN 'CAPSULAS' THEN 'CAP' WHEN 'GARRAFA' THEN 'GF'
+    WHEN 'GARRAFAS' THEN 'GF' WHEN 'RESMAS' THEN 'RESMA' WHEN 'TON' THEN 'T' WHEN 'TONELADA' THEN 'T'
+    WHEN 'TONELADAS' THEN 'T'
+    ELSE upper(regexp_replace(regexp_replace(translate(btrim(u),
+      'áàâãäéèêëíìîïóòôõöúùûüçÁÀÂÃÄÉÈÊËÍÌÎÏÓÒÔÕÖÚÙÛÜÇ', 'aaaaaeeeeiiiiooooouuuucAAAAAEEEEIIIIOOOOOUUUUC'),
+      '[.]+$', ''), '\s+', ' ', 'g'))
+  END
 $$;
 
 -- Order items are compared in their normalized unit too.

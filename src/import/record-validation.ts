@@ -111,11 +111,19 @@ export function checkRecord(value: unknown, rawLine: string): RecordProblem | un
   return undefined
 }
 
-/** A bidding's result must name one of its items (docs/import-format.md): its price is that item's. */
+/**
+ * A bidding's items have numbers of their own, and each result names one of them (docs/import-format.md): its
+ * price is that item's.
+ */
 function resultWithoutItem(record: Record<string, unknown>): RecordProblem | undefined {
+  const items = new Set<number>()
+  for (const [i, item] of ((record.items ?? []) as { number_item: number }[]).entries()) {
+    if (items.has(item.number_item))
+      return { field: `items[${i}].number_item`, reason: `repeats another item's number (${item.number_item})` }
+    items.add(item.number_item)
+  }
   const results = record.results
-  if (!Array.isArray(results) || results.length === 0) return undefined
-  const items = new Set(((record.items ?? []) as { number_item: number }[]).map((i) => i.number_item))
+  if (!Array.isArray(results)) return undefined
   for (const [i, result] of (results as { number_item: number }[]).entries())
     if (!items.has(result.number_item))
       return {

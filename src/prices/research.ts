@@ -216,8 +216,7 @@ const ITEM_FROM = `JOIN fences f ON f.unit = p.unit
   LEFT JOIN price_results pr ON p.source = 2 AND pr.ref = p.ref
   LEFT JOIN bidding_results r ON r.bidding_id = pr.bidding_id AND r.position = pr.position
   LEFT JOIN biddings b ON b.id = pr.bidding_id
-  LEFT JOIN LATERAL (SELECT description, unit_measurement FROM bidding_items bi
-    WHERE bi.bidding_id = r.bidding_id AND bi.number_item = r.number_item ORDER BY bi.position LIMIT 1) bi ON true
+  LEFT JOIN bidding_items bi ON bi.bidding_id = r.bidding_id AND bi.number_item = r.number_item
   JOIN organizations g ON g.id = p.organization_id
   JOIN suppliers s ON s.id = p.supplier_id
   LEFT JOIN contracts c ON c.organization_id = o.organization_id AND c.contract_number = o.contract_number

@@ -296,7 +296,7 @@ describe('PNCP items and results', () => {
     )
   })
 
-  it('refuses, in the platform import, a result that names no item of its record', async () => {
+  it('refuses, in the platform import, a result that names no item of its record, and a repeated item', async () => {
     const mapped = mapContratacao(contratacao(301), {
       items: [
         {
@@ -327,6 +327,15 @@ describe('PNCP items and results', () => {
     assert.match(
       result.stderr,
       /records\.ndjson:2: results\[0\]\.number_item: names no item of this record \(9\)/,
+    )
+    const bidding = mapped.lines[1] as unknown as Json & { items: Json[] }
+    const twice = { ...bidding, items: [...bidding.items, bidding.items[0]], results: [] }
+    await writeFile(at, `${json(mapped.lines[0])}\n${json(twice)}\n`)
+    const repeated = await runCli(['import', at], { DATABASE_URL: db.url })
+    assert.equal(repeated.code, 1)
+    assert.match(
+      repeated.stderr,
+      /records\.ndjson:2: items\[1\]\.number_item: repeats another item's number \(1\)/,
     )
   })
 
