@@ -119,7 +119,10 @@ function resultWithoutItem(record: Record<string, unknown>): RecordProblem | und
   const items = new Set<number>()
   for (const [i, item] of ((record.items ?? []) as { number_item: number }[]).entries()) {
     if (items.has(item.number_item))
-      return { field: `items[${i}].number_item`, reason: `repeats another item's number (${item.number_item})` }
+      return {
+        field: `items[${i}].number_item`,
+        reason: `repeats another item's number (${item.number_item})`,
+      }
     items.add(item.number_item)
   }
   const results = record.results

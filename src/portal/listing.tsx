@@ -108,7 +108,8 @@ function Select({
 
 /** Where each kind of input sits on the form: the search box first, then the organ, lists, texts, dates. */
 const PLACE: Readonly<Record<string, number>> = { search: 0, organization: 1, choices: 2, text: 3, date: 4 }
-const place = (form: FormInput) => PLACE['choices' in form ? 'choices' : form.input] as number
+const place = (form: FormInput) =>
+  PLACE['choices' in form || 'options' in form ? 'choices' : form.input] as number
 
 /** The resource's filters that the form shows, in the form's order. */
 function formFilters(resource: PublicResource): [string, FormInput][] {
@@ -148,6 +149,12 @@ function FilterInput({ name, form, view }: { name: string; form: FormInput; view
     return (
       <Field name={name} label={form.label} error={view.errors[name]}>
         <Select name={name} view={view} options={view.choices.lists[form.choices]} empty="Todas" />
+      </Field>
+    )
+  if ('options' in form)
+    return (
+      <Field name={name} label={form.label} error={view.errors[name]}>
+        <Select name={name} view={view} options={form.options} empty="Todas" />
       </Field>
     )
   if (form.input === 'organization') return <OrganizationFields name={name} label={form.label} view={view} />

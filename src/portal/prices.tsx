@@ -246,6 +246,20 @@ function PanelField({
         </select>
       </p>
     )
+  if ('options' in form)
+    return (
+      <p>
+        <label for={id}>{form.label}</label>
+        <select id={id} name={name}>
+          <option value="">Todas</option>
+          {form.options.map((option) => (
+            <option key={option.id} value={option.id} selected={option.id === value}>
+              {option.name}
+            </option>
+          ))}
+        </select>
+      </p>
+    )
   if (form.input === 'organization')
     return value === '' ? null : (
       <p>

@@ -87,7 +87,13 @@ export const PRICE_FILTERS = {
       }),
       'order (ordens de fornecimento) ou result (resultados de contratações)',
     ],
-    form: { label: 'Origem', input: 'text' },
+    form: {
+      label: 'Origem',
+      options: [
+        { id: 'order', name: 'Ordens de fornecimento' },
+        { id: 'result', name: 'Resultados de contratações (PNCP)' },
+      ],
+    },
   },
   organization_uuid: { ...organization, sql: (a, p) => `${a}.organization_id = ${p}::uuid` },
   provider_document: {

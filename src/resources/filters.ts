@@ -32,12 +32,13 @@ export type FilterSql = (a: string, p: string) => string
 export type ChoiceList = 'bidding-modalities' | 'bidding-statuses' | 'management-statuses'
 
 /**
- * How the portal's form asks for a filter: typed in (`search`, `text`, `date`), chosen from a list, or the
- * organ (found by name, then chosen).
+ * How the portal's form asks for a filter: typed in (`search`, `text`, `date`), chosen from a list (a helper's,
+ * or a few fixed values with their Portuguese names), or the organ (found by name, then chosen).
  */
 export type FormInput =
   | { readonly label: string; readonly input: 'search' | 'text' | 'date' }
   | { readonly label: string; readonly choices: ChoiceList }
+  | { readonly label: string; readonly options: readonly { readonly id: string; readonly name: string }[] }
   | { readonly label: string; readonly input: 'organization' }
 
 export interface Filter {

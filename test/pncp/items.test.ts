@@ -176,6 +176,11 @@ describe('PNCP items and results', () => {
       portal.body,
       new RegExp(`href="/chamadas-publicas/${call.id}"[^>]*>Resultado da contratação`),
     )
+    const chosen = await app.inject({ method: 'GET', url: '/precos?q=dipirona&source=result' })
+    assert.match(
+      chosen.body,
+      /<option value="result" selected[^>]*>Resultados de contratações \(PNCP\)<\/option>/,
+    )
     const csv = await get('/v1/transparency/prices/export?format=csv&q=dipirona')
     assert.equal(csv.status, 200)
     assert.match(csv.text, /,result,2025-03-20,/)
