@@ -375,9 +375,10 @@ ${(
   whatever the size).
 
 What holds the rest: reading and mapping the files is the time outside the platform import (a harvest's
-many small files: each is opened, read and parsed, twice for the kinds imported); the platform import itself
-(the NDJSON import's checks, staging, writes and documents) runs at about the rate it loads the demo's
-records. In memory, an import holds each file's name and state and each contratação of the run (a contract
+many small files: each is opened, read and parsed, and a contratação's items and results once more when its
+line is made); the platform import itself (the NDJSON import's checks, staging and writes of a million owned
+rows, the documents and OCDS releases that show them, and the price projection of half a million results) is
+most of the time. In memory, an import holds each file's name and state and each contratação of the run (a contract
 takes its modality from it), so the live set grows with the directory, and V8 lets its heap fill with garbage
 well past what is alive before it collects; the two worker threads that check lines have heaps of their own.
 `

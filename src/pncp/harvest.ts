@@ -262,6 +262,24 @@ async function writeWhole(path: string, text: string): Promise<void> {
   await rename(partial, path)
 }
 
+/**
+ * Where what a record has on PNCP's own API goes (its items, results or termos), and the parts of its number
+ * that address it: `{cnpj}-{ano}-{sequencial}/{the digits of its last change}`, so that a record PNCP changed
+ * is fetched again into a directory of its own. Undefined for what is not a record with a control number.
+ */
+function placeOf(
+  value: unknown,
+): { folder: string; cnpj: string; year: string; sequence: number } | undefined {
+  if (value === null || typeof value !== 'object') return undefined
+  const record = value as Record<string, unknown>
+  const control = /^(\d{14})-\d-(\d{6})\/(\d{4})$/.exec(String(record.numeroControlePNCP ?? '').trim())
+  if (!control) return undefined
+  const [, cnpj, seq, year] = control as unknown as [string, string, string, string]
+  const changed = String(record.dataAtualizacaoGlobal ?? record.dataAtualizacao ?? '').replace(/\D/g, '')
+  const sequence = Number(seq)
+  return { folder: join(`${cnpj}-${year}-${sequence}`, changed === '' ? '0' : changed), cnpj, year, sequence }
+}
+
 /** Harvests PNCP into `options.out`: every page of every query of the window, at most `rate` a second. */
 export async function harvest(options: HarvestOptions): Promise<HarvestResult> {
   const kinds = [...new Set(options.kinds ?? ['contratacoes', 'contratos'])] as HarvestKind[]
@@ -379,14 +397,10 @@ export async function harvest(options: HarvestOptions): Promise<HarvestResult> {
    * contratação's last change: a changed contratação's items are fetched again, an unchanged one's never.
    */
   async function children(contratacao: unknown): Promise<void> {
-    if (contratacao === null || typeof contratacao !== 'object') return
-    const record = contratacao as Record<string, unknown>
-    const control = /^(\d{14})-\d-(\d{6})\/(\d{4})$/.exec(String(record.numeroControlePNCP ?? '').trim())
-    if (!control) return
-    const [, cnpj, seq, year] = control as unknown as [string, string, string, string]
-    const changed = String(record.dataAtualizacaoGlobal ?? record.dataAtualizacao ?? '').replace(/\D/g, '')
-    const folder = join(`${cnpj}-${year}-${Number(seq)}`, changed === '' ? '0' : changed)
-    const path = `${itemsBase}/v1/orgaos/${cnpj}/compras/${year}/${Number(seq)}/itens`
+    const place = placeOf(contratacao)
+    if (place === undefined) return
+    const { folder, cnpj, year, sequence } = place
+    const path = `${itemsBase}/v1/orgaos/${cnpj}/compras/${year}/${sequence}/itens`
     const items: Record<string, unknown>[] = []
     for (let n = 1; n <= 1000; n++) {
       const params = new URLSearchParams({ pagina: String(n), tamanhoPagina: String(PAGE_SIZE) })
@@ -417,14 +431,10 @@ export async function harvest(options: HarvestOptions): Promise<HarvestResult> {
 
   /** A contrato's termos, under a directory of the contrato's last change, as a contratação's items. */
   async function terms(contrato: unknown): Promise<void> {
-    if (contrato === null || typeof contrato !== 'object') return
-    const record = contrato as Record<string, unknown>
-    const control = /^(\d{14})-\d-(\d{6})\/(\d{4})$/.exec(String(record.numeroControlePNCP ?? '').trim())
-    if (!control) return
-    const [, cnpj, seq, year] = control as unknown as [string, string, string, string]
-    const changed = String(record.dataAtualizacaoGlobal ?? record.dataAtualizacao ?? '').replace(/\D/g, '')
-    const folder = join(`${cnpj}-${year}-${Number(seq)}`, changed === '' ? '0' : changed)
-    const url = `${itemsBase}/v1/orgaos/${cnpj}/contratos/${year}/${Number(seq)}/termos`
+    const place = placeOf(contrato)
+    if (place === undefined) return
+    const { folder, cnpj, year, sequence } = place
+    const url = `${itemsBase}/v1/orgaos/${cnpj}/contratos/${year}/${sequence}/termos`
     const got = await fetched(join('termos', folder, 'termos.json'), url, true)
     progress.known++
     if (got === undefined) return

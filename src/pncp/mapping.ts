@@ -355,13 +355,8 @@ class Reader {
   money(path: string, nullable: true): string | null
   money(path: string, nullable?: false): string | undefined
   money(path: string, nullable = false): string | null | undefined {
-    const value = this.get(path)
-    if ((value === undefined || value === null) && nullable) return null
-    const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value
-    if (typeof n !== 'number' || !Number.isFinite(n)) return this.fail(path, 'is not a number')
-    if (n < 0) return this.fail(path, 'is negative')
-    if (n >= 1e15) return this.fail(path, 'is larger than 10^15')
-    return n.toFixed(2)
+    const n = nullable ? this.decimal(path, true) : this.decimal(path)
+    return n === null || n === undefined ? n : n.toFixed(2)
   }
 
   /** A quantity or a price as an exact number, decimals kept; never negative. */

@@ -1,3 +1,6 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import path from 'node:path'
+
 // PNCP's records in its consultation API's exact field names and shapes (its manual, "Manual das APIs de
 // Consultas PNCP", and the pages it serves), written for these tests: no real record is copied.
 
@@ -237,4 +240,25 @@ export function termo(sequence: number, overrides: Record<string, unknown> = {})
     dataAtualizacao: `2025-${month}-02T10:00:00`,
     ...overrides,
   }
+}
+
+/** Writes `value` (JSON, or text as it is) to `name` under `dir`, making its directories; gives its path. */
+export async function writePncpFile(dir: string, name: string, value: unknown): Promise<string> {
+  const at = path.join(dir, name)
+  await mkdir(path.dirname(at), { recursive: true })
+  await writeFile(at, typeof value === 'string' ? value : JSON.stringify(value))
+  return at
+}
+
+/** A record of a --rejects file, read as JSON. */
+// biome-ignore lint/suspicious/noExplicitAny: the records as PNCP gave them, checked field by field
+export type Rejected = Record<string, any>
+
+/** A --rejects file as the import wrote it: where each refused record was, and its first problem's field. */
+export async function rejected(file: string): Promise<{ refused: Rejected[]; where: unknown[][] }> {
+  const refused = (await readFile(file, 'utf8'))
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Rejected)
+  return { refused, where: refused.map((r) => [path.basename(r.file), r.record, r.problems[0].field]) }
 }

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { mkdir, mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
@@ -11,7 +11,7 @@ import { buildTestApp } from '../helpers/app.js'
 import { runCli } from '../helpers/cli.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
 import { checkRelease, type Json } from '../helpers/ocds.js'
-import { ata, contratacao, contrato, ORGAN, page } from '../helpers/pncp.js'
+import { ata, contratacao, contrato, ORGAN, page, rejected, writePncpFile } from '../helpers/pncp.js'
 
 // `compras pncp import` over files in PNCP's own shapes: what it stores, what every listing then serves,
 // versions in any order, and bad input refused whole or, with --rejects, record by record.
@@ -36,12 +36,7 @@ describe('compras pncp import', () => {
   }
   const count = async (table: string) =>
     Number((await db.pool.query(`SELECT count(*)::int AS n FROM ${table}`)).rows[0].n)
-  const file = async (name: string, value: unknown) => {
-    const at = path.join(dir, name)
-    await mkdir(path.dirname(at), { recursive: true })
-    await writeFile(at, typeof value === 'string' ? value : json(value))
-    return at
-  }
+  const file = (name: string, value: unknown) => writePncpFile(dir, name, value)
 
   before(async () => {
     db = await createTestDatabase()
@@ -254,18 +249,12 @@ describe('compras pncp import', () => {
     assert.equal(result.code, 0, result.stderr)
     assert.match(result.stdout, /refused 2 record\(s\)/)
     await one('public-calls', `${ORGAN.cnpj}-1-000070/2025`)
-    const refused = (await readFile(rejects, 'utf8'))
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line))
-    assert.deepEqual(
-      refused.map((r) => [path.basename(r.file), r.record, r.problems[0].field]),
-      [
-        ['1.json', 2, 'modalidadeId'],
-        ['2.json', 0, '(file)'],
-      ],
-    )
-    assert.equal(refused[0].data.numeroControlePNCP, `${ORGAN.cnpj}-1-000071/2025`)
+    const { refused, where } = await rejected(rejects)
+    assert.deepEqual(where, [
+      ['1.json', 2, 'modalidadeId'],
+      ['2.json', 0, '(file)'],
+    ])
+    assert.equal(refused[0]?.data.numeroControlePNCP, `${ORGAN.cnpj}-1-000071/2025`)
   })
 
   it("masks a person's CPF on every face, and no filter takes one", async () => {

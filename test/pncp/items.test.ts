@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
@@ -12,7 +12,7 @@ import { runCli } from '../helpers/cli.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
 import { type FakePncp, startFakePncp } from '../helpers/fake-pncp.js'
 import { checkRelease, type Json as Release } from '../helpers/ocds.js'
-import { contratacao, item, ORGAN, page, resultado } from '../helpers/pncp.js'
+import { contratacao, item, ORGAN, page, rejected, resultado, writePncpFile } from '../helpers/pncp.js'
 
 // A contratação's items and results from PNCP: inside its record on every face, and its homologated prices in
 // the price research beside the orders' (source result), compared in normalized units.
@@ -46,12 +46,7 @@ describe('PNCP items and results', () => {
     assert.equal(status, 200, json(body))
     return body.data as { summary: Json[]; items: { data: Json[] } }
   }
-  const file = async (name: string, value: unknown) => {
-    const at = path.join(dir, name)
-    await mkdir(path.dirname(at), { recursive: true })
-    await writeFile(at, typeof value === 'string' ? value : json(value))
-    return at
-  }
+  const file = (name: string, value: unknown) => writePncpFile(dir, name, value)
   const count = async (table: string) =>
     Number((await db.pool.query(`SELECT count(*)::int AS n FROM ${table}`)).rows[0].n)
 
@@ -287,18 +282,12 @@ describe('PNCP items and results', () => {
       [1],
     )
     assert.deepEqual(call.results, [])
-    const refused = (await readFile(rejects, 'utf8'))
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line))
-    assert.deepEqual(
-      refused.map((r) => [path.basename(r.file), r.record, r.problems[0].field]),
-      [
-        ['pagina-0001.json', 2, 'quantidade'],
-        ['item-00001.json', 1, 'quantidadeHomologada'],
-        ['item-00001.json', 2, 'numeroItem'],
-      ],
-    )
+    const { where } = await rejected(rejects)
+    assert.deepEqual(where, [
+      ['pagina-0001.json', 2, 'quantidade'],
+      ['item-00001.json', 1, 'quantidadeHomologada'],
+      ['item-00001.json', 2, 'numeroItem'],
+    ])
   })
 
   it('refuses, in the platform import, a result that names no item of its record, and a repeated item', async () => {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
@@ -11,7 +11,7 @@ import { runCli } from '../helpers/cli.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
 import { COUNTS, type FakePncp, startFakePncp } from '../helpers/fake-pncp.js'
 import { checkRelease } from '../helpers/ocds.js'
-import { contratacao, contrato, ORGAN, termo } from '../helpers/pncp.js'
+import { contratacao, contrato, ORGAN, termo, writePncpFile } from '../helpers/pncp.js'
 
 // A contrato's termos from PNCP: its additive terms on every face (detail, portal, OCDS amendments), taken from
 // the harvester's layout or named by their contrato, and refused with a reason when they cannot be.
@@ -39,12 +39,7 @@ describe('PNCP termos', () => {
     const id = body.data.data[0].id as string
     return { id, ...((await get(`/v1/transparency/contracts/${id}`)).body.data as Json) } as Json
   }
-  const file = async (name: string, value: unknown) => {
-    const at = path.join(dir, name)
-    await mkdir(path.dirname(at), { recursive: true })
-    await writeFile(at, typeof value === 'string' ? value : json(value))
-    return at
-  }
+  const file = (name: string, value: unknown) => writePncpFile(dir, name, value)
 
   before(async () => {
     db = await createTestDatabase()
