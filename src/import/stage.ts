@@ -153,18 +153,30 @@ DELETE FROM import_stage WHERE seq IN (
   ) lines
   WHERE later IS NOT NULL)`
 
+/** Whether a staged line `s` brings owned children of the kind (a list that is not empty). */
+const bringsChildren = (kind: RecordKind) => {
+  const lists = Object.entries(kind.fields)
+    .filter(([, f]) => isRelation(f) && f.embedded)
+    .map(([name]) => `jsonb_array_length(coalesce(s.doc->'${name}', '[]')) > 0`)
+  return lists.length === 0 ? 'FALSE' : `(${lists.join(' OR ')})`
+}
+
 /**
  * Versioned lines no newer than the stored record they would replace: dropped, so that files arriving in any
  * order never put an older version back, and a file imported again costs its reading only. A line as old as
- * the stored record is its source's same version: the same record.
+ * the stored record is its source's same version, the same record: dropped too, unless it brings owned
+ * children (a contratação's items harvested after it was imported), which it then writes; one without leaves
+ * the stored children alone.
  */
 export const DROP_OLDER = RECORD_KINDS.filter((kind) => kind.placement.version !== undefined)
-  .map(
-    (kind) => `
+  .map((kind) => {
+    const stored = `t.${columnOf(kind, kind.placement.version as string)}`
+    return `
 DELETE FROM import_stage s USING ${kind.table} t
 WHERE s.grp = '${kind.placement.group}' AND NOT s.withdraw AND s.version IS NOT NULL
-  AND t.${kind.placement.key} = s.key::uuid AND t.${columnOf(kind, kind.placement.version as string)} >= s.version`,
-  )
+  AND t.${kind.placement.key} = s.key::uuid
+  AND (${stored} > s.version OR (${stored} = s.version AND NOT ${bringsChildren(kind)}))`
+  })
   .join(';\n')
 
 export const INDEX_STAGE = `

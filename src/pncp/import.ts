@@ -40,6 +40,11 @@ import {
 // record (`FILE:#N`). A contratação's items and results go inside its line: they are read when it is.
 
 export interface PncpImportOptions extends Pick<ImportOptions, 'onProgress' | 'workers' | 'parallelAfter'> {
+  /**
+   * Files to read even though an earlier import took them whole: those that hold the contratação or contrato
+   * of new items, results or termos (found by the import itself).
+   */
+  reread?: ReadonlySet<string>
   /** Every record is of this kind, whatever its fields say. */
   kind?: PncpKind
   /** Import what can be, and write each refused record here with its reasons (one JSON a line). */
@@ -91,6 +96,7 @@ export async function importPncp(
   for (let i = 0; i < listed.length; i += 1000)
     for (const one of await Promise.all(listed.slice(i, i + 1000).map(seen))) stats.push(one)
   const same = await unchanged(pool, stats, mapping)
+  for (const [i, file] of listed.entries()) if (options.reread?.has(file)) same.delete(i)
   const files = listed.filter((_, i) => !same.has(i))
   const fileStats = stats.filter((_, i) => !same.has(i))
   const kindFor = (raw: Record<string, unknown>) => options.kind ?? kindOf(raw)
@@ -145,8 +151,16 @@ export async function importPncp(
       }
     }
   }
-  for (const [parent, indexes] of childFiles)
-    if (!inRun.has(parent)) for (const index of indexes) counted[index] = false
+  const orphans = [...childFiles.keys()].filter((parent) => !inRun.has(parent))
+  // New items, results or termos of a record in a file an earlier import took whole: that file is read again.
+  if (orphans.length > 0 && same.size > 0 && options.reread === undefined) {
+    const old = listed
+      .map((path, i) => ({ path, size: (stats[i] as Seen).size }))
+      .filter((_, i) => same.has(i))
+    const holding = await filesHolding(old, new Set(orphans))
+    if (holding.size > 0) return await importPncp(pool, paths, { ...options, reread: holding })
+  }
+  for (const parent of orphans) for (const index of childFiles.get(parent) ?? []) counted[index] = false
   for (const index of files.keys()) {
     if (!counted[index]) continue
     for (const [k, kind] of PNCP_KINDS.entries()) {
@@ -166,6 +180,8 @@ export async function importPncp(
   let skipped: Partial<Record<PncpKind, number>> = {}
   let unknown = new Map<string, number>()
   const organizations = new Set<string>()
+  // The contratações and contratos refused: their items, results and termos were not written either.
+  const refusedParents = new Set<string>()
 
   // The files of items and results last read, by index: a contratação's are read when its line is made.
   const childCache = new Map<number, FileRecords>()
@@ -339,6 +355,7 @@ export async function importPncp(
       }
       for (const name of mapped.unknown) unknown.set(name, (unknown.get(name) ?? 0) + 1)
       if (mapped.problems.length > 0) {
+        if (typeof raw.numeroControlePNCP === 'string') refusedParents.add(raw.numeroControlePNCP.trim())
         const line = refuse({ file: index, record: number, problems: mapped.problems })
         if (line) yield line
         continue
@@ -385,8 +402,11 @@ export async function importPncp(
     )
     const done = async (ok: boolean): Promise<PncpImportResult> => {
       if (ok) {
-        // The files taken whole: every one read, but those with a refused record.
+        // The files taken whole: every one read, but those with a refused record, and those of the items,
+        // results and termos of a refused record (read again with it when PNCP changes it).
         const refusedFiles = new Set([...excluded.values()].map((r) => r.file))
+        for (const parent of refusedParents)
+          for (const index of childFiles.get(parent) ?? []) refusedFiles.add(index)
         await recordTaken(
           pool,
           fileStats.filter((_, index) => !refusedFiles.has(index)),
@@ -452,6 +472,27 @@ async function writeRejects(
       )
     await appendFile(path, `${lines.join('\n')}\n`)
   }
+}
+
+/** Of `files`, those that hold a record (a contratação or contrato) whose PNCP number is one of `ids`. */
+async function filesHolding(
+  files: readonly { path: string; size: number }[],
+  ids: ReadonlySet<string>,
+): Promise<Set<string>> {
+  const found = new Set<string>()
+  const ahead = new ReadAhead(files)
+  for (const [i, file] of files.entries()) {
+    const read = await ahead.get(i)
+    if ('error' in read) continue
+    for (const raw of read.records)
+      if (
+        isObject(raw) &&
+        typeof raw.numeroControlePNCP === 'string' &&
+        ids.has(raw.numeroControlePNCP.trim())
+      )
+        found.add(file.path)
+  }
+  return found
 }
 
 /** Contratações already stored, by their PNCP numbers. */

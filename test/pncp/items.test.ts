@@ -244,6 +244,43 @@ describe('PNCP items and results', () => {
     assert.equal((await prices('q=seringa')).summary.length, 0)
   })
 
+  it('reads a contratação an earlier import took again when new items name it', async () => {
+    const calls = await file('late/contratacoes.json', [contratacao(501)])
+    assert.ok((await importPncp(db.pool, [path.join(dir, 'late')])).ok)
+    // The same directory, the contratação's file unchanged, with its items and results now.
+    await file(`late/itens/${ORGAN.cnpj}-2025-501/pagina-0001.json`, [item(1)])
+    await file(`late/resultados/${ORGAN.cnpj}-2025-501/item-00001.json`, [resultado(1)])
+    const again = await importPncp(db.pool, [path.join(dir, 'late')])
+    assert.ok(again.ok, json(again.problems))
+    assert.equal(again.unchanged, 0, `${calls} is read again`)
+    // Imported once more, nothing is read: every file was taken whole.
+    assert.equal((await importPncp(db.pool, [path.join(dir, 'late')])).unchanged, 3)
+    // The same version without its items, from elsewhere, leaves the stored ones alone.
+    assert.ok((await importPncp(db.pool, [await file('bare/contratacoes.json', [contratacao(501)])])).ok)
+    const still = await one('public-calls', control(501))
+    assert.deepEqual([(still.items as Json[]).length, (still.results as Json[]).length], [1, 1])
+    const call = await one('public-calls', control(501))
+    assert.deepEqual([(call.items as Json[]).length, (call.results as Json[]).length], [1, 1])
+  })
+
+  it('leaves the items of a refused contratação to be read again with it', async () => {
+    const rejects = path.join(dir, 'refused.ndjson')
+    await file('gone/contratacoes.json', [contratacao(502, { modalidadeId: 99 }), contratacao(503)])
+    const items = await file(`gone/itens/${ORGAN.cnpj}-2025-502/pagina-0001.json`, [item(1)])
+    const kept = await file(`gone/itens/${ORGAN.cnpj}-2025-503/pagina-0001.json`, [item(1)])
+    const result = await importPncp(db.pool, [path.join(dir, 'gone')], { rejects })
+    assert.ok(result.ok, json(result.problems))
+    assert.equal(result.rejected, 1)
+    const ledger = await db.pool.query<{ path: string }>('SELECT path FROM pncp_files WHERE path = ANY($1)', [
+      [items, kept],
+    ])
+    assert.deepEqual(
+      ledger.rows.map((r) => r.path),
+      [kept],
+      'the refused contratação’s items are not recorded as taken',
+    )
+  })
+
   it('refuses bad items and results whole, naming each file, record and field', async () => {
     const before = await count('bidding_results')
     const files = [
