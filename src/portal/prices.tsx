@@ -232,34 +232,23 @@ function PanelField({
 }) {
   const value = asked[name] ?? ''
   const id = `f-${name}`
-  if ('choices' in form)
+  // A helper's list (ids are numbers) or a few fixed values: one list to choose from.
+  if ('choices' in form || 'options' in form) {
+    const options = 'choices' in form ? lists[form.choices] : form.options
     return (
       <p>
         <label for={id}>{form.label}</label>
         <select id={id} name={name}>
           <option value="">Todas</option>
-          {lists[form.choices].map((choice) => (
-            <option key={choice.id} value={String(choice.id)} selected={String(choice.id) === value}>
-              {choice.name}
-            </option>
-          ))}
-        </select>
-      </p>
-    )
-  if ('options' in form)
-    return (
-      <p>
-        <label for={id}>{form.label}</label>
-        <select id={id} name={name}>
-          <option value="">Todas</option>
-          {form.options.map((option) => (
-            <option key={option.id} value={option.id} selected={option.id === value}>
+          {options.map((option) => (
+            <option key={option.id} value={String(option.id)} selected={String(option.id) === value}>
               {option.name}
             </option>
           ))}
         </select>
       </p>
     )
+  }
   if (form.input === 'organization')
     return value === '' ? null : (
       <p>

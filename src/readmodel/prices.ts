@@ -37,6 +37,20 @@ const ADD_DESCRIPTIONS = (rows: string) => `INSERT INTO item_descriptions (descr
   WHERE NOT EXISTS (SELECT 1 FROM item_descriptions e WHERE md5(e.description) = md5(x.d))
   ON CONFLICT (md5(description)) DO NOTHING`
 
+/**
+ * Writes the price rows `rows` (keyed by `owner` and position, with their description, not yet its id) into
+ * `table`: a row that did not change is not written again.
+ */
+const upsertChanged = (table: 'price_items' | 'price_results', owner: string, rows: string) => `
+  INSERT INTO ${table} (${owner}, position, ${COLUMNS.join(', ')})
+  SELECT w.${owner}, w.position, d.id, ${COLUMNS.slice(1)
+    .map((c) => `w.${c}`)
+    .join(', ')}
+  FROM ${rows} w JOIN item_descriptions d ON md5(d.description) = md5(w.description) AND d.description = w.description
+  ON CONFLICT (${owner}, position) DO UPDATE SET ${COLUMNS.map((c) => `${c} = excluded.${c}`).join(', ')}
+  WHERE (${COLUMNS.map((c) => `${table}.${c}`).join(', ')}) IS DISTINCT FROM
+    (${COLUMNS.map((c) => `excluded.${c}`).join(', ')})`
+
 /** Brings the price rows of orders and of results in line with what the import wrote. */
 export async function projectPrices(client: PoolClient, scope: RebuildScope): Promise<void> {
   await projectOrderPrices(client, scope)
@@ -62,15 +76,7 @@ async function projectOrderPrices(client: PoolClient, scope: RebuildScope): Prom
     rows = 'price_scope'
   }
   await client.query(ADD_DESCRIPTIONS(rows))
-  await client.query(
-    `INSERT INTO price_items (order_id, position, ${COLUMNS.join(', ')})
-     SELECT w.order_id, w.position, d.id, w.unit, w.amount, w.quantity, w.organization_id, w.supplier_id,
-       w.modality_id, w.day
-     FROM ${rows} w JOIN item_descriptions d ON md5(d.description) = md5(w.description) AND d.description = w.description
-     ON CONFLICT (order_id, position) DO UPDATE SET ${COLUMNS.map((c) => `${c} = excluded.${c}`).join(', ')}
-     WHERE (${COLUMNS.map((c) => `price_items.${c}`).join(', ')}) IS DISTINCT FROM
-       (${COLUMNS.map((c) => `excluded.${c}`).join(', ')})`,
-  )
+  await client.query(upsertChanged('price_items', 'order_id', rows))
   // Items an order no longer has (a withdrawn order's rows went with it).
   if (scope === 'touched')
     await client.query(
@@ -94,8 +100,6 @@ const wantedResults = (scope: RebuildScope) => `
   JOIN bidding_items i ON i.bidding_id = r.bidding_id AND i.number_item = r.number_item
   ${scope === 'all' ? '' : "WHERE r.bidding_id IN (SELECT id FROM touched_records WHERE tbl = 'biddings')"}`
 
-const RESULT_COLUMNS = [...COLUMNS] as const
-
 /** Brings the price rows of the results of the biddings in scope in line with them, as for orders. */
 async function projectResultPrices(client: PoolClient, scope: RebuildScope): Promise<void> {
   if (scope === 'all') await client.query('DELETE FROM price_results')
@@ -103,15 +107,7 @@ async function projectResultPrices(client: PoolClient, scope: RebuildScope): Pro
   // Stryker disable next-line StringLiteral: statistics only steer the plan; the rows are the same without them
   await client.query('ANALYZE result_scope')
   await client.query(ADD_DESCRIPTIONS('result_scope'))
-  await client.query(
-    `INSERT INTO price_results (bidding_id, position, ${RESULT_COLUMNS.join(', ')})
-     SELECT w.bidding_id, w.position, d.id, w.unit, w.amount, w.quantity, w.organization_id, w.supplier_id,
-       w.modality_id, w.day
-     FROM result_scope w JOIN item_descriptions d ON md5(d.description) = md5(w.description) AND d.description = w.description
-     ON CONFLICT (bidding_id, position) DO UPDATE SET ${RESULT_COLUMNS.map((c) => `${c} = excluded.${c}`).join(', ')}
-     WHERE (${RESULT_COLUMNS.map((c) => `price_results.${c}`).join(', ')}) IS DISTINCT FROM
-       (${RESULT_COLUMNS.map((c) => `excluded.${c}`).join(', ')})`,
-  )
+  await client.query(upsertChanged('price_results', 'bidding_id', 'result_scope'))
   // Results a bidding no longer has, or no longer as a price (a withdrawn bidding's rows went with it).
   if (scope === 'touched')
     await client.query(
