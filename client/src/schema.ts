@@ -1485,8 +1485,8 @@ export interface components {
              * @description Decimal text with two decimals
              * @example 1234.50
              */
-            amount_total: string;
-            provider_company_name: string;
+            amount_total: string | null;
+            provider_company_name: string | null;
             /**
              * Format: date
              * @description YYYY-MM-DD
@@ -1637,10 +1637,10 @@ export interface components {
              * @description Decimal text with two decimals
              * @example 1234.50
              */
-            amount_total: string;
+            amount_total: string | null;
             company_name: string;
-            provider_company_name: string;
-            provider_representative_name: string;
+            provider_company_name: string | null;
+            provider_representative_name: string | null;
             /** @enum {string} */
             bidding_modality: "Adesão" | "Pregão Eletrônico" | "Pregão Presencial" | "Tomada de Preço" | "Concorrência - Presencial" | "Chamamento Público" | "Carta Convite" | "Dispensa sem Disputa" | "Inexigibilidade" | "Leilão Presencial" | "Regime Diferenciado de Contratação" | "Dispensa Eletrônica" | "Diálogo Competitivo" | "Procedimento da Lei 13.393/2016" | "Concurso" | "Concorrência - Eletrônica" | "Manifestação de Interesse" | "Pré-Qualificação" | "Credenciamento" | "Leilão Eletrônico";
             bidding_number: string | null;
@@ -1972,10 +1972,10 @@ export interface components {
              * @description Decimal text with two decimals
              * @example 1234.50
              */
-            amount_total: string;
+            amount_total: string | null;
             company_name: string;
-            provider_company_name: string;
-            provider_representative_name: string;
+            provider_company_name: string | null;
+            provider_representative_name: string | null;
             /** @enum {string} */
             bidding_modality: "Adesão" | "Pregão Eletrônico" | "Pregão Presencial" | "Tomada de Preço" | "Concorrência - Presencial" | "Chamamento Público" | "Carta Convite" | "Dispensa sem Disputa" | "Inexigibilidade" | "Leilão Presencial" | "Regime Diferenciado de Contratação" | "Dispensa Eletrônica" | "Diálogo Competitivo" | "Procedimento da Lei 13.393/2016" | "Concurso" | "Concorrência - Eletrônica" | "Manifestação de Interesse" | "Pré-Qualificação" | "Credenciamento" | "Leilão Eletrônico";
             bidding_number: string | null;

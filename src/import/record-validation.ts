@@ -1,6 +1,8 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
 import { isCalendarDate, isDateTime, isUuid, NO_CONTROL_PATTERN, normalizeNumber } from '../checks.js'
 import { RECORD_TYPES, type RecordType } from '../domain.js'
+import { type AnyField, isRelation } from '../resources/fields.js'
+import { RECORD_KINDS } from '../resources/index.js'
 import { recordSchemas } from './schema.js'
 
 export interface RecordProblem {
@@ -99,7 +101,8 @@ export function checkRecord(value: unknown, rawLine: string): RecordProblem | un
     return { field: 'type', reason: `must be one of: ${[...RECORD_TYPES, 'withdraw'].join(', ')}` }
   normalize(value as Record<string, unknown>)
   if (!validate(value)) return describe((validate.errors as ErrorObject[])[0] as ErrorObject)
-  const orphan = resultWithoutItem(value as Record<string, unknown>)
+  const orphan =
+    resultWithoutItem(value as Record<string, unknown>) ?? halfSupplier(value as Record<string, unknown>)
   if (orphan !== undefined) return orphan
   // PostgreSQL cannot store NUL or unpaired surrogates; both can only come in as \u escapes.
   if ((rawLine.includes('\\u0000') || /\\u[dD][89a-fA-F]/.test(rawLine)) && hasUnstorableText(value)) {
@@ -134,4 +137,32 @@ function resultWithoutItem(record: Record<string, unknown>): RecordProblem | und
         reason: `names no item of this record (${result.number_item})`,
       }
   return undefined
+}
+
+/**
+ * Per record type, its supplier's name and tax id fields where a record may name no supplier (an ARP: PNCP's
+ * atas name none). A supplier is stored by its tax id with its name: both are given, or neither.
+ */
+const OPTIONAL_SUPPLIERS = new Map(
+  RECORD_KINDS.flatMap((kind) => {
+    const supplier = (attribute: 'name' | 'document') =>
+      Object.entries(kind.fields).find(
+        ([, f]) => !isRelation(f) && 'supplier' in f.store && f.store.supplier === attribute,
+      )
+    const [name, document] = [supplier('name'), supplier('document')]
+    if (!name || !document || !(document[1] as AnyField).nullable) return []
+    return kind.types.map((type) => [type, [name[0], document[0]] as const] as const)
+  }),
+)
+
+function halfSupplier(record: Record<string, unknown>): RecordProblem | undefined {
+  const fields = OPTIONAL_SUPPLIERS.get(record.type as RecordType)
+  if (fields === undefined) return undefined
+  const [name, document] = fields
+  if ((record[name] === null) === (record[document] === null)) return undefined
+  const [missing, given] = record[name] === null ? [name, document] : [document, name]
+  return {
+    field: missing,
+    reason: `is null while ${given} is given: a supplier is named by both, or neither`,
+  }
 }

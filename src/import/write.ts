@@ -73,7 +73,8 @@ function source(kind: RecordKind): Source {
       if (store.supplier !== 'document') continue
       columns.push('supplier_id')
       values.push('sp.id')
-      joins.push(`JOIN suppliers sp ON sp.document = d.${name}`)
+      // A record that may name no supplier (a PNCP ata) is written with none.
+      joins.push(`${field.nullable ? 'LEFT JOIN' : 'JOIN'} suppliers sp ON sp.document = d.${name}`)
     } else if ('unit' in store) {
       if (unit) continue
       unit = true
@@ -279,7 +280,8 @@ function supplierMentions(): string {
           ? `SELECT s.seq, 0 AS sub, d.${document} AS document, d.${name} AS name
              FROM import_stage s JOIN import_orders d ON d.seq = s.seq WHERE s.grp = '${group}'`
           : `SELECT s.seq, 0 AS sub, s.doc->>'${document}' AS document, s.doc->>'${name}' AS name
-             FROM import_stage s WHERE s.grp = '${group}' AND NOT s.withdraw`,
+             FROM import_stage s WHERE s.grp = '${group}' AND NOT s.withdraw
+             ${(kind.fields[document] as AnyField).nullable ? `AND s.doc->>'${document}' IS NOT NULL` : ''}`,
       )
     }
     for (const [relationName, relation] of owned(kind.fields)) {

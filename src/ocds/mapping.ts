@@ -240,8 +240,11 @@ function arpAward(arp: ArpSource, parties: Parties): JsonObject {
     description: arp.object_details,
     status: AWARD_STATUS[arp.management_status as ManagementStatus],
     date: dayStart(arp.date_signature),
-    value: value(arp.amount_total),
-    suppliers: [parties.supplier(arp.provider_company_name, arp.provider_document, 'supplier')],
+    // A PNCP ata says neither its value nor its supplier: the award leaves them out.
+    ...(arp.amount_total === null ? {} : { value: value(arp.amount_total) }),
+    ...(arp.provider_company_name === null || arp.provider_document === null
+      ? {}
+      : { suppliers: [parties.supplier(arp.provider_company_name, arp.provider_document, 'supplier')] }),
     contractPeriod: { startDate: dayStart(arp.date_signature), endDate: dayEnd(arp.date_expiration) },
   }
   if (arp.documents.length > 0) award.documents = documents(arp.documents)

@@ -22,12 +22,20 @@ const fields = {
   bidding_uuid: field('uuid', 'Licitação (UUID)', { column: 'bidding_id', nullable: true }),
   number: field('number', 'Número da ata'),
   object_details: field('text', 'Objeto', { maxLength: 10_000 }),
-  amount_total: field('money', 'Valor total'),
+  amount_total: field('money', 'Valor total', { nullable: true }),
   company_name: field('text', 'Órgão', { maxLength: 300 }),
-  provider_company_name: field('text', 'Fornecedor', { maxLength: 300, store: { supplier: 'name' } }),
-  provider_document: field('taxId', 'CNPJ/CPF do fornecedor', { store: { supplier: 'document' } }),
+  provider_company_name: field('text', 'Fornecedor', {
+    maxLength: 300,
+    nullable: true,
+    store: { supplier: 'name' },
+  }),
+  provider_document: field('taxId', 'CNPJ/CPF do fornecedor', {
+    nullable: true,
+    store: { supplier: 'document' },
+  }),
   provider_representative_name: field('text', 'Representante do fornecedor', {
     maxLength: 300,
+    nullable: true,
     column: 'representative_name',
   }),
   bidding_modality: field('enum', 'Modalidade', {

@@ -272,6 +272,7 @@ describe('migration 0006 trims the numbers already stored', () => {
         '0023_pncp',
         '0024_pncp_files',
         '0025_pncp_items',
+        '0026_arp_without_supplier',
       ])
       await syncReadModel(db.pool) // as `compras migrate` does after the migrations
       const numbers = await db.pool.query(
