@@ -200,7 +200,13 @@ export function generate(dir: string, contratacoes: number): { files: number; by
         dataAssinatura: '2025-04-01',
         vigenciaInicio: '2025-04-01',
         vigenciaFim: '2026-03-31',
+        dataPublicacaoPncp: '2025-04-02T10:00:00',
+        dataAtualizacao: '2025-04-02T10:00:00',
+        objetoContratacao: `Registro de preços, ata ${a}`,
         cnpjOrgao: organ(i).cnpj,
+        nomeOrgao: organ(i).razaoSocial,
+        codigoUnidadeOrgao: unit(i).codigoUnidade,
+        nomeUnidadeOrgao: unit(i).nomeUnidade,
       })
     }
     write(`atas/publicacao/2025-04/pagina-${pad(p + 1, 5)}.json`, page(data, p + 1, 1))
@@ -347,7 +353,7 @@ A generated directory in PNCP's shapes: ${f.contratacoes.toLocaleString('en')} c
 each with 5 items and 5 results (${f.items.toLocaleString('en')} of each, one file per contratação),
 ${f.contratos.toLocaleString('en')} contratos and ${f.atas.toLocaleString('en')} atas: ${f.files.toLocaleString('en')} files,
 ${f.megabytes.toFixed(0)} MB. Items and results are imported inside their contratações (and their results join the price
-research); atas are read and counted, not imported yet (docs/pncp-mapping.md).
+research); atas are imported as ARPs of their contratações (docs/pncp-mapping.md).
 
 | run | seconds | of which the platform import | CPU seconds (importer process) | peak resident memory |
 |---|---|---|---|---|
@@ -365,7 +371,7 @@ ${(
   )
   .join('\n')}
 
-- Contratações a second, with their contratos: **${Math.round(rate).toLocaleString('en')}** (goal: at least 2,000).
+- Contratações a second, with their contratos and atas: **${Math.round(rate).toLocaleString('en')}** (goal: at least 2,000).
 - Second import: **${Math.round((f.second.seconds / f.first.seconds) * 100)}%** of the first's time (goal: at most 20%).
 - Price research over the imported results, uncached (CACHE_MB=0, the median of 21 requests one at a time): the
   most common description, ${f.research.common.items.toLocaleString('en')} prices, **${f.research.common.medianMs} ms** (goal: < 300 ms);

@@ -53,8 +53,6 @@ export async function pncpImportCommand(
     )
     if (run.unchanged > 0)
       print(`${run.unchanged} file(s) unchanged since an import took them whole: not read again`)
-    const skipped = list(run.skipped)
-    if (skipped) print(`skipped ${skipped}: compras does not import these kinds yet`)
     if (options.rejects !== undefined)
       print(`refused ${run.rejected} record(s), written to ${options.rejects}`)
     if (run.unknown.size > 0) {

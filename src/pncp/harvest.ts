@@ -282,7 +282,7 @@ function placeOf(
 
 /** Harvests PNCP into `options.out`: every page of every query of the window, at most `rate` a second. */
 export async function harvest(options: HarvestOptions): Promise<HarvestResult> {
-  const kinds = [...new Set(options.kinds ?? ['contratacoes', 'contratos'])] as HarvestKind[]
+  const kinds = [...new Set(options.kinds ?? ['contratacoes', 'contratos', 'atas'])] as HarvestKind[]
   for (const kind of kinds)
     if (kind === 'resultados' && !kinds.includes('itens'))
       throw new HarvestError('--kinds resultados takes itens too: results are asked for item by item')

@@ -15,11 +15,12 @@ import {
   CHILD_KINDS,
   type Children,
   type Contratacao,
+  compraOfAta,
   type FieldProblem,
-  IMPORTED_KINDS,
   type ItemRecord,
   kindOf,
   MAPPING_VERSION,
+  mapAta,
   mapContratacao,
   mapContrato,
   mapItem,
@@ -61,8 +62,6 @@ export interface PncpImportResult {
   rejected: number
   /** Records read, per kind. */
   read: Partial<Record<PncpKind, number>>
-  /** Records of kinds this version does not import, per kind. */
-  skipped: Partial<Record<PncpKind, number>>
   /** Fields compras does not read, with how many records had each. */
   unknown: Map<string, number>
   /** Files not read: an earlier import took them whole, and they have not changed since. */
@@ -91,7 +90,7 @@ export async function importPncp(
   options: PncpImportOptions = {},
 ): Promise<PncpImportResult> {
   const listed = await pncpFiles(paths)
-  const mapping = `${MAPPING_VERSION};${[...IMPORTED_KINDS].join(',')};${options.kind ?? 'by fields'}`
+  const mapping = `${MAPPING_VERSION};${PNCP_KINDS.join(',')};${options.kind ?? 'by fields'}`
   const stats: Seen[] = []
   for (let i = 0; i < listed.length; i += 1000)
     for (const one of await Promise.all(listed.slice(i, i + 1000).map(seen))) stats.push(one)
@@ -107,12 +106,11 @@ export async function importPncp(
   const inRun = new Set<string>()
   const childFiles = new Map<string, Set<number>>()
   const named = new Set<string>()
-  // Files that hold only items, results and kinds not imported (most of a harvest) are counted here and left
+  // Files that hold only items, results and termos (most of a harvest) are counted here and left
   // out of the second pass: their items and results are read with their contratação. But a file with an item
   // whose contratação the run lacks goes through it, where that item is refused.
   const counted: boolean[] = []
   const countedRead: Partial<Record<PncpKind, number>> = {}
-  const countedSkipped: Partial<Record<PncpKind, number>> = {}
   const sized = (i: number) => ({ path: files[i] as string, size: (fileStats[i] as Seen).size })
   const first = new ReadAhead(files.map((_, i) => sized(i)))
   const isChild = (kind: PncpKind | undefined) => kind !== undefined && CHILD_KINDS.has(kind)
@@ -122,7 +120,7 @@ export async function importPncp(
     const read = await first.get(index)
     if ('error' in read) continue
     const kinds = read.records.map((raw) => (isObject(raw) ? kindFor(raw) : undefined))
-    counted[index] = kinds.every((kind) => kind !== undefined && (isChild(kind) || !IMPORTED_KINDS.has(kind)))
+    counted[index] = kinds.every(isChild)
     if (counted[index])
       for (const kind of kinds as PncpKind[])
         (perFile[index * PNCP_KINDS.length + PNCP_KINDS.indexOf(kind)] as number)++
@@ -148,6 +146,9 @@ export async function importPncp(
         const compra = raw.numeroControlePncpCompra ?? raw.numeroControlePNCPCompra
         if (typeof compra === 'string') named.add(compra.trim())
         inRun.add(String(raw.numeroControlePNCP).trim())
+      } else if (kind === 'ata') {
+        const compra = compraOfAta(raw)
+        if (compra !== undefined) named.add(compra)
       }
     }
   }
@@ -167,7 +168,6 @@ export async function importPncp(
       const n = perFile[index * PNCP_KINDS.length + k] as number
       if (n === 0) continue
       countedRead[kind] = (countedRead[kind] ?? 0) + n
-      if (!IMPORTED_KINDS.has(kind)) countedSkipped[kind] = (countedSkipped[kind] ?? 0) + n
     }
   }
   for (const id of contratacoes.keys()) named.delete(id)
@@ -177,7 +177,6 @@ export async function importPncp(
   const excluded = new Map<string, Refusal>()
   const key = (file: number, record: number) => `${file}:${record}`
   let read: Partial<Record<PncpKind, number>> = {}
-  let skipped: Partial<Record<PncpKind, number>> = {}
   let unknown = new Map<string, number>()
   const organizations = new Set<string>()
   // The contratações and contratos refused: their items, results and termos were not written either.
@@ -311,10 +310,6 @@ export async function importPncp(
         continue
       }
       read[kind] = (read[kind] ?? 0) + 1
-      if (!IMPORTED_KINDS.has(kind)) {
-        skipped[kind] = (skipped[kind] ?? 0) + 1
-        continue
-      }
       if (isChild(kind)) {
         // Taken inside its contratação's (or contrato's) line, when that is made.
         const parent = parentOf(raw, files[index] as string, kind)
@@ -334,7 +329,9 @@ export async function importPncp(
         continue
       }
       let mapped: ReturnType<typeof mapContrato>
-      if (kind === 'contratacao') {
+      if (kind === 'ata') {
+        mapped = mapAta(raw, (compra) => contratacoes.get(compra))
+      } else if (kind === 'contratacao') {
         const childRefusals: Line[] = []
         const id = typeof raw.numeroControlePNCP === 'string' ? raw.numeroControlePNCP.trim() : ''
         const children = await gather(id, secretBudget(raw), (refusal) => {
@@ -374,7 +371,6 @@ export async function importPncp(
 
   for (let round = 1; ; round++) {
     read = { ...countedRead }
-    skipped = { ...countedSkipped }
     unknown = new Map()
     const refused: Refusal[] = []
     organizations.clear()
@@ -419,7 +415,6 @@ export async function importPncp(
         problems: found,
         rejected: excluded.size,
         read,
-        skipped,
         unknown,
         unchanged: same.size,
       }

@@ -1,7 +1,13 @@
 import { v5 as uuidv5 } from 'uuid'
 import type { BiddingModality, BiddingStatus } from '../domain.js'
 import type { ImportRecord } from '../resources/fields.js'
-import type { BiddingRecord, ContractRecord, ImportLine, OrganizationRecord } from '../resources/index.js'
+import type {
+  ArpRecord,
+  BiddingRecord,
+  ContractRecord,
+  ImportLine,
+  OrganizationRecord,
+} from '../resources/index.js'
 import type { TenderItem, TenderResult } from '../resources/pncp.js'
 
 // PNCP's records in the platform's import format, field by field as docs/pncp-mapping.md says. A record
@@ -14,7 +20,7 @@ export const PNCP_NAMESPACE = '36c54d94-bec0-44b6-9c6e-8633028834fb'
  * The mapping's version: raised when a change makes files already imported map to other records, so that the
  * next import reads them again (src/pncp/ledger.ts).
  */
-export const MAPPING_VERSION = 'pncp-2'
+export const MAPPING_VERSION = 'pncp-3'
 
 /** Where PNCP shows a record to people. */
 export const PNCP_PAGES = 'https://pncp.gov.br/app'
@@ -22,15 +28,6 @@ export const PNCP_PAGES = 'https://pncp.gov.br/app'
 /** The kinds of record PNCP's consultation API serves. */
 export const PNCP_KINDS = ['contratacao', 'contrato', 'ata', 'termo', 'item', 'resultado'] as const
 export type PncpKind = (typeof PNCP_KINDS)[number]
-
-/** The kinds this version imports; the others are recognized, counted and left out. */
-export const IMPORTED_KINDS: ReadonlySet<PncpKind> = new Set([
-  'contratacao',
-  'contrato',
-  'item',
-  'resultado',
-  'termo',
-])
 
 /** The kinds that come inside another record's line: a contratação's items and results, a contrato's termos. */
 export const CHILD_KINDS: ReadonlySet<PncpKind> = new Set(['item', 'resultado', 'termo'])
@@ -53,7 +50,33 @@ export function kindOf(raw: Record<string, unknown>): PncpKind | undefined {
 }
 
 /** The fields this version reads or knowingly leaves, per kind: any other is counted as new. */
-const KNOWN: Readonly<Record<Exclude<PncpKind, 'ata'>, ReadonlySet<string>>> = {
+const KNOWN: Readonly<Record<PncpKind, ReadonlySet<string>>> = {
+  ata: new Set([
+    'numeroControlePNCPAta',
+    'numeroAtaRegistroPreco',
+    'anoAta',
+    'numeroControlePNCPCompra',
+    'cancelado',
+    'dataCancelamento',
+    'dataAssinatura',
+    'vigenciaInicio',
+    'vigenciaFim',
+    'dataPublicacaoPncp',
+    'dataInclusao',
+    'dataAtualizacao',
+    'dataAtualizacaoGlobal',
+    'usuario',
+    'objetoContratacao',
+    'cnpjOrgao',
+    'nomeOrgao',
+    'cnpjOrgaoSubrogado',
+    'nomeOrgaoSubrogado',
+    'codigoUnidadeOrgao',
+    'nomeUnidadeOrgao',
+    'codigoUnidadeOrgaoSubrogado',
+    'nomeUnidadeOrgaoSubrogado',
+    'possibilidadeAdesao',
+  ]),
   termo: new Set([
     'numeroControlePNCP',
     'numeroControlePNCPContrato',
@@ -211,6 +234,8 @@ const KNOWN: Readonly<Record<Exclude<PncpKind, 'ata'>, ReadonlySet<string>>> = {
   ]),
   contrato: new Set([
     'numeroControlePNCP',
+    'numeroControlePncpAta',
+    'numeroControlePNCPAta',
     'numeroControlePncpCompra',
     'numeroControlePNCPCompra',
     'numeroContratoEmpenho',
@@ -300,6 +325,26 @@ export interface Mapped {
 }
 
 const CONTROL = /^(\d{14})-(\d)-(\d{6})\/(\d{4})$/
+/** An ata's numeroControlePNCPAta: its contratação's control number and the ata's sequence in it. */
+const ATA_CONTROL = /^((\d{14})-1-(\d{6})\/(\d{4}))-(\d{6})$/
+
+/**
+ * An ata's number in compras: its contratação's sequence and year and its own sequence (`168/2026-1`), unique
+ * in its organization as an ARP's number must be. The organ's own numeroAtaRegistroPreco repeats across its
+ * units and years. A contrato names its ata by numeroControlePncpAta and gets the same number.
+ */
+export function ataNumber(control: string): string | undefined {
+  const m = ATA_CONTROL.exec(control.trim())
+  return m ? `${Number(m[3])}/${m[4]}-${Number(m[5])}` : undefined
+}
+
+/** The contratação an ata belongs to: its numeroControlePNCPCompra, else the start of its own control number. */
+export function compraOfAta(raw: Record<string, unknown>): string | undefined {
+  const named = raw.numeroControlePNCPCompra
+  if (typeof named === 'string' && named.trim() !== '') return named.trim()
+  const control = typeof raw.numeroControlePNCPAta === 'string' ? raw.numeroControlePNCPAta.trim() : ''
+  return ATA_CONTROL.exec(control)?.[1]
+}
 
 /** Reads a record's fields, collecting a problem for each that is missing or malformed. */
 class Reader {
@@ -757,6 +802,95 @@ export function mapContratacao(
   }
 }
 
+/** The number of the ata a contrato names (numeroControlePncpAta), when that ata is of the contrato's organ. */
+function ataOf(raw: Record<string, unknown>, cnpj: string): string | null {
+  const named = raw.numeroControlePncpAta ?? raw.numeroControlePNCPAta
+  if (typeof named !== 'string' || !named.trim().startsWith(`${cnpj}-`)) return null
+  return ataNumber(named) ?? null
+}
+
+/**
+ * An ata de registro de preços (`/v1/atas...`): an ARP of its contratação, which must be in the same run or
+ * stored (`find`) for its modality and number. PNCP's ata names neither a supplier nor a value: the ARP has
+ * none. `cancelado` is the management status Cancelado; an ata past its vigência, as of PNCP's last change to
+ * it, is Encerrado; any other, Vigente.
+ */
+export function mapAta(
+  raw: Record<string, unknown>,
+  find: (pncpId: string) => Contratacao | undefined,
+): Mapped {
+  const read = new Reader(raw)
+  const control = typeof raw.numeroControlePNCPAta === 'string' ? raw.numeroControlePNCPAta.trim() : ''
+  const parts = ATA_CONTROL.exec(control)
+  if (!parts)
+    read.problems.push({
+      field: 'numeroControlePNCPAta',
+      reason: 'is not the PNCP control number of an ata (CNPJ-1-SEQUENCE/YEAR-SEQUENCE)',
+    })
+  const cnpj = read.cnpj('cnpjOrgao')
+  const name = read.text('nomeOrgao', 300)
+  const object = read.text('objetoContratacao')
+  const signature = read.date('dataAssinatura', true) ?? read.date('vigenciaInicio')
+  const end = read.date('vigenciaFim')
+  const cancelled = read.boolean('cancelado')
+  // A malformed numeroControlePNCPCompra is its own problem; else the contratação is looked up as pass 1 does.
+  const problems = read.problems.length
+  read.optionalControl('numeroControlePNCPCompra')
+  const compra = read.problems.length > problems ? null : (compraOfAta(raw) ?? null)
+  const contratacao = compra === null ? undefined : find(compra)
+  if (compra !== null && contratacao === undefined)
+    read.problems.push({
+      field: 'numeroControlePNCPCompra',
+      reason: `names no contratação in this import or stored (${compra}): import it too`,
+    })
+  const pncp = parts && {
+    ...pncpOf(
+      read,
+      control,
+      `${PNCP_PAGES}/atas/${parts[2]}/${parts[4]}/${Number(parts[3])}/${Number(parts[5])}`,
+    ),
+    unit_code: read.optionalCode('codigoUnidadeOrgao'),
+    unit_name: read.optionalText('nomeUnidadeOrgao'),
+  }
+  const unknown = unknownFields(raw, 'ata')
+  if (read.problems.length > 0) return { lines: [], problems: read.problems, unknown }
+  const org: OrganizationRecord = {
+    type: 'organization',
+    uuid: organizationId(cnpj as string),
+    name: name as string,
+    document: cnpj as string,
+  }
+  const found = contratacao as Contratacao
+  const asOf = (pncp?.pncp_updated_at ?? '').slice(0, 10)
+  const arp: ArpRecord = {
+    type: 'arp',
+    organization_uuid: org.uuid,
+    id: recordId(control),
+    // A contratação of another organ (a subrogated one) is not linked: links stay inside an organization.
+    bidding_uuid: found.organization === org.uuid ? found.id : null,
+    number: ataNumber(control) as string,
+    object_details: object as string,
+    amount_total: null,
+    company_name: org.name,
+    provider_company_name: null,
+    provider_document: null,
+    provider_representative_name: null,
+    bidding_modality: found.modality,
+    bidding_number: found.number,
+    date_signature: signature as string,
+    date_expiration: end as string,
+    management_status: cancelled
+      ? 'Cancelado'
+      : asOf !== '' && (end as string) < asOf
+        ? 'Encerrado'
+        : 'Vigente',
+    ...(pncp as NonNullable<typeof pncp>),
+    documents: [],
+    terms: [],
+  }
+  return { lines: [org, arp], problems: [], unknown }
+}
+
 /**
  * A contrato (`/v1/contratos...`). Its modality is its contratação's: the contratação must be in the same
  * run or stored (`find`); PNCP's contrato does not say it.
@@ -813,7 +947,7 @@ export function mapContrato(
     id: recordId((control as { id: string }).id),
     // A contratação of another organ (a subrogated one) is not linked: links stay inside an organization.
     bidding_uuid: found.organization === org.uuid ? found.id : null,
-    arp_number: null,
+    arp_number: ataOf(raw, org.document),
     // numeroContratoEmpenho repeats across an organ's units; PNCP's sequence and year never do.
     contract_number: `${Number((control as { sequence: string }).sequence)}/${(control as { year: string }).year}`,
     object_details: object as string,

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { contratacao, contrato, item, page, resultado, termo } from './pncp.js'
+import { ata, contratacao, contrato, item, page, resultado, termo } from './pncp.js'
 
 // A fake of PNCP's consultation API for the harvester's tests: pages of records in PNCP's shapes; a
 // contratação's items and their results and a contrato's termos under /pncp (PNCP's own API: two items each,
@@ -21,6 +21,7 @@ export interface LoggedRequest {
   endpoint: string
   params: Record<string, string>
   status: number
+  /** When the request came (performance.now()). */
   at: number
 }
 
@@ -30,7 +31,10 @@ export const COUNTS: Readonly<Record<number, number>> = { 6: 120, 8: 30 }
 const DAY_MS = 86_400_000
 const day = (compact: string) => `${compact.slice(0, 4)}-${compact.slice(4, 6)}-${compact.slice(6, 8)}`
 
-/** The records of a query: contratações of one modality, or contratos (one per contratação of modality 6). */
+/**
+ * The records of a query: contratações of one modality, or contratos and atas (one of each per contratação of
+ * modality 6).
+ */
 function records(endpoint: string, params: Record<string, string>): Record<string, unknown>[] {
   const from = day(params.dataInicial ?? '')
   const to = day(params.dataFinal ?? '')
@@ -63,6 +67,11 @@ function records(endpoint: string, params: Record<string, string>): Record<strin
         const sequence = m * 10_000 + 6000 + i
         out.push(contrato(sequence, sequence, { dataPublicacaoPncp: at, dataAtualizacaoGlobal: at }))
       }
+    } else if (endpoint.startsWith('/v1/atas')) {
+      for (let i = 1; i <= (COUNTS[6] ?? 0); i++) {
+        const sequence = m * 10_000 + 6000 + i
+        out.push(ata(1, sequence, { dataPublicacaoPncp: at, dataAtualizacao: at }))
+      }
     }
   }
   return out
@@ -80,6 +89,7 @@ export interface FakePncp {
 export async function startFakePncp(): Promise<FakePncp> {
   const fake: FakePncp = { url: '', log: [], misbehave: [], delay: 0, close: async () => {} }
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
+    const at = performance.now()
     const url = new URL(request.url ?? '/', 'http://pncp')
     const params = Object.fromEntries(url.searchParams)
     const endpoint = url.pathname
@@ -90,7 +100,7 @@ export async function startFakePncp(): Promise<FakePncp> {
       type = 'application/json',
       headers: Record<string, string> = {},
     ) => {
-      fake.log.push({ endpoint, params, status, at: performance.now() })
+      fake.log.push({ endpoint, params, status, at })
       response.writeHead(status, { 'content-type': type, ...headers })
       response.end(body)
     }
@@ -105,7 +115,7 @@ export async function startFakePncp(): Promise<FakePncp> {
     if (bad) {
       bad.times--
       if (bad.kind === 'drop') {
-        fake.log.push({ endpoint, params, status: 0, at: performance.now() })
+        fake.log.push({ endpoint, params, status: 0, at })
         request.socket.destroy()
         return
       }

@@ -115,8 +115,12 @@ export function contrato(
   }
 }
 
-/** An ata as /v1/atas serves it. */
-export function ata(sequence: number, compra: number): Record<string, unknown> {
+/** An ata as /v1/atas serves it: the `sequence`th of the contratação `compra`. */
+export function ata(
+  sequence: number,
+  compra: number,
+  overrides: Record<string, unknown> = {},
+): Record<string, unknown> {
   const compraId = `${ORGAN.cnpj}-1-${String(compra).padStart(6, '0')}/2025`
   return {
     numeroControlePNCPAta: `${compraId}-${String(sequence).padStart(6, '0')}`,
@@ -137,6 +141,7 @@ export function ata(sequence: number, compra: number): Record<string, unknown> {
     nomeOrgao: ORGAN.razaoSocial,
     codigoUnidadeOrgao: UNIT.codigoUnidade,
     nomeUnidadeOrgao: UNIT.nomeUnidade,
+    ...overrides,
   }
 }
 

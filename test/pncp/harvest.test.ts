@@ -77,9 +77,9 @@ describe('compras pncp harvest', () => {
       out,
     })
     assert.deepEqual(result.missing, [])
-    // Per month: modality 6 (120: 3 pages), 8 (30: 1), 9 (none: one empty page), and contratos (120: 3).
-    assert.equal(result.pages, 2 * (3 + 1 + 1 + 3))
-    assert.equal(result.records, 2 * (SIX * 2 + EIGHT))
+    // Per month: modality 6 (120: 3 pages), 8 (30: 1), 9 (none: one empty page), contratos and atas (120: 3).
+    assert.equal(result.pages, 2 * (3 + 1 + 1 + 3 + 3))
+    assert.equal(result.records, 2 * (SIX * 3 + EIGHT))
     const files = await pages(out)
     assert.equal(files.length, result.pages)
     assert.ok(
@@ -100,6 +100,7 @@ describe('compras pncp harvest', () => {
     assert.equal(run.result.counts.public_call, 2 * SIX)
     assert.equal(run.result.counts.direct_contract, 2 * EIGHT)
     assert.equal(run.result.counts.contract, 2 * SIX)
+    assert.equal(run.result.counts.arp, 2 * SIX)
   })
 
   it('honours Retry-After, records a page that keeps failing, and the next run fetches only it', async () => {
@@ -203,29 +204,34 @@ describe('compras pncp harvest', () => {
     child.kill('SIGKILL')
     await new Promise((resolve) => child.once('close', resolve))
     const before = await pages(out)
-    assert.ok(before.length >= 4 && before.length < 14, `killed midway: ${before.length} pages`)
-    fake.log.length = 0
+    assert.ok(before.length >= 4 && before.length < 20, `killed midway: ${before.length} pages`)
+    // A request the killed harvest made is answered (and logged) after it is gone: only the run's own count.
+    const restarted = performance.now()
     const again = await runCli([...args, '--rate', '50', '--out', out], env)
     assert.equal(again.code, 0, again.stderr)
     const after = await pages(out)
-    // Two months of: modality 6 (3 pages), 8 (1), contratos (3).
-    assert.equal(after.length, 14)
+    // Two months of: modality 6 (3 pages), 8 (1), contratos (3), atas (3).
+    assert.equal(after.length, 20)
     const fetchedAgain = fake.log
-      .filter((r) => r.status === 200)
+      .filter((r) => r.status === 200 && r.at >= restarted)
       .map((r) => {
         const month = r.params.dataInicial?.slice(0, 6)
         return `${r.endpoint}|${month}|${r.params.codigoModalidadeContratacao ?? ''}|${r.params.pagina}`
       })
-    assert.equal(fetchedAgain.length, 14 - before.length, 'only the pages it had not finished')
-    assert.match(again.stdout, /harvested 2025-08-01 to 2025-09-30: 14 pages/)
+    assert.equal(
+      fetchedAgain.length,
+      20 - before.length,
+      `only the pages it had not finished: ${fetchedAgain}`,
+    )
+    assert.match(again.stdout, /harvested 2025-08-01 to 2025-09-30: 20 pages/)
     // Once more with --import: nothing left to fetch, and the directory imported.
     const imported = await runCli([...args, '--out', out, '--import'], { ...env, DATABASE_URL: db.url })
     assert.equal(imported.code, 0, imported.stderr)
-    assert.match(imported.stdout, /14 pages \(0 fetched now\)/)
+    assert.match(imported.stdout, /20 pages \(0 fetched now\)/)
     assert.match(
       imported.stdout,
       new RegExp(
-        `imported 1 organization, ${2 * SIX} contract, ${2 * EIGHT} direct_contract, ${2 * SIX} public_call`,
+        `imported 1 organization, ${2 * SIX} contract, ${2 * EIGHT} direct_contract, ${2 * SIX} public_call, ${2 * SIX} arp`,
       ),
     )
     assert.match(imported.stdout, /refused 0 record\(s\)/)

@@ -49,7 +49,7 @@ describe('compras pncp import', () => {
     await rm(dir, { recursive: true, force: true })
   })
 
-  it('imports a harvested directory: contratações, contracts of them, and counts what it skips', async () => {
+  it('imports a harvested directory: contratações, and the contratos and atas of them', async () => {
     const calls = [
       contratacao(1),
       contratacao(2, { modalidadeId: 8, modalidadeNome: 'Dispensa de Licitação', modoDisputaId: 4 }),
@@ -65,13 +65,20 @@ describe('compras pncp import', () => {
     ]
     await file('h/contratacoes/2025-03/pagina-001.json', page(calls))
     // A bare array of contracts, in a directory read after the contracts' contratações... or before.
-    await file('h/a-contratos/pagina-001.json', [contrato(1, 1), contrato(2, 4)])
+    // The first contract was signed under the ata of the first contratação.
+    const ataId = `${ORGAN.cnpj}-1-000001/2025-000001`
+    await file('h/a-contratos/pagina-001.json', [
+      contrato(1, 1, { numeroControlePncpAta: ataId }),
+      contrato(2, 4),
+    ])
     await file('h/atas/ata.json', ata(1, 1))
     const result = await runCli(['pncp', 'import', path.join(dir, 'h')], { DATABASE_URL: db.url })
     assert.equal(result.code, 0, result.stderr)
     assert.match(result.stdout, /read 4 contratacao, 2 contrato, 1 ata;/)
-    assert.match(result.stdout, /imported 1 organization, 2 contract, 2 direct_contract, 2 public_call/)
-    assert.match(result.stdout, /skipped 1 ata: compras does not import these kinds yet/)
+    assert.match(
+      result.stdout,
+      /imported 1 organization, 2 contract, 2 direct_contract, 2 public_call, 1 arp/,
+    )
     assert.match(result.stdout, /fields compras does not read: novoCampoDoPncp \(1\)/)
 
     const organization = uuidv5(ORGAN.cnpj, PNCP_NAMESPACE)
@@ -120,6 +127,35 @@ describe('compras pncp import', () => {
     assert.equal(contract.pncp_url, `https://pncp.gov.br/app/contratos/${ORGAN.cnpj}/2025/1`)
     const { body: listed } = await get(`/v1/transparency/contracts?organization_uuid=${organization}`)
     assert.equal((listed.data as { data: unknown[] }).data.length, 2)
+
+    // The ata: an ARP of its contratação, with neither supplier nor value (PNCP's ata names none).
+    const arp = await one('arps', ataId)
+    assert.equal(arp.id, uuidv5(ataId, PNCP_NAMESPACE))
+    assert.equal(arp.number, '1/2025-1', "the contratação's sequence and year, and the ata's")
+    assert.equal(arp.bidding_uuid, call.id)
+    assert.equal(arp.bidding_modality, 'Pregão Eletrônico')
+    assert.equal(arp.bidding_number, '90001/2025')
+    assert.equal(arp.object_details, 'Registro de preços de medicamentos')
+    assert.deepEqual(
+      [arp.amount_total, arp.provider_company_name, arp.provider_representative_name],
+      [null, null, null],
+    )
+    assert.deepEqual([arp.date_signature, arp.date_expiration], ['2025-04-01', '2026-03-31'])
+    assert.equal(arp.management_status, 'Vigente')
+    assert.equal(arp.pncp_url, `https://pncp.gov.br/app/atas/${ORGAN.cnpj}/2025/1/1`)
+    assert.deepEqual(
+      [arp.unit_code, arp.unit_name, arp.unit_city],
+      ['1', 'SECRETARIA MUNICIPAL DE SAUDE', null],
+    )
+    const { body: arpDetail } = await get(`/v1/transparency/arps/${arp.id}`)
+    const arpData = arpDetail.data as Record<string, unknown>
+    assert.deepEqual(
+      (arpData.contracts as { id: string }[]).map((c) => c.id),
+      [contract.id],
+      'the ARP lists the contract signed under it',
+    )
+    const supplierArps = await get('/v1/transparency/suppliers/11222333000181')
+    assert.doesNotMatch(json(supplierArps.body), new RegExp(arp.id as string), 'an ARP of no supplier')
   })
 
   it('serves the imported records on every face: portal, export, organ page, OCDS', async () => {
@@ -158,6 +194,18 @@ describe('compras pncp import', () => {
     assert.equal(releases.tender.id, `${ORGAN.cnpj}-1-000001/2025`, "the tender is PNCP's number")
     assert.ok(json(releases).includes('Aquisição de medicamentos'), 'its object')
     assert.equal(releases.contracts?.length, 1, 'its contract')
+    // The ata is the award of the contract signed under it, without value or suppliers it does not say.
+    const arpId = uuidv5(`${ORGAN.cnpj}-1-000001/2025-000001`, PNCP_NAMESPACE)
+    const award = (releases.awards as Json[]).find((a) => a.id === arpId)
+    assert.ok(award, json(releases.awards))
+    assert.equal(award.title, 'Ata de registro de preços 1/2025-1')
+    assert.equal(award.value, undefined)
+    assert.equal(award.suppliers, undefined)
+    assert.equal(releases.contracts?.[0]?.awardID, arpId)
+    const arpPage = await app.inject({ method: 'GET', url: `/atas/${arpId}` })
+    assert.equal(arpPage.statusCode, 200, arpPage.body.slice(0, 300))
+    assert.ok(arpPage.body.includes('Registro de preços de medicamentos'), 'the ata on its page')
+    assert.ok(arpPage.body.includes(`https://pncp.gov.br/app/atas/${ORGAN.cnpj}/2025/1/1`), 'its PNCP page')
   })
 
   it('changes nothing when the same files come again', async () => {
