@@ -282,8 +282,9 @@ export function pricePage({ asked, research, problem, lists, organization }: Pri
     <>
       <h1>Painel de preços</h1>
       <p>
-        Os preços unitários que os órgãos pagaram, item a item, nas ordens de fornecimento publicadas: para a
-        pesquisa de preços de uma compra (Lei 14.133/2021, art. 23) e para comparar o que cada órgão pagou.
+        Os preços unitários que os órgãos pagaram, item a item, nas ordens de fornecimento publicadas e nos
+        resultados homologados das contratações publicadas no PNCP: para a pesquisa de preços de uma compra
+        (Lei 14.133/2021, art. 23) e para comparar o que cada órgão pagou.
       </p>
       <form method="get" action="/precos" class="filters">
         {Object.entries(PRICE_FILTERS).map(([name, filter]) =>

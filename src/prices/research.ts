@@ -102,7 +102,7 @@ export const PRICE_FILTERS = {
   },
   provider_name: supplierFilters.provider_name,
   modality_id: chosen('modality_id', 'Modalidade', 'bidding-modalities'),
-  ...dateRange('day', 'Data da ordem'),
+  ...dateRange('day', 'Data do preço'),
 } satisfies Record<string, Filter>
 
 type PriceFilterName = keyof typeof PRICE_FILTERS
