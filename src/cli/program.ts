@@ -79,7 +79,7 @@ export function buildCli(): Command {
     .option('--modalities <list>', 'PNCP modality ids, comma-separated (default: all, 1 to 13)', numberList)
     .option(
       '--kinds <list>',
-      'contratacoes, contratos, atas, itens, resultados, termos (default: contratacoes,contratos,atas)',
+      "contratacoes, contratos, atas, itens, resultados, termos (default: the directory's, else contratacoes,contratos,atas)",
       (v: string) => v.split(',').map((k) => k.trim()),
     )
     .option('--out <dir>', 'where the pages and the state file go', 'pncp')

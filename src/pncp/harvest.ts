@@ -280,9 +280,15 @@ function placeOf(
   return { folder: join(`${cnpj}-${year}-${sequence}`, changed === '' ? '0' : changed), cnpj, year, sequence }
 }
 
+/** What a new directory harvests when --kinds is not given: the records asked for once a month each. */
+const DEFAULT_KINDS: readonly HarvestKind[] = ['contratacoes', 'contratos', 'atas']
+
 /** Harvests PNCP into `options.out`: every page of every query of the window, at most `rate` a second. */
 export async function harvest(options: HarvestOptions): Promise<HarvestResult> {
-  const kinds = [...new Set(options.kinds ?? ['contratacoes', 'contratos', 'atas'])] as HarvestKind[]
+  const statePath = join(options.out, STATE_FILE)
+  const saved = await readState(statePath)
+  // Without --kinds, a directory's own (a harvest made when the default had no atas goes on as it was).
+  const kinds = [...new Set(options.kinds ?? saved?.filters?.kinds ?? DEFAULT_KINDS)] as HarvestKind[]
   for (const kind of kinds)
     if (kind === 'resultados' && !kinds.includes('itens'))
       throw new HarvestError('--kinds resultados takes itens too: results are asked for item by item')
@@ -307,9 +313,8 @@ export async function harvest(options: HarvestOptions): Promise<HarvestResult> {
     throw new HarvestError("--uf takes a state's two letters (SP)")
   if (options.cnpj !== undefined && !/^\d{14}$/.test(options.cnpj))
     throw new HarvestError('--cnpj takes 14 digits')
-  const statePath = join(options.out, STATE_FILE)
   const filters = { uf: options.uf ?? null, cnpj: options.cnpj ?? null, modalities, kinds }
-  const state: State = (await readState(statePath)) ?? { version: 1, filters, last: null, missing: [] }
+  const state: State = saved ?? { version: 1, filters, last: null, missing: [] }
   if (JSON.stringify(state.filters) !== JSON.stringify(filters))
     throw new HarvestError(
       `${options.out} holds a harvest of other filters (${JSON.stringify(state.filters)}); use another --out`,

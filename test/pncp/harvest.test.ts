@@ -145,14 +145,8 @@ describe('compras pncp harvest', () => {
       out,
     })
     fake.log.length = 0
-    const since = await harvest({
-      ...FAST,
-      sinceLast: true,
-      modalities: [6],
-      kinds: ['contratacoes'],
-      out,
-      today: '2025-07-31',
-    })
+    // Without --kinds: the directory's own, not the default's.
+    const since = await harvest({ ...FAST, sinceLast: true, modalities: [6], out, today: '2025-07-31' })
     assert.deepEqual([since.from, since.to], ['2025-06-30', '2025-07-31'])
     assert.ok(fake.log.length > 0 && fake.log.every((r) => r.endpoint === '/v1/contratacoes/atualizacao'))
     assert.equal(fake.log[0]?.params.dataInicial, '20250630')
