@@ -100,6 +100,61 @@ export function Scroll({ label, children }: { label: string; children: Component
   )
 }
 
+/**
+ * A chart (the children: an SVG) with its caption, and the same figures as a table a reader can open: the frame
+ * of the portal's bar charts. Each row is its label (the row's header) and its cells, under `headers`.
+ */
+export function ChartFigure({
+  caption,
+  tableLabel,
+  headers,
+  rows,
+  compact = false,
+  children,
+}: {
+  caption: string
+  tableLabel: string
+  headers: readonly string[]
+  rows: readonly (readonly [label: string, ...cells: string[]])[]
+  compact?: boolean
+  children: ComponentChildren
+}) {
+  return (
+    <figure>
+      {children}
+      <figcaption>{caption}</figcaption>
+      <details>
+        <summary>Ver os valores em tabela</summary>
+        <Scroll label={tableLabel}>
+          <table class={compact ? 'compact' : undefined}>
+            <thead>
+              <tr>
+                {headers.map((header) => (
+                  <th key={header} scope="col">
+                    {header}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map(([label, ...cells]) => (
+                <tr key={label}>
+                  <th scope="row">{label}</th>
+                  {cells.map((cell, i) => (
+                    <td key={headers[i + 1]} class="money">
+                      {cell}
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </Scroll>
+      </details>
+    </figure>
+  )
+}
+
 /** The page of a company, for a supplier's name whose CNPJ the same record or element shows; none for a person. */
 export function supplierHref(fields: Fields, row: JsonObject, name: string): string | undefined {
   const f = fields[name]

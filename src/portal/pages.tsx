@@ -7,6 +7,7 @@ import { counted, day, money, taxId } from './format.js'
 import { HistorySection, VersionBanner } from './history.js'
 import {
   Cell,
+  ChartFigure,
   capitalized,
   kindClass,
   page,
@@ -273,7 +274,15 @@ function MonthlyChart({ months }: { months: OrganizationView['months'] }) {
   const bar = width / months.length
   const label = (month: string) => `${month.slice(5, 7)}/${month.slice(0, 4)}`
   return (
-    <figure>
+    <ChartFigure
+      caption={
+        'Valor comprometido por mês da data principal: contratos, contratações diretas sem contrato e ordens ' +
+        'fora de contrato, cada real uma vez.'
+      }
+      tableLabel="Valor comprometido por mês"
+      headers={['Mês', 'Compromissos', 'Valor comprometido']}
+      rows={months.map((m) => [label(m.month), String(m.count), money(m.total)] as const)}
+    >
       <svg
         viewBox={`-40 -44 ${width + 80} ${height + 74}`}
         role="img"
@@ -310,34 +319,7 @@ function MonthlyChart({ months }: { months: OrganizationView['months'] }) {
           )
         })}
       </svg>
-      <figcaption>
-        Valor comprometido por mês da data principal: contratos, contratações diretas sem contrato e ordens
-        fora de contrato, cada real uma vez.
-      </figcaption>
-      <details>
-        <summary>Ver os valores em tabela</summary>
-        <Scroll label="Valor comprometido por mês">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Mês</th>
-                <th scope="col">Compromissos</th>
-                <th scope="col">Valor comprometido</th>
-              </tr>
-            </thead>
-            <tbody>
-              {months.map((m) => (
-                <tr key={m.month}>
-                  <td>{label(m.month)}</td>
-                  <td>{m.count}</td>
-                  <td>{money(m.total)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </Scroll>
-      </details>
-    </figure>
+    </ChartFigure>
   )
 }
 
