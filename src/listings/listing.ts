@@ -2,15 +2,9 @@ import { type Pool, prepared } from '../db/pool.js'
 import { NotFoundError, ParameterError } from '../errors.js'
 import type { JsonObject } from '../json.js'
 import type { Cursors, ListCursor } from '../queries/cursors.js'
-import {
-  DEFAULT_PER_PAGE,
-  parseRelations,
-  sortDirection,
-  sortOf,
-  type ValidQuery,
-} from '../queries/parameters.js'
+import { DEFAULT_PER_PAGE, parseRelations, sortOf, type ValidQuery } from '../queries/parameters.js'
+import { fieldSorts, sortBy } from '../queries/sorts.js'
 import { CACHE_KEYS } from '../readmodel/cache-keys.js'
-import { type AnyField, rawSql, sqlType } from '../resources/fields.js'
 import { type ChoiceList, type FilterValues, filterSql, filterValues } from '../resources/filters.js'
 import { listingItemFields, type PublicResource } from '../resources/index.js'
 import { from, jsonObject } from '../resources/json.js'
@@ -71,12 +65,6 @@ export interface ListResult {
   rows: JsonObject[]
 }
 
-/** What a sort orders by: the stored value, or null where the value is secret (a secret budget). */
-function sortSql(f: AnyField, a: string): string {
-  const raw = rawSql(f, a)
-  return f.secretIf ? `CASE WHEN ${a}.${f.secretIf} THEN NULL ELSE ${raw} END` : raw
-}
-
 /** A page's statement, without the filter's count and with it (the first time a filter is seen). */
 interface PageStatements {
   page: string
@@ -120,11 +108,8 @@ function listingText(
   if (text !== undefined) return text
   const a = resource.record.alias
   const conditions = [resource.where(a), ...filters.conditions]
-  const { name, direction } = sortDirection(sort)
-  const field = resource.sorts[name]
-  if (!field) throw new Error(`unknown sort ${sort}`)
-  const sortField = resource.record.fields[field] as AnyField
-  const sortKey = sortSql(sortField, a)
+  const order = sortBy(fieldSorts(resource.record.fields, resource.sorts), sort, a)
+  const { key: sortKey, direction } = order
   const where = conditions.join(' AND ')
   const orderBy = `${sortKey} ${direction} NULLS LAST, ${a}.id ${direction}`
   const rowsFrom = from(resource.record, a, `${where} ${orderBy}`)
@@ -135,8 +120,8 @@ function listingText(
     where,
     orderBy,
     sortKey,
-    sortType: sqlType(sortField),
-    sortNullable: sortField.nullable || sortField.secretIf !== undefined,
+    sortType: order.type,
+    sortNullable: order.nullable,
     direction,
     count,
     pages: new Map(),

@@ -11,10 +11,10 @@ import {
   type Parameter,
   type Parameters,
   parameters,
-  sortDirection,
   sortParameter,
   type ValidQuery,
 } from '../queries/parameters.js'
+import { type Sort, sortBy } from '../queries/sorts.js'
 import { type AnyField, servedFrom } from '../resources/fields.js'
 import {
   chosen,
@@ -107,11 +107,11 @@ export const PRICE_FILTERS = {
 
 type PriceFilterName = keyof typeof PRICE_FILTERS
 
-/** The items' sorts, by name: what orders them, and what their cursor keeps (its SQL type). */
+/** The items' sorts, by name: price_rows' columns, which are never null. */
 const PRICE_SORTS = {
-  amount: { key: 'p.amount', type: 'numeric' },
-  date: { key: 'p.day', type: 'date' },
-} as const
+  amount: { key: (a) => `${a}.amount`, type: 'numeric', nullable: false },
+  date: { key: (a) => `${a}.day`, type: 'date', nullable: false },
+} satisfies Record<string, Sort>
 
 type PriceSortName = keyof typeof PRICE_SORTS
 /** A sort of the items: a name of PRICE_SORTS, `-` first for descending. */
@@ -231,11 +231,8 @@ const ITEM_FROM = `JOIN fences f ON f.unit = p.unit
 /** A price row is served with what it prices: its order's item, or its result (as an inner join would). */
 const PRICED = '(i.order_id IS NOT NULL OR r.bidding_id IS NOT NULL)'
 
-/** The items' order and what their cursor keeps, for a sort. */
-function ordered(sort: PriceSort): { key: string; type: string; direction: 'ASC' | 'DESC' } {
-  const { name, direction } = sortDirection(sort)
-  return { ...PRICE_SORTS[name], direction }
-}
+/** The items' order over price rows `p`, and what their cursor keeps, for a sort. */
+const ordered = (sort: PriceSort) => sortBy(PRICE_SORTS, sort, 'p')
 
 /** A research's filters over price_rows `p`: the WHERE condition, `$1`… their values in declared order. */
 function matching(query: Pick<PriceQuery, 'filters'>): { where: string; values: (string | number)[] } {
