@@ -31,8 +31,14 @@ import { day, money, object, publicTaxId } from '../resources/sql.js'
  * A kind of record a page adds up, as its declaration gives it: its rows, main date as a day, value, and its
  * records of one supplier (none: a kind without a supplier of its own). Orders are no public resource.
  */
+/** `direct-contracts` as `direct_contracts`: a path as a kind's name in a page's figures. */
+type Underscored<S extends string> = S extends `${infer A}-${infer B}` ? `${A}_${Underscored<B>}` : S
+
+/** The kinds a page adds up, by name: the public resources' paths, and orders. */
+export type TalliedKind = Underscored<PublicResource['path']> | 'orders'
+
 export interface Tallied {
-  readonly kind: string
+  readonly kind: TalliedKind
   readonly noun: { readonly singular: string; readonly plural: string }
   readonly table: string
   readonly where: (a: string) => string
@@ -51,7 +57,7 @@ function tallied(resource: PublicResource): Tallied {
   const date = resource.record.fields[resource.date] as AnyField
   const column = 'column' in date.store ? date.store.column : resource.date
   return {
-    kind: resource.path.replaceAll('-', '_'),
+    kind: resource.path.replaceAll('-', '_') as Underscored<PublicResource['path']>,
     noun: resource.noun,
     table: resource.record.table,
     where: resource.where,
@@ -169,7 +175,7 @@ const of = <R extends Grouped>(rows: readonly R[], grouping: Grouped['grouping']
   rows.filter((r) => r.grouping === grouping)
 
 /** The figures of each kind, in the order given (a kind with no record has zeros). */
-function byKind(rows: readonly FigureRow[], kinds: readonly Figured[]): Record<string, Figures> {
+function byKind(rows: readonly FigureRow[], kinds: readonly Figured[]): Partial<Record<Figured, Figures>> {
   return Object.fromEntries(
     kinds.map((kind) => {
       const row = rows.find((r) => r.kind === kind)
@@ -190,11 +196,32 @@ function grouped<R extends FigureRow>(
   return [...groups.values()].map((group) => ({ ...head(group[0] as R), ...byKind(group, kinds) }))
 }
 
+/**
+ * The kinds with a supplier of their own (`ofSupplier`), by name for the types of a supplier's page (a public
+ * call has none). Checked against the declarations at start: a kind that gains or loses one fails here.
+ */
+const SUPPLIER_KINDS = [
+  'contracts',
+  'direct_contracts',
+  'arps',
+  'orders',
+] as const satisfies readonly TalliedKind[]
+export type SupplierKind = (typeof SUPPLIER_KINDS)[number]
+export type SupplierFigured = SupplierKind | 'committed'
+if (
+  SUPPLIER_TALLIED.map((kind) => kind.kind)
+    .sort()
+    .join() !== [...SUPPLIER_KINDS].sort().join()
+)
+  throw new Error(
+    `the kinds with a supplier of their own are not ${SUPPLIER_KINDS.join(', ')}: mend SUPPLIER_KINDS`,
+  )
+
 /** What a supplier's page adds up: its kinds, and what was committed to it. */
-export const SUPPLIER_FIGURES: readonly Figured[] = [
-  ...SUPPLIER_TALLIED.map((kind) => kind.kind),
+export const SUPPLIER_FIGURES = [
+  ...(SUPPLIER_TALLIED.map((kind) => kind.kind) as SupplierFigured[]),
   'committed',
-]
+] as const satisfies readonly SupplierFigured[]
 
 /** What an organization's page adds up: its kinds, and what it committed. */
 export const ORGANIZATION_FIGURES: readonly Figured[] = [...TALLIED.map((kind) => kind.kind), 'committed']

@@ -32,7 +32,8 @@ const COMMITTED =
   "carries. An ARP's registered value is a ceiling, never added. Its count is of those commitments, its dates " +
   'their main dates. The kinds above overlap and must not be added'
 
-const byKind = (kinds: readonly Figured[]): Record<string, typeof Figures> =>
+/** Each kind's figures, by its name. */
+const byKind = <K extends Figured>(kinds: readonly K[]) =>
   Object.fromEntries(
     kinds.map((kind) => [
       kind,
@@ -40,10 +41,10 @@ const byKind = (kinds: readonly Figured[]): Record<string, typeof Figures> =>
         ? Type.Object(Figures.properties, { additionalProperties: false, description: COMMITTED })
         : Figures,
     ]),
-  )
+  ) as Record<K, typeof Figures>
 
 /** A page's figures of its kinds: over all, and by year. */
-const activity = (kinds: readonly Figured[]) => ({
+const activity = <K extends Figured>(kinds: readonly K[]) => ({
   totals: Type.Object(byKind(kinds), { additionalProperties: false }),
   years: Type.Array(
     Type.Object({ year: Nullable(Type.Integer()), ...byKind(kinds) }, { additionalProperties: false }),

@@ -1,5 +1,5 @@
 import type { Static } from 'typebox'
-import { type Figures, SUPPLIER_TALLIED } from '../parties/parties.js'
+import { SUPPLIER_TALLIED, type SupplierKind } from '../parties/parties.js'
 import type { OrganizationList, OrganizationPage, SupplierList, SupplierPage } from '../parties/schemas.js'
 import { PRICE_FILTERS } from '../prices/research.js'
 import type { PriceResearch, PriceSummary as PriceSummarySchema } from '../prices/schemas.js'
@@ -10,7 +10,7 @@ import { contracts } from '../resources/contract.js'
 import type { FormInput } from '../resources/filters.js'
 import type { Choices } from './data.js'
 import { counted, day, MISSING, money, taxId } from './format.js'
-import { capitalized, page, recordPath, Scroll } from './layout.js'
+import { ChartFigure, capitalized, page, recordPath, Scroll } from './layout.js'
 import { listingUrl } from './listing.js'
 
 // The pages of what things cost and who is paid: the price panel (/precos), a company's page
@@ -365,27 +365,21 @@ export function pricePage({ asked, research, problem, lists, organization }: Pri
 
 // --- A supplier's page -----------------------------------------------------------------------------------
 
-type ByKind = Record<string, Figures>
+/** A supplier's page as the API answers it (src/parties/schemas.ts, SupplierPage). */
+export type SupplierView = Static<typeof SupplierPage>
 
-/**
- * A supplier's page as the API answers it (src/parties/schemas.ts, SupplierPage): its kinds' figures by name, which
- * the schema builds from SUPPLIER_FIGURES at run time, so they are typed here as a record of Figures.
- */
-export type SupplierView = Omit<Static<typeof SupplierPage>, 'totals' | 'years' | 'organizations'> & {
-  totals: ByKind
-  years: (ByKind & { year: number | null })[]
-  organizations: (ByKind & { organization_uuid: string; organization_name: string })[]
-}
+/** A group's figures of every kind: over all, a year's, an organization's. */
+type ByKind = SupplierView['totals']
 
 /** The kinds a supplier's page shows: their title, and the listing filtered by the supplier (orders have none). */
-const SUPPLIER_COLUMNS: readonly [string, string, string][] = SUPPLIER_TALLIED.map((kind) => [
-  kind.kind,
+const SUPPLIER_COLUMNS: readonly [SupplierKind, string, string][] = SUPPLIER_TALLIED.map((kind) => [
+  kind.kind as SupplierKind,
   capitalized(kind.noun.plural),
   kind.resource ? `/${kind.resource.portal.path}` : '',
 ])
 
 /** What was committed to the supplier in a group: the one figure that adds money up, each real once. */
-const committed = (figures: ByKind) => Number(figures.committed?.value ?? 0)
+const committed = (figures: ByKind) => Number(figures.committed.value)
 
 function YearChart({ years }: { years: SupplierView['years'] }) {
   const shown = years.filter((y) => y.year !== null).reverse()
@@ -394,7 +388,16 @@ function YearChart({ years }: { years: SupplierView['years'] }) {
   const top = Math.max(1, ...shown.map(committed))
   const bar = width / Math.max(1, shown.length)
   return (
-    <figure>
+    <ChartFigure
+      caption={
+        'Valor comprometido por ano da data principal: contratos, contratações diretas sem contrato e ordens ' +
+        'fora de contrato, cada real uma vez (o valor das atas é um teto e fica de fora).'
+      }
+      tableLabel="Valor comprometido por ano"
+      headers={['Ano', 'Valor comprometido']}
+      rows={shown.map((y) => [String(y.year), money(committed(y))] as const)}
+      compact
+    >
       <svg viewBox={`0 -20 ${width} ${height + 50}`} role="img" aria-labelledby="anos" class="chart">
         <title id="anos">
           {`Valor comprometido por ano: ${shown.map((y) => `${y.year}, ${money(committed(y))}`).join('; ') || 'nenhum'}`}
@@ -415,32 +418,7 @@ function YearChart({ years }: { years: SupplierView['years'] }) {
           )
         })}
       </svg>
-      <figcaption>
-        Valor comprometido por ano da data principal: contratos, contratações diretas sem contrato e ordens
-        fora de contrato, cada real uma vez (o valor das atas é um teto e fica de fora).
-      </figcaption>
-      <details>
-        <summary>Ver os valores em tabela</summary>
-        <Scroll label="Valor comprometido por ano">
-          <table class="compact">
-            <thead>
-              <tr>
-                <th scope="col">Ano</th>
-                <th scope="col">Valor comprometido</th>
-              </tr>
-            </thead>
-            <tbody>
-              {shown.map((y) => (
-                <tr key={String(y.year)}>
-                  <th scope="row">{String(y.year)}</th>
-                  <td class="money">{money(committed(y))}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </Scroll>
-      </details>
-    </figure>
+    </ChartFigure>
   )
 }
 
@@ -459,7 +437,7 @@ function FiguresCells({ figures }: { figures: ByKind }) {
         {money(committed(figures))}
       </td>
       {SUPPLIER_COLUMNS.map(([kind, label]) => {
-        const f = figures[kind] as Figures
+        const f = figures[kind]
         return (
           <td key={kind} class="money" data-label={label}>
             {f.count === 0 ? MISSING : `${f.count} · ${money(f.value)}`}
@@ -496,7 +474,7 @@ export function supplierPage(view: SupplierView): string {
       </p>
       <ul class="kinds">
         {SUPPLIER_COLUMNS.map(([kind, label, path]) => {
-          const f = view.totals[kind] as Figures
+          const f = view.totals[kind]
           const text = (
             <>
               {`${label}: ${f.count} · `}
