@@ -1,19 +1,15 @@
 import assert from 'node:assert/strict'
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { after, before, describe, it } from 'node:test'
+import { describe, it } from 'node:test'
 import ExcelJS from 'exceljs'
-import type { FastifyInstance } from 'fastify'
 import { v5 as uuidv5 } from 'uuid'
 import { importRecords } from '../../src/import/importer.js'
 import { importPncp } from '../../src/pncp/import.js'
 import { PNCP_NAMESPACE } from '../../src/pncp/mapping.js'
-import { buildTestApp } from '../helpers/app.js'
 import { runCli } from '../helpers/cli.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
 import { checkRelease, type Json } from '../helpers/ocds.js'
-import { ata, contratacao, ORGAN, rejected, writePncpFile } from '../helpers/pncp.js'
+import { ata, contratacao, ORGAN, rejected } from '../helpers/pncp.js'
+import { pncpSuite } from '../helpers/pncp-suite.js'
 import { demoRecords, ndjson, source } from '../helpers/records.js'
 
 // PNCP's atas as ARPs: their management status from `cancelado` and their vigência, their contratação found in
@@ -25,32 +21,8 @@ const ataControl = (compra: number, sequence = 1) =>
   `${ORGAN.cnpj}-1-${String(compra).padStart(6, '0')}/2025-${String(sequence).padStart(6, '0')}`
 
 describe('PNCP atas', () => {
-  let db: TestDatabase
-  let app: FastifyInstance
-  let dir: string
-
-  const get = async (url: string) => {
-    const response = await app.inject({ method: 'GET', url })
-    return { status: response.statusCode, body: response.json() as Json }
-  }
-  const arp = async (control: string) => {
-    const { status, body } = await get(`/v1/transparency/arps?pncp_id=${encodeURIComponent(control)}`)
-    assert.equal(status, 200, json(body))
-    assert.equal(body.data.data.length, 1, `one ARP for ${control}`)
-    return body.data.data[0] as Json
-  }
-  const file = (name: string, value: unknown) => writePncpFile(dir, name, value)
-
-  before(async () => {
-    db = await createTestDatabase()
-    app = await buildTestApp(db, { env: { PUBLIC_RATE_LIMIT: '0' } })
-    dir = await mkdtemp(path.join(tmpdir(), 'compras-pncp-atas-'))
-  })
-  after(async () => {
-    await app?.close()
-    await db?.drop()
-    await rm(dir, { recursive: true, force: true })
-  })
+  const { suite, get, listed, file } = pncpSuite('atas', { env: { PUBLIC_RATE_LIMIT: '0' } })
+  const arp = (control: string) => listed('arps', control)
 
   it('reads cancelado as Cancelado and an ata past its vigência as Encerrado', async () => {
     await file('a/contratacoes.json', [contratacao(501), contratacao(502), contratacao(503)])
@@ -62,7 +34,7 @@ describe('PNCP atas', () => {
       // A second ata of the same contratação, signed without a dataAssinatura.
       ata(2, 501, { dataAssinatura: null, vigenciaInicio: '2025-04-10' }),
     ])
-    const run = await importPncp(db.pool, [path.join(dir, 'a')])
+    const run = await importPncp(suite.db.pool, [path.join(suite.dir, 'a')])
     assert.equal(run.ok, true, json(run.problems))
     assert.equal(run.result.counts.arp, 4)
     assert.equal((await arp(ataControl(501))).management_status, 'Vigente')
@@ -83,7 +55,7 @@ describe('PNCP atas', () => {
 
   it('takes an ata whose contratação an earlier import stored', async () => {
     await file('b/atas.json', [ata(3, 501, { objetoContratacao: 'Ata harvested a month later' })])
-    const run = await importPncp(db.pool, [path.join(dir, 'b')])
+    const run = await importPncp(suite.db.pool, [path.join(suite.dir, 'b')])
     assert.equal(run.ok, true, json(run.problems))
     const later = await arp(ataControl(501, 3))
     assert.equal(later.bidding_uuid, uuidv5(`${ORGAN.cnpj}-1-000501/2025`, PNCP_NAMESPACE))
@@ -96,13 +68,13 @@ describe('PNCP atas', () => {
   })
 
   it('refuses an ata of a contratação it does not hold, or with a control number that is not one', async () => {
-    const rejects = path.join(dir, 'rejects.ndjson')
+    const rejects = path.join(suite.dir, 'rejects.ndjson')
     await file('c/atas.json', [
       ata(1, 999),
       { ...ata(1, 501), numeroControlePNCPAta: `${ORGAN.cnpj}-1-000501/2025` },
       ata(4, 501),
     ])
-    const strict = await runCli(['pncp', 'import', path.join(dir, 'c')], { DATABASE_URL: db.url })
+    const strict = await runCli(['pncp', 'import', path.join(suite.dir, 'c')], { DATABASE_URL: suite.db.url })
     assert.equal(strict.code, 1)
     assert.match(
       strict.stderr,
@@ -112,8 +84,8 @@ describe('PNCP atas', () => {
       strict.stderr,
       /atas\.json:#2: numeroControlePNCPAta: is not the PNCP control number of an ata/,
     )
-    const result = await runCli(['pncp', 'import', '--rejects', rejects, path.join(dir, 'c')], {
-      DATABASE_URL: db.url,
+    const result = await runCli(['pncp', 'import', '--rejects', rejects, path.join(suite.dir, 'c')], {
+      DATABASE_URL: suite.db.url,
     })
     assert.equal(result.code, 0, result.stderr)
     const { where } = await rejected(rejects)
@@ -126,12 +98,12 @@ describe('PNCP atas', () => {
 
   it('serves an ARP without supplier or value on the portal, the exports and OCDS', async () => {
     const { id } = await arp(ataControl(501))
-    const page = await app.inject({ method: 'GET', url: `/atas/${id}` })
+    const page = await suite.app.inject({ method: 'GET', url: `/atas/${id}` })
     assert.equal(page.statusCode, 200)
-    const listing = await app.inject({ method: 'GET', url: '/atas?q=medicamentos' })
+    const listing = await suite.app.inject({ method: 'GET', url: '/atas?q=medicamentos' })
     assert.equal(listing.statusCode, 200)
     assert.ok(listing.body.includes(`/atas/${id}`), 'listed on the portal')
-    const csv = await app.inject({
+    const csv = await suite.app.inject({
       method: 'GET',
       url: `/v1/transparency/export?resource=arps&format=csv&pncp_id=${encodeURIComponent(ataControl(501))}`,
     })
@@ -146,7 +118,7 @@ describe('PNCP atas', () => {
     assert.ok(columns.includes('Valor total (R$)'), header)
     assert.equal(cells[columns.indexOf('Valor total (R$)')], '', 'no value: an empty cell')
     assert.equal(cells[columns.indexOf('Fornecedor')], '', 'no supplier: an empty cell')
-    const xlsx = await app.inject({
+    const xlsx = await suite.app.inject({
       method: 'GET',
       url: `/v1/transparency/export?resource=arps&format=xlsx&pncp_id=${encodeURIComponent(ataControl(501))}`,
     })
@@ -183,13 +155,13 @@ describe('PNCP atas', () => {
       documents: [],
       terms: [],
     }
-    const result = await importRecords(db.pool, [source(ndjson([organization, without]))])
+    const result = await importRecords(suite.db.pool, [source(ndjson([organization, without]))])
     assert.equal(result.ok, true, json(result.problems))
     const { body } = await get(`/v1/transparency/arps/${without.id}`)
     assert.equal(body.data.amount_total, null)
     assert.equal(body.data.provider_company_name, null)
     // A dump keeps it, as it was imported.
-    const dump = await runCli(['dump'], { DATABASE_URL: db.url })
+    const dump = await runCli(['dump'], { DATABASE_URL: suite.db.url })
     assert.equal(dump.code, 0, dump.stderr)
     const dumped = dump.stdout
       .trim()
@@ -206,7 +178,7 @@ describe('PNCP atas', () => {
       number: 'X/2025',
       provider_document: '11222333000181',
     }
-    const refused = await importRecords(db.pool, [source(ndjson([organization, half]))])
+    const refused = await importRecords(suite.db.pool, [source(ndjson([organization, half]))])
     assert.equal(refused.ok, false, 'a supplier with a tax id and no name')
     assert.match(json(refused.problems), /provider_company_name/)
   })

@@ -1,17 +1,14 @@
 import assert from 'node:assert/strict'
-import { mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readFile, utimes, writeFile } from 'node:fs/promises'
 import path from 'node:path'
-import { after, before, describe, it } from 'node:test'
-import type { FastifyInstance } from 'fastify'
+import { describe, it } from 'node:test'
 import { v5 as uuidv5 } from 'uuid'
 import { importPncp } from '../../src/pncp/import.js'
 import { PNCP_NAMESPACE } from '../../src/pncp/mapping.js'
-import { buildTestApp } from '../helpers/app.js'
 import { runCli } from '../helpers/cli.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
 import { checkRelease, type Json } from '../helpers/ocds.js'
-import { ata, contratacao, contrato, ORGAN, page, rejected, writePncpFile } from '../helpers/pncp.js'
+import { ata, contratacao, contrato, ORGAN, page, rejected } from '../helpers/pncp.js'
+import { pncpSuite } from '../helpers/pncp-suite.js'
 
 // `compras pncp import` over files in PNCP's own shapes: what it stores, what every listing then serves,
 // versions in any order, and bad input refused whole or, with --rejects, record by record.
@@ -19,35 +16,9 @@ import { ata, contratacao, contrato, ORGAN, page, rejected, writePncpFile } from
 const json = (value: unknown) => JSON.stringify(value)
 
 describe('compras pncp import', () => {
-  let db: TestDatabase
-  let app: FastifyInstance
-  let dir: string
-
-  const get = async (url: string) => {
-    const response = await app.inject({ method: 'GET', url })
-    return { status: response.statusCode, body: response.json() as Record<string, unknown> }
-  }
-  const one = async (resource: string, pncpId: string) => {
-    const { status, body } = await get(`/v1/transparency/${resource}?pncp_id=${encodeURIComponent(pncpId)}`)
-    assert.equal(status, 200, json(body))
-    const data = (body.data as { data: Record<string, unknown>[] }).data
-    assert.equal(data.length, 1, `one ${resource} for ${pncpId}`)
-    return data[0] as Record<string, unknown>
-  }
+  const { suite, get, listed: one, file } = pncpSuite('import')
   const count = async (table: string) =>
-    Number((await db.pool.query(`SELECT count(*)::int AS n FROM ${table}`)).rows[0].n)
-  const file = (name: string, value: unknown) => writePncpFile(dir, name, value)
-
-  before(async () => {
-    db = await createTestDatabase()
-    app = await buildTestApp(db)
-    dir = await mkdtemp(path.join(tmpdir(), 'compras-pncp-'))
-  })
-  after(async () => {
-    await app?.close()
-    await db?.drop()
-    await rm(dir, { recursive: true, force: true })
-  })
+    Number((await suite.db.pool.query(`SELECT count(*)::int AS n FROM ${table}`)).rows[0].n)
 
   it('imports a harvested directory: contratações, and the contratos and atas of them', async () => {
     const calls = [
@@ -72,7 +43,7 @@ describe('compras pncp import', () => {
       contrato(2, 4),
     ])
     await file('h/atas/ata.json', ata(1, 1))
-    const result = await runCli(['pncp', 'import', path.join(dir, 'h')], { DATABASE_URL: db.url })
+    const result = await runCli(['pncp', 'import', path.join(suite.dir, 'h')], { DATABASE_URL: suite.db.url })
     assert.equal(result.code, 0, result.stderr)
     assert.match(result.stdout, /read 4 contratacao, 2 contrato, 1 ata;/)
     assert.match(
@@ -160,11 +131,11 @@ describe('compras pncp import', () => {
 
   it('serves the imported records on every face: portal, export, organ page, OCDS', async () => {
     const id = uuidv5(`${ORGAN.cnpj}-1-000001/2025`, PNCP_NAMESPACE)
-    const page = await app.inject({ method: 'GET', url: `/chamadas-publicas/${id}` })
+    const page = await suite.app.inject({ method: 'GET', url: `/chamadas-publicas/${id}` })
     assert.equal(page.statusCode, 200)
     assert.ok(page.body.includes(`${ORGAN.cnpj}-1-000001/2025`), 'the PNCP number on its page')
     assert.ok(page.body.includes(`https://pncp.gov.br/app/editais/${ORGAN.cnpj}/2025/1`), 'its PNCP page')
-    const csv = await app.inject({
+    const csv = await suite.app.inject({
       method: 'GET',
       url: `/v1/transparency/export?resource=contracts&format=csv&pncp_id=${encodeURIComponent(`${ORGAN.cnpj}-2-000001/2025`)}`,
     })
@@ -202,7 +173,7 @@ describe('compras pncp import', () => {
     assert.equal(award.value, undefined)
     assert.equal(award.suppliers, undefined)
     assert.equal(releases.contracts?.[0]?.awardID, arpId)
-    const arpPage = await app.inject({ method: 'GET', url: `/atas/${arpId}` })
+    const arpPage = await suite.app.inject({ method: 'GET', url: `/atas/${arpId}` })
     assert.equal(arpPage.statusCode, 200, arpPage.body.slice(0, 300))
     assert.ok(arpPage.body.includes('Registro de preços de medicamentos'), 'the ata on its page')
     assert.ok(arpPage.body.includes(`https://pncp.gov.br/app/atas/${ORGAN.cnpj}/2025/1/1`), 'its PNCP page')
@@ -212,18 +183,20 @@ describe('compras pncp import', () => {
     const before = await get('/v1/transparency/changes?per_page=1000')
     assert.equal(before.status, 200, json(before.body))
     assert.ok((before.body.data as { data: unknown[] }).data.length > 0)
-    const again = await importPncp(db.pool, [path.join(dir, 'h')])
+    const again = await importPncp(suite.db.pool, [path.join(suite.dir, 'h')])
     assert.equal(again.ok, true, json(again.problems))
     assert.equal(again.unchanged, 3, 'no file read again')
     assert.deepEqual(again.read, {})
     // A file written again is read again, and its records, the same versions, change nothing either.
-    const ata = path.join(dir, 'h/atas/ata.json')
+    const ata = path.join(suite.dir, 'h/atas/ata.json')
     await writeFile(ata, await readFile(ata))
     await utimes(ata, new Date(), new Date(Date.now() + 5000))
-    const touched = await importPncp(db.pool, [path.join(dir, 'h')])
+    const touched = await importPncp(suite.db.pool, [path.join(suite.dir, 'h')])
     assert.equal(touched.unchanged, 2)
     assert.deepEqual(touched.read, { ata: 1 })
-    const copied = await importPncp(db.pool, [path.join(dir, 'h/contratacoes')], { kind: 'contratacao' })
+    const copied = await importPncp(suite.db.pool, [path.join(suite.dir, 'h/contratacoes')], {
+      kind: 'contratacao',
+    })
     assert.equal(copied.unchanged, 0, 'another mapping (--kind) reads the files again')
     assert.equal(copied.ok, true, json(copied.problems))
     const after = await get('/v1/transparency/changes?per_page=1000')
@@ -241,11 +214,11 @@ describe('compras pncp import', () => {
       dataAtualizacaoGlobal: '2025-03-20T09:00:00',
     })
     // Both in one run, the newer first.
-    const run = await importPncp(db.pool, [await file('v/1.json', [newer, older])])
+    const run = await importPncp(suite.db.pool, [await file('v/1.json', [newer, older])])
     assert.equal(run.ok, true, json(run.problems))
     assert.equal((await one('public-calls', id)).object_details, 'Aquisição de medicamentos, retificada')
     // An older file later: never put back.
-    const late = await importPncp(db.pool, [await file('v/2.json', older)])
+    const late = await importPncp(suite.db.pool, [await file('v/2.json', older)])
     assert.equal(late.ok, true, json(late.problems))
     assert.equal((await one('public-calls', id)).object_details, 'Aquisição de medicamentos, retificada')
     const { body: history } = await get(`/v1/transparency/public-calls/${uuidv5(id, PNCP_NAMESPACE)}/history`)
@@ -269,7 +242,7 @@ describe('compras pncp import', () => {
         contrato(61, 51, { niFornecedor: 'EX123' }),
       ]),
     ]
-    const result = await runCli(['pncp', 'import', ...files], { DATABASE_URL: db.url })
+    const result = await runCli(['pncp', 'import', ...files], { DATABASE_URL: suite.db.url })
     assert.equal(result.code, 1)
     const lines = result.stderr.trim().split('\n')
     const expect = [
@@ -288,12 +261,14 @@ describe('compras pncp import', () => {
   })
 
   it('with --rejects, imports the good records and writes the bad ones with their reasons', async () => {
-    const rejects = path.join(dir, 'rejects.ndjson')
+    const rejects = path.join(suite.dir, 'rejects.ndjson')
     const files = [
       await file('rej/1.json', page([contratacao(70), contratacao(71, { modalidadeId: 99 })])),
       await file('rej/2.json', '<html>erro</html>'),
     ]
-    const result = await runCli(['pncp', 'import', '--rejects', rejects, ...files], { DATABASE_URL: db.url })
+    const result = await runCli(['pncp', 'import', '--rejects', rejects, ...files], {
+      DATABASE_URL: suite.db.url,
+    })
     assert.equal(result.code, 0, result.stderr)
     assert.match(result.stdout, /refused 2 record\(s\)/)
     await one('public-calls', `${ORGAN.cnpj}-1-000070/2025`)
@@ -307,7 +282,7 @@ describe('compras pncp import', () => {
 
   it("masks a person's CPF on every face, and no filter takes one", async () => {
     const cpf = '52998224725'
-    const run = await importPncp(db.pool, [
+    const run = await importPncp(suite.db.pool, [
       await file('cpf.json', [
         contrato(80, 70, {
           tipoPessoa: 'PF',
@@ -326,10 +301,10 @@ describe('compras pncp import', () => {
 
   it('takes the kind from --kind when the fields do not tell', async () => {
     const bare = { numeroControlePNCP: `${ORGAN.cnpj}-1-000090/2025` }
-    const unknown = await importPncp(db.pool, [await file('kind.json', bare)])
+    const unknown = await importPncp(suite.db.pool, [await file('kind.json', bare)])
     assert.equal(unknown.ok, false)
     assert.match(unknown.problems[0]?.reason ?? '', /--kind names one/)
-    const forced = await importPncp(db.pool, [await file('kind2.json', bare)], { kind: 'contratacao' })
+    const forced = await importPncp(suite.db.pool, [await file('kind2.json', bare)], { kind: 'contratacao' })
     assert.equal(forced.ok, false)
     assert.deepEqual(forced.problems.map((p) => p.field).slice(0, 3), [
       'orgaoEntidade.cnpj',

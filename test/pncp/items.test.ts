@@ -1,18 +1,14 @@
 import assert from 'node:assert/strict'
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readdir, writeFile } from 'node:fs/promises'
 import path from 'node:path'
-import { after, before, describe, it } from 'node:test'
-import type { FastifyInstance } from 'fastify'
+import { describe, it } from 'node:test'
 import { harvest } from '../../src/pncp/harvest.js'
 import { importPncp } from '../../src/pncp/import.js'
 import { mapContratacao } from '../../src/pncp/mapping.js'
-import { buildTestApp } from '../helpers/app.js'
 import { runCli } from '../helpers/cli.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
-import { type FakePncp, startFakePncp } from '../helpers/fake-pncp.js'
 import { checkRelease, type Json as Release } from '../helpers/ocds.js'
-import { contratacao, item, ORGAN, page, rejected, resultado, writePncpFile } from '../helpers/pncp.js'
+import { contratacao, item, ORGAN, page, rejected, resultado } from '../helpers/pncp.js'
+import { pncpSuite } from '../helpers/pncp-suite.js'
 
 // A contratação's items and results from PNCP: inside its record on every face, and its homologated prices in
 // the price research beside the orders' (source result), compared in normalized units.
@@ -24,44 +20,14 @@ const control = (sequence: number) => `${ORGAN.cnpj}-1-${String(sequence).padSta
 const folder = (sequence: number) => `${ORGAN.cnpj}-2025-${sequence}/20250320160000`
 
 describe('PNCP items and results', () => {
-  let db: TestDatabase
-  let app: FastifyInstance
-  let dir: string
-  let fake: FakePncp
-
-  const get = async (url: string) => {
-    const response = await app.inject({ method: 'GET', url })
-    const isJson = String(response.headers['content-type']).startsWith('application/json')
-    return { status: response.statusCode, body: (isJson ? response.json() : {}) as Json, text: response.body }
-  }
-  const one = async (resource: string, pncpId: string) => {
-    const { body } = await get(`/v1/transparency/${resource}?pncp_id=${encodeURIComponent(pncpId)}`)
-    const found = (body.data as { data: Json[] }).data
-    assert.equal(found.length, 1, `one ${resource} for ${pncpId}`)
-    const id = (found[0] as Json).id
-    return { id, ...((await get(`/v1/transparency/${resource}/${id}`)).body.data as Json) } as Json
-  }
+  const { suite, get, detail: one, file, harvestOptions } = pncpSuite('items', { fake: true })
   const prices = async (query: string) => {
     const { status, body } = await get(`/v1/transparency/prices?${query}`)
     assert.equal(status, 200, json(body))
     return body.data as { summary: Json[]; items: { data: Json[] } }
   }
-  const file = (name: string, value: unknown) => writePncpFile(dir, name, value)
   const count = async (table: string) =>
-    Number((await db.pool.query(`SELECT count(*)::int AS n FROM ${table}`)).rows[0].n)
-
-  before(async () => {
-    db = await createTestDatabase()
-    app = await buildTestApp(db)
-    dir = await mkdtemp(path.join(tmpdir(), 'compras-pncp-items-'))
-    fake = await startFakePncp()
-  })
-  after(async () => {
-    await fake?.close()
-    await app?.close()
-    await db?.drop()
-    await rm(dir, { recursive: true, force: true })
-  })
+    Number((await suite.db.pool.query(`SELECT count(*)::int AS n FROM ${table}`)).rows[0].n)
 
   it('takes items and results from the harvester layout into their contratação and the price research', async () => {
     await file(
@@ -110,7 +76,7 @@ describe('PNCP items and results', () => {
         valorTotalHomologado: 3100,
       }),
     ])
-    const result = await runCli(['pncp', 'import', path.join(dir, 'h')], { DATABASE_URL: db.url })
+    const result = await runCli(['pncp', 'import', path.join(suite.dir, 'h')], { DATABASE_URL: suite.db.url })
     assert.equal(result.code, 0, result.stderr)
     assert.match(result.stdout, /read 2 contratacao, 3 item, 4 resultado;/)
 
@@ -165,13 +131,13 @@ describe('PNCP items and results', () => {
     assert.match(String(wrong.body.message), /^Parâmetro inválido: source\./)
 
     // The portal's research links a result to its contratação; the CSV says where each price came from.
-    const portal = await app.inject({ method: 'GET', url: '/precos?q=dipirona' })
+    const portal = await suite.app.inject({ method: 'GET', url: '/precos?q=dipirona' })
     assert.equal(portal.statusCode, 200)
     assert.match(
       portal.body,
       new RegExp(`href="/chamadas-publicas/${call.id}"[^>]*>Resultado da contratação`),
     )
-    const chosen = await app.inject({ method: 'GET', url: '/precos?q=dipirona&source=result' })
+    const chosen = await suite.app.inject({ method: 'GET', url: '/precos?q=dipirona&source=result' })
     assert.match(
       chosen.body,
       /<option value="result" selected[^>]*>Resultados de contratações \(PNCP\)<\/option>/,
@@ -181,7 +147,7 @@ describe('PNCP items and results', () => {
     assert.match(csv.text, /,result,2025-03-20,/)
 
     // Its page shows its items and results, and the fields PNCP gives.
-    const detail = await app.inject({ method: 'GET', url: `/chamadas-publicas/${call.id}` })
+    const detail = await suite.app.inject({ method: 'GET', url: `/chamadas-publicas/${call.id}` })
     assert.equal(detail.statusCode, 200)
     for (const text of [
       '>Itens</h2>',
@@ -228,7 +194,7 @@ describe('PNCP items and results', () => {
     await file(`v/resultados/${ORGAN.cnpj}-2025-101/20250401100000/item-00001.json`, [
       resultado(1, { valorUnitarioHomologado: 0.25, valorTotalHomologado: 2500 }),
     ])
-    assert.ok((await importPncp(db.pool, [path.join(dir, 'v')])).ok)
+    assert.ok((await importPncp(suite.db.pool, [path.join(suite.dir, 'v')])).ok)
     const call = await one('public-calls', control(101))
     assert.equal((call.items as Json[]).length, 1)
     assert.deepEqual(
@@ -240,23 +206,25 @@ describe('PNCP items and results', () => {
     )
     assert.equal((await prices('q=seringa')).summary.length, 0, 'the item the new version dropped is gone')
     // The old files again change nothing: their version is older.
-    assert.ok((await importPncp(db.pool, [path.join(dir, 'h')])).ok)
+    assert.ok((await importPncp(suite.db.pool, [path.join(suite.dir, 'h')])).ok)
     assert.equal((await prices('q=seringa')).summary.length, 0)
   })
 
   it('reads a contratação an earlier import took again when new items name it', async () => {
     const calls = await file('late/contratacoes.json', [contratacao(501)])
-    assert.ok((await importPncp(db.pool, [path.join(dir, 'late')])).ok)
+    assert.ok((await importPncp(suite.db.pool, [path.join(suite.dir, 'late')])).ok)
     // The same directory, the contratação's file unchanged, with its items and results now.
     await file(`late/itens/${ORGAN.cnpj}-2025-501/pagina-0001.json`, [item(1)])
     await file(`late/resultados/${ORGAN.cnpj}-2025-501/item-00001.json`, [resultado(1)])
-    const again = await importPncp(db.pool, [path.join(dir, 'late')])
+    const again = await importPncp(suite.db.pool, [path.join(suite.dir, 'late')])
     assert.ok(again.ok, json(again.problems))
     assert.equal(again.unchanged, 0, `${calls} is read again`)
     // Imported once more, nothing is read: every file was taken whole.
-    assert.equal((await importPncp(db.pool, [path.join(dir, 'late')])).unchanged, 3)
+    assert.equal((await importPncp(suite.db.pool, [path.join(suite.dir, 'late')])).unchanged, 3)
     // The same version without its items, from elsewhere, leaves the stored ones alone.
-    assert.ok((await importPncp(db.pool, [await file('bare/contratacoes.json', [contratacao(501)])])).ok)
+    assert.ok(
+      (await importPncp(suite.db.pool, [await file('bare/contratacoes.json', [contratacao(501)])])).ok,
+    )
     const still = await one('public-calls', control(501))
     assert.deepEqual([(still.items as Json[]).length, (still.results as Json[]).length], [1, 1])
     const call = await one('public-calls', control(501))
@@ -264,16 +232,17 @@ describe('PNCP items and results', () => {
   })
 
   it('leaves the items of a refused contratação to be read again with it', async () => {
-    const rejects = path.join(dir, 'refused.ndjson')
+    const rejects = path.join(suite.dir, 'refused.ndjson')
     await file('gone/contratacoes.json', [contratacao(502, { modalidadeId: 99 }), contratacao(503)])
     const items = await file(`gone/itens/${ORGAN.cnpj}-2025-502/pagina-0001.json`, [item(1)])
     const kept = await file(`gone/itens/${ORGAN.cnpj}-2025-503/pagina-0001.json`, [item(1)])
-    const result = await importPncp(db.pool, [path.join(dir, 'gone')], { rejects })
+    const result = await importPncp(suite.db.pool, [path.join(suite.dir, 'gone')], { rejects })
     assert.ok(result.ok, json(result.problems))
     assert.equal(result.rejected, 1)
-    const ledger = await db.pool.query<{ path: string }>('SELECT path FROM pncp_files WHERE path = ANY($1)', [
-      [items, kept],
-    ])
+    const ledger = await suite.db.pool.query<{ path: string }>(
+      'SELECT path FROM pncp_files WHERE path = ANY($1)',
+      [[items, kept]],
+    )
     assert.deepEqual(
       ledger.rows.map((r) => r.path),
       [kept],
@@ -293,7 +262,7 @@ describe('PNCP items and results', () => {
       await file('bad/orphan.json', [item(1, { numeroControlePNCPCompra: control(999) })]),
       await file('bad/nowhere.json', [item(1)]),
     ]
-    const result = await runCli(['pncp', 'import', ...files], { DATABASE_URL: db.url })
+    const result = await runCli(['pncp', 'import', ...files], { DATABASE_URL: suite.db.url })
     assert.equal(result.code, 1)
     const expect = [
       `${files[1]}:#2: quantidade: is negative`,
@@ -308,9 +277,9 @@ describe('PNCP items and results', () => {
     assert.equal(await count('bidding_results'), before, 'nothing written')
 
     // With --rejects, the contratação comes with its good item; the bad records are listed with their reasons.
-    const rejects = path.join(dir, 'rejects.ndjson')
+    const rejects = path.join(suite.dir, 'rejects.ndjson')
     const partial = await runCli(['pncp', 'import', '--rejects', rejects, ...files.slice(0, 3)], {
-      DATABASE_URL: db.url,
+      DATABASE_URL: suite.db.url,
     })
     assert.equal(partial.code, 0, partial.stderr)
     const call = await one('public-calls', control(201))
@@ -353,7 +322,7 @@ describe('PNCP items and results', () => {
       ],
     })
     const at = await file('ndjson/records.ndjson', `${mapped.lines.map((l) => json(l)).join('\n')}\n`)
-    const result = await runCli(['import', at], { DATABASE_URL: db.url })
+    const result = await runCli(['import', at], { DATABASE_URL: suite.db.url })
     assert.equal(result.code, 1)
     assert.match(
       result.stderr,
@@ -362,7 +331,7 @@ describe('PNCP items and results', () => {
     const bidding = mapped.lines[1] as unknown as Json & { items: Json[] }
     const twice = { ...bidding, items: [...bidding.items, bidding.items[0]], results: [] }
     await writeFile(at, `${json(mapped.lines[0])}\n${json(twice)}\n`)
-    const repeated = await runCli(['import', at], { DATABASE_URL: db.url })
+    const repeated = await runCli(['import', at], { DATABASE_URL: suite.db.url })
     assert.equal(repeated.code, 1)
     assert.match(
       repeated.stderr,
@@ -371,21 +340,9 @@ describe('PNCP items and results', () => {
   })
 
   it('harvests each contratação’s items and results, and the import takes them', async () => {
-    const out = path.join(dir, 'harvest')
-    const options = {
-      baseUrl: fake.url,
-      itemsUrl: `${fake.url}/pncp`,
-      rate: 1000,
-      backoff: 5,
-      timeout: 5,
-      today: '2025-12-31',
-      from: '2025-03-01',
-      to: '2025-03-31',
-      modalities: [8],
-      kinds: ['contratacoes', 'itens', 'resultados'] as const,
-      out,
-    }
-    const first = await harvest({ ...options, kinds: [...options.kinds] })
+    const out = path.join(suite.dir, 'harvest')
+    const options = harvestOptions(out, { kinds: ['contratacoes', 'itens', 'resultados'], modalities: [8] })
+    const first = await harvest(options)
     assert.deepEqual(first.missing, [])
     const files = (await readdir(out, { recursive: true })).filter((f) => f.endsWith('.json')).sort()
     const calls = files.filter((f) => f.startsWith('contratacoes'))
@@ -396,18 +353,18 @@ describe('PNCP items and results', () => {
     assert.equal(results.length, 60, 'one file of results an item')
     assert.match(results[0] as string, /^resultados\/\d{14}-2025-\d+\/\d{14}\/item-00001\.json$/)
     // Started again, it fetches nothing: every file is there.
-    const requests = fake.log.length
-    const again = await harvest({ ...options, kinds: [...options.kinds] })
+    const requests = suite.fake.log.length
+    const again = await harvest(options)
     assert.equal(again.fetched, 0)
-    assert.equal(fake.log.length, requests)
-    const imported = await importPncp(db.pool, [out])
+    assert.equal(suite.fake.log.length, requests)
+    const imported = await importPncp(suite.db.pool, [out])
     assert.ok(imported.ok, json(imported.problems.slice(0, 3)))
     const seringa = await prices('q=seringa&source=result')
     assert.equal(seringa.summary[0]?.items, 30)
     const bad = await runCli(
       ['pncp', 'harvest', '--from', '2025-03-01', '--to', '2025-03-31', '--kinds', 'resultados'],
       {
-        PNCP_URL: fake.url,
+        PNCP_URL: suite.fake.url,
       },
     )
     assert.equal(bad.code, 1, bad.stderr)

@@ -1,17 +1,14 @@
 import assert from 'node:assert/strict'
-import { mkdtemp, readdir, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readdir } from 'node:fs/promises'
 import path from 'node:path'
-import { after, before, describe, it } from 'node:test'
-import type { FastifyInstance } from 'fastify'
+import { describe, it } from 'node:test'
 import { harvest } from '../../src/pncp/harvest.js'
 import { importPncp } from '../../src/pncp/import.js'
-import { buildTestApp } from '../helpers/app.js'
 import { runCli } from '../helpers/cli.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
-import { COUNTS, type FakePncp, startFakePncp } from '../helpers/fake-pncp.js'
+import { COUNTS } from '../helpers/fake-pncp.js'
 import { checkRelease } from '../helpers/ocds.js'
-import { contratacao, contrato, ORGAN, termo, writePncpFile } from '../helpers/pncp.js'
+import { contratacao, contrato, ORGAN, termo } from '../helpers/pncp.js'
+import { pncpSuite } from '../helpers/pncp-suite.js'
 
 // A contrato's termos from PNCP: its additive terms on every face (detail, portal, OCDS amendments), taken from
 // the harvester's layout or named by their contrato, and refused with a reason when they cannot be.
@@ -22,37 +19,8 @@ const json = (value: unknown) => JSON.stringify(value)
 const contractControl = (sequence: number) => `${ORGAN.cnpj}-2-${String(sequence).padStart(6, '0')}/2025`
 
 describe('PNCP termos', () => {
-  let db: TestDatabase
-  let app: FastifyInstance
-  let dir: string
-  let fake: FakePncp
-
-  const get = async (url: string) => {
-    const response = await app.inject({ method: 'GET', url })
-    return { status: response.statusCode, body: response.json() as Json }
-  }
-  const contract = async (sequence: number) => {
-    const { body } = await get(
-      `/v1/transparency/contracts?pncp_id=${encodeURIComponent(contractControl(sequence))}`,
-    )
-    assert.equal(body.data.data.length, 1, json(body))
-    const id = body.data.data[0].id as string
-    return { id, ...((await get(`/v1/transparency/contracts/${id}`)).body.data as Json) } as Json
-  }
-  const file = (name: string, value: unknown) => writePncpFile(dir, name, value)
-
-  before(async () => {
-    db = await createTestDatabase()
-    app = await buildTestApp(db)
-    dir = await mkdtemp(path.join(tmpdir(), 'compras-pncp-termos-'))
-    fake = await startFakePncp()
-  })
-  after(async () => {
-    await fake?.close()
-    await app?.close()
-    await db?.drop()
-    await rm(dir, { recursive: true, force: true })
-  })
+  const { suite, get, detail, file, harvestOptions } = pncpSuite('termos', { fake: true })
+  const contract = (sequence: number) => detail('contracts', contractControl(sequence))
 
   it("takes a contrato's termos as its additive terms, on every face", async () => {
     await file('t/contratacoes.json', [contratacao(401)])
@@ -63,7 +31,7 @@ describe('PNCP termos', () => {
     ])
     // A termo named by its contrato's number, anywhere.
     await file('t/soltos/termos.json', [termo(3, { numeroControlePNCPContrato: contractControl(401) })])
-    const result = await runCli(['pncp', 'import', path.join(dir, 't')], { DATABASE_URL: db.url })
+    const result = await runCli(['pncp', 'import', path.join(suite.dir, 't')], { DATABASE_URL: suite.db.url })
     assert.equal(result.code, 0, result.stderr)
     assert.match(result.stdout, /read 1 contratacao, 1 contrato, 3 termo;/)
     const got = await contract(401)
@@ -76,7 +44,7 @@ describe('PNCP termos', () => {
       ],
     )
     assert.match(got.terms[0].description, /^Acréscimo de quantitativos/)
-    const page = await app.inject({ method: 'GET', url: `/contratos/${got.id}` })
+    const page = await suite.app.inject({ method: 'GET', url: `/contratos/${got.id}` })
     assert.equal(page.statusCode, 200)
     assert.ok(page.body.includes('Termo de Supressão'), 'its page lists the terms')
     const record = await get(`/v1/ocds/records/ocds-xxxxxx-${got.bidding_uuid}`)
@@ -104,7 +72,7 @@ describe('PNCP termos', () => {
       await file('bad/orphan.json', [termo(1, { numeroControlePNCPContrato: contractControl(999) })]),
       await file('bad/nowhere.json', [termo(1)]),
     ]
-    const result = await runCli(['pncp', 'import', ...files], { DATABASE_URL: db.url })
+    const result = await runCli(['pncp', 'import', ...files], { DATABASE_URL: suite.db.url })
     assert.equal(result.code, 1)
     const expect = [
       `${files[2]}:#2: dataAssinatura: is not a date`,
@@ -114,36 +82,24 @@ describe('PNCP termos', () => {
     const lines = result.stderr.trim().split('\n')
     for (const [i, start] of expect.entries())
       assert.ok(lines[i]?.startsWith(start), `line ${i}: ${lines[i]} (expected ${start})`)
-    const stored = await db.pool.query('SELECT count(*)::int AS n FROM contracts WHERE pncp_id = $1', [
+    const stored = await suite.db.pool.query('SELECT count(*)::int AS n FROM contracts WHERE pncp_id = $1', [
       contractControl(402),
     ])
     assert.equal(stored.rows[0].n, 0, 'nothing written')
   })
 
   it("harvests each contrato's termos, and the import takes them", async () => {
-    const out = path.join(dir, 'harvest')
-    const options = {
-      baseUrl: fake.url,
-      itemsUrl: `${fake.url}/pncp`,
-      rate: 1000,
-      backoff: 5,
-      timeout: 5,
-      today: '2025-12-31',
-      from: '2025-03-01',
-      to: '2025-03-31',
-      modalities: [6],
-      kinds: ['contratacoes' as const, 'contratos' as const, 'termos' as const],
-      out,
-    }
+    const out = path.join(suite.dir, 'harvest')
+    const options = harvestOptions(out, { kinds: ['contratacoes', 'contratos', 'termos'], modalities: [6] })
     const first = await harvest(options)
     assert.deepEqual(first.missing, [])
     const files = (await readdir(out, { recursive: true })).filter(
       (f) => f.startsWith('termos') && f.endsWith('.json'),
     )
     assert.equal(files.length, COUNTS[6], 'one file of termos a contrato')
-    const imported = await importPncp(db.pool, [out])
+    const imported = await importPncp(suite.db.pool, [out])
     assert.ok(imported.ok, json(imported.problems.slice(0, 3)))
-    const terms = await db.pool.query(
+    const terms = await suite.db.pool.query(
       `SELECT count(*)::int AS n FROM additive_terms t JOIN contracts c ON c.id = t.contract_id
        WHERE c.pncp_id LIKE '%-2-%'`,
     )
@@ -151,7 +107,7 @@ describe('PNCP termos', () => {
     const bad = await runCli(
       ['pncp', 'harvest', '--from', '2025-03-01', '--to', '2025-03-31', '--kinds', 'termos'],
       {
-        PNCP_URL: fake.url,
+        PNCP_URL: suite.fake.url,
       },
     )
     assert.equal(bad.code, 1, bad.stderr)
