@@ -27,16 +27,16 @@ import { day, money, object, publicTaxId } from '../resources/sql.js'
 // its own with what it contracted, by kind, year and counterpart. Read from the records as stored, so an
 // import's changes and withdrawals are seen at commit; the answers are cached until the next import.
 
-/**
- * A kind of record a page adds up, as its declaration gives it: its rows, main date as a day, value, and its
- * records of one supplier (none: a kind without a supplier of its own). Orders are no public resource.
- */
 /** `direct-contracts` as `direct_contracts`: a path as a kind's name in a page's figures. */
 type Underscored<S extends string> = S extends `${infer A}-${infer B}` ? `${A}_${Underscored<B>}` : S
 
 /** The kinds a page adds up, by name: the public resources' paths, and orders. */
 export type TalliedKind = Underscored<PublicResource['path']> | 'orders'
 
+/**
+ * A kind of record a page adds up, as its declaration gives it: its rows, main date as a day, value, and its
+ * records of one supplier (none: a kind without a supplier of its own). Orders are no public resource.
+ */
 export interface Tallied {
   readonly kind: TalliedKind
   readonly noun: { readonly singular: string; readonly plural: string }
