@@ -5,19 +5,22 @@ import { cnpjFrom } from '../../src/demo/tax-ids.js'
 import { importRecords } from '../../src/import/importer.js'
 import { open } from './dataset.js'
 import { drive, type Measured } from './drivers.js'
-import { log } from './options.js'
+import { log, options } from './options.js'
 import { startService, stop } from './processes.js'
 
 // A record with a long history in the dataset: a contract of 2,000 supply orders under a public call, changed
 // a hundred times (one order's status at a time: a version of the contract, a release of its process). What
 // its first and its last versions cost beside its detail, and what the OCDS record of its process weighs
-// and takes, all uncached (a service with CACHE_MB=0): the work a request does, not a cached copy's.
+// and takes, all uncached (a service with CACHE_MB=0): the work a request does, not a cached copy's. The small
+// scale (CI's smoke run, whose figures are not read) takes a tenth of each, a hundredth of the time.
 
 const ORGANIZATION = 'b3c00000-0000-4000-8000-000000000100'
 const CALL = 'b3c00000-0000-4000-8000-000000000101'
 export const LONG_CONTRACT = 'b3c00000-0000-4000-8000-000000000102'
-const ORDERS = 2000
-export const VERSIONS = 100
+/** The fixture's size at a scale: its orders, and its versions (each an import of one changed order). */
+export const longHistorySize = (scale: string) =>
+  scale === 'small' ? { orders: 200, versions: 10 } : { orders: 2000, versions: 100 }
+const { orders: ORDERS, versions: VERSIONS } = longHistorySize(options.scale)
 
 /** The fixture's records, from the demo generator's shapes, under keys of their own. */
 function fixture() {
@@ -82,6 +85,9 @@ export async function prepareLongHistory(pool: Pool): Promise<void> {
 }
 
 export interface HistoryFigures {
+  /** The fixture's size. */
+  orders: number
+  versions: number
   detail: Measured
   last: Measured
   first: Measured
@@ -125,6 +131,8 @@ export async function measureLongHistory(url: string, pool: Pool, logFile: strin
       `long history: the OCDS record, ${releases} releases, ${bytes} bytes, ${medianMs} ms uncached (median of 21)`,
     )
     return {
+      orders: ORDERS,
+      versions: VERSIONS,
       detail,
       last,
       first,

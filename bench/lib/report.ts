@@ -52,7 +52,7 @@ export interface Report {
   memoryAfterLoad?: MemoryBreakdown
   previousRssMB?: number
   exports: ExportFigures[]
-  /** A contract of 2,000 orders with 100 versions, and the OCDS record of its process, uncached. */
+  /** A contract of 2,000 orders with 100 versions (a tenth of each at the small scale), and its process's OCDS record. */
   history?: HistoryFigures
   prices?: PriceFigures
   /** With --replica: the standby's lag during imports, and how soon a replica-backed instance shows an import. */
@@ -157,7 +157,7 @@ export function markdown(report: Report): string {
       : []),
     ...(report.history
       ? [
-          `A contract of 2,000 supply orders with 100 versions, each asked uncached (CACHE_MB=0): its detail ` +
+          `A contract of ${report.history.orders.toLocaleString('en')} supply orders with ${report.history.versions} versions, each asked uncached (CACHE_MB=0): its detail ` +
             `${report.history.detail.cpuUsPerRequest} µs of CPU a request, its last version ${report.history.last.cpuUsPerRequest} µs, ` +
             `its first ${report.history.first.cpuUsPerRequest} µs (${report.history.detail.stealPercent}% CPU stolen). The OCDS ` +
             `record of its process (${report.history.record.releases} releases): ${report.history.record.bytes.toLocaleString('en')} bytes, ` +
