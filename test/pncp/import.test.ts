@@ -125,8 +125,12 @@ describe('compras pncp import', () => {
       [contract.id],
       'the ARP lists the contract signed under it',
     )
-    const supplierArps = await get('/v1/transparency/suppliers/11222333000181')
-    assert.doesNotMatch(json(supplierArps.body), new RegExp(arp.id as string), 'an ARP of no supplier')
+    // The contracts' supplier holds no ARP: the ata names no supplier, and none is made up for it.
+    const supplierPage = await get('/v1/transparency/suppliers/11222333000181')
+    assert.equal(supplierPage.status, 200, json(supplierPage.body))
+    assert.equal(supplierPage.body.data.totals.contracts.count, 2, 'its two contracts')
+    assert.equal(supplierPage.body.data.totals.arps.count, 0, 'an ARP of no supplier')
+    assert.equal(await count('arps WHERE supplier_id IS NULL'), 1)
   })
 
   it('serves the imported records on every face: portal, export, organ page, OCDS', async () => {
