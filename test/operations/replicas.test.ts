@@ -2,7 +2,15 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { migrate } from '../../src/db/migrate.js'
 import { createPool, type Pool, type ServerPool } from '../../src/db/pool.js'
-import { lsnValue, pastEnd, ReadPool, Replicas, serverOf, serversOf } from '../../src/db/replicas.js'
+import {
+  lsnValue,
+  pastEnd,
+  ReadPool,
+  Replicas,
+  serverName,
+  serverOf,
+  serversOf,
+} from '../../src/db/replicas.js'
 import type { DemoRecord } from '../../src/demo/generator.js'
 import { publicFeedPage } from '../../src/feeds/change-feeds.js'
 import { dumpRecords } from '../../src/import/dump.js'
@@ -254,6 +262,74 @@ describe('reads from a streaming replica', () => {
       await pair.applyDelay(0)
       await replicas.close()
       await reads.end()
+    }
+  })
+
+  it('watches a standby over a connection named for the check, and shows it starting before its first', async () => {
+    const replicas = new Replicas(primary, [pair.standby.url], { maxLagMs: 60_000, checkMs: 60_000 })
+    try {
+      assert.deepEqual(replicas.statuses, [
+        { name: serverName(pair.standby.url), state: 'starting', lag_seconds: null },
+      ])
+      await replicas.start()
+      assert.equal(replicas.statuses[0]?.state, 'up')
+      // An operator tells the check from the reads in pg_stat_activity by its name.
+      const [checks] = await query<{ n: number }>(
+        pair.standby.url,
+        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'compras-replica-check'",
+      )
+      assert.ok((checks?.n ?? 0) >= 1, 'no connection named compras-replica-check on the standby')
+    } finally {
+      await replicas.close()
+    }
+  })
+
+  it('keeps the newest floor though an older reading of it arrives later, and rejoins a standby once past it', async () => {
+    // The primary, with the answer to one query held back until released: a reading that arrives late.
+    let holdNext = false
+    let release = () => {}
+    let delivered: Promise<unknown> = Promise.resolve()
+    const late = {
+      query: (text: string) => {
+        const answer = primary.query(text)
+        if (!holdNext) return answer
+        holdNext = false
+        const released = new Promise<void>((resolve) => {
+          release = resolve
+        })
+        const held = answer.then(async (result) => {
+          await released
+          return result
+        })
+        delivered = held
+        return held
+      },
+      connect: () => primary.connect(),
+      end: async () => {},
+    } as unknown as Pool
+    // Checked once a minute: a standby behind the floor rejoins through the reads that hearing starts.
+    const replicas = new Replicas(late, [pair.standby.url], { maxLagMs: 60_000, checkMs: 60_000 })
+    try {
+      await replicas.start()
+      holdNext = true
+      replicas.heard() // its reading of the primary's position is held
+      await pair.caughtUp()
+      await pair.applyDelay(60_000)
+      await editContract() // the primary moves past that reading; the standby does not replay it
+      replicas.heard()
+      await until(() => replicas.statuses[0]?.state === 'up', 10_000, 'the standby to be checked')
+      await new Promise((resolve) => setTimeout(resolve, 500)) // the standby read again, behind the new floor
+      assert.equal(replicas.pick(), undefined, 'the standby serves before it has replayed the import')
+      release()
+      await delivered
+      await new Promise((resolve) => setImmediate(resolve))
+      assert.equal(replicas.pick(), undefined, 'the older reading replaced the newer floor')
+      await pair.applyDelay(0)
+      await until(() => replicas.pick() === 0, 10_000, 'the standby to serve once it has replayed the import')
+    } finally {
+      release()
+      await pair.applyDelay(0)
+      await replicas.close()
     }
   })
 
