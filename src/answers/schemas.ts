@@ -348,3 +348,7 @@ export const OCDS_JSON = 'application/json; charset=utf-8'
 
 /** An OCDS answer (not in the transparency envelope): described by its schema (src/ocds/schemas.ts). */
 export const ocdsPackage = (schema: TSchema, description: string) => ({ description, allOf: [schema] })
+
+/** Money as the API writes it. */
+export const Money = (description: string) =>
+  Type.String({ description: `${description}; text with two decimals`, examples: ['12.50'] })

@@ -1,7 +1,8 @@
 import { Type } from 'typebox'
 import type { Pool } from '../db/pool.js'
 import { ParameterError } from '../errors.js'
-import { checkOrganization, listQuery } from '../listings/listing.js'
+import { listQuery } from '../listings/listing.js'
+import { checkOrganization } from '../queries/organization.js'
 import {
   FILTERS,
   type Parameter,

@@ -1,7 +1,8 @@
 import { type Pool, prepared } from '../db/pool.js'
-import { NotFoundError, ParameterError } from '../errors.js'
+import { ParameterError } from '../errors.js'
 import type { JsonObject } from '../json.js'
 import type { Cursors, ListCursor } from '../queries/cursors.js'
+import { checkOrganization } from '../queries/organization.js'
 import { DEFAULT_PER_PAGE, parseRelations, sortOf, type ValidQuery } from '../queries/parameters.js'
 import { fieldSorts, sortBy } from '../queries/sorts.js'
 import { CACHE_KEYS } from '../readmodel/cache-keys.js'
@@ -264,26 +265,6 @@ export async function list(
 ): Promise<ListResult> {
   const page = await listText(pool, resource, query, counts)
   return { total: page.total, rows: JSON.parse(page.rows) as JsonObject[] }
-}
-
-/**
- * The one check of an organization filter: NotFoundError('organization') (404, not an empty answer) when the
- * organization it names does not exist. An answer that found rows of it (`found`) proves it exists, so only
- * an empty one asks the database.
- */
-export async function checkOrganization(pool: Pool, id: string | undefined, found = false): Promise<void> {
-  if (id === undefined || found) return
-  if (!(await organizationExists(pool, id.toLowerCase()))) throw new NotFoundError('organization')
-}
-
-async function organizationExists(pool: Pool, id: string): Promise<boolean> {
-  const { rowCount } = await pool.query({
-    // Stryker disable next-line StringLiteral: the name only spares planning; an unnamed statement answers the same
-    name: 'organization-exists',
-    text: 'SELECT 1 FROM organizations WHERE id = $1',
-    values: [id],
-  })
-  return rowCount === 1
 }
 
 /**

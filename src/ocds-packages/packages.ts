@@ -3,11 +3,11 @@ import type { OcdsConfig } from '../config.js'
 import { openCursor, textChunks } from '../db/cursor.js'
 import type { Pool } from '../db/pool.js'
 import { ParameterError } from '../errors.js'
-import { checkOrganization } from '../listings/listing.js'
 import { release, releaseId } from '../ocds/mapping.js'
 import { type Release, versionedRelease } from '../ocds/merge.js'
 import { STORED_PREFIX } from '../ocds/releases.js'
 import type { Cursors } from '../queries/cursors.js'
+import { checkOrganization } from '../queries/organization.js'
 import {
   DEFAULT_PER_PAGE,
   PAGING,

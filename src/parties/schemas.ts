@@ -1,5 +1,5 @@
 import { type TObject, Type } from 'typebox'
-import { Money } from '../prices/schemas.js'
+import { Money } from '../answers/schemas.js'
 import { Nullable } from '../resources/fields.js'
 import { type Figured, ORGANIZATION_FIGURES, SUPPLIER_FIGURES } from './parties.js'
 

@@ -1,16 +1,9 @@
 import type { Pool } from '../db/pool.js'
 import { NotFoundError } from '../errors.js'
 import type { JsonObject } from '../json.js'
-import {
-  checkOrganization,
-  type ListResult,
-  LOOKUPS,
-  type LookupRow,
-  list,
-  listQuery,
-  lookup,
-} from '../listings/listing.js'
+import { type ListResult, LOOKUPS, type LookupRow, list, listQuery, lookup } from '../listings/listing.js'
 import { commitments } from '../parties/parties.js'
+import { checkOrganization } from '../queries/organization.js'
 import { CACHE_KEYS } from '../readmodel/cache-keys.js'
 import type { DocumentStore, VersionEntry } from '../readmodel/store.js'
 import type { ChoiceList } from '../resources/filters.js'

@@ -1,8 +1,8 @@
+import { formatValue, instant, MISSING } from '../format.js'
 import { type Difference, declaredAt } from '../readmodel/differences.js'
 import type { VersionEntry } from '../readmodel/store.js'
 import { type AnyField, isRelation, type Relation, type Shape } from '../resources/fields.js'
 import type { PublicResource } from '../resources/index.js'
-import { formatValue, instant, MISSING } from './format.js'
 import { recordPath, Value } from './layout.js'
 
 // A record's history on its page (the "Histórico de alterações" section) and the pages of its earlier

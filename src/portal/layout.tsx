@@ -1,9 +1,9 @@
 import type { ComponentChildren } from 'preact'
 import { renderToString } from 'preact-render-to-string'
+import { formatValue, MISSING } from '../format.js'
 import type { JsonObject } from '../json.js'
 import { type AnyField, type Fields, isRelation, type Relation } from '../resources/fields.js'
 import { PUBLIC_RESOURCES, type PublicResource } from '../resources/index.js'
-import { formatValue, MISSING } from './format.js'
 import { STYLESHEET_HREF } from './style.js'
 
 // What every page of the portal shares: the frame (header, menu, breadcrumbs, footer), and how a field's

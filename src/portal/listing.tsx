@@ -1,10 +1,10 @@
 import type { ComponentChildren } from 'preact'
+import { counted } from '../format.js'
 import type { ListResult } from '../listings/listing.js'
 import type { AnyField } from '../resources/fields.js'
 import type { Filter, FormInput } from '../resources/filters.js'
 import type { PublicResource } from '../resources/index.js'
 import type { Choices, LookupOption } from './data.js'
-import { counted } from './format.js'
 import { page, RecordRows, Scroll, title } from './layout.js'
 import { recordsTableClass } from './style.js'
 

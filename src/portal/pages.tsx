@@ -1,9 +1,9 @@
+import { counted, day, money, taxId } from '../format.js'
 import type { JsonObject } from '../json.js'
 import type { VersionEntry } from '../readmodel/store.js'
 import { type AnyField, isRelation, type Relation } from '../resources/fields.js'
 import { PUBLIC_RESOURCES, type PublicResource } from '../resources/index.js'
 import type { KindSummary, OrganizationView, Owner } from './data.js'
-import { counted, day, money, taxId } from './format.js'
 import { HistorySection, VersionBanner } from './history.js'
 import {
   Cell,

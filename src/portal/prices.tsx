@@ -1,4 +1,5 @@
 import type { Static } from 'typebox'
+import { counted, day, MISSING, money, taxId } from '../format.js'
 import { SUPPLIER_TALLIED, type SupplierKind } from '../parties/parties.js'
 import type { OrganizationList, OrganizationPage, SupplierList, SupplierPage } from '../parties/schemas.js'
 import { PRICE_FILTERS } from '../prices/research.js'
@@ -9,7 +10,6 @@ import { directContracts, publicCalls } from '../resources/bidding.js'
 import { contracts } from '../resources/contract.js'
 import type { FormInput } from '../resources/filters.js'
 import type { Choices } from './data.js'
-import { counted, day, MISSING, money, taxId } from './format.js'
 import { ChartFigure, capitalized, page, recordPath, Scroll } from './layout.js'
 import { listingUrl } from './listing.js'
 

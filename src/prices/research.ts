@@ -3,8 +3,8 @@ import { NO_CONTROL_PATTERN } from '../checks.js'
 import { cancellable } from '../db/cancel.js'
 import { inTransaction, type Pool, prepared } from '../db/pool.js'
 import { PRICE_SOURCES } from '../domain.js'
-import { checkOrganization } from '../listings/listing.js'
 import type { Cursors } from '../queries/cursors.js'
+import { checkOrganization } from '../queries/organization.js'
 import {
   DEFAULT_PER_PAGE,
   PAGING,

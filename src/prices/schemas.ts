@@ -1,5 +1,5 @@
 import { type TInteger, type TString, Type } from 'typebox'
-import { shapeSchema } from '../answers/schemas.js'
+import { Money, shapeSchema } from '../answers/schemas.js'
 import { Nullable, type Served } from '../resources/fields.js'
 import { PriceItem } from '../resources/price.js'
 import {
@@ -13,10 +13,6 @@ import {
 
 // The answer's schema of the price research (src/prices/research.ts): what the OpenAPI document publishes
 // and the shape-check test holds served bodies to.
-
-/** Money as the API writes it. */
-export const Money = (description: string) =>
-  Type.String({ description: `${description}; text with two decimals`, examples: ['12.50'] })
 
 /** A statistic's schema: money as the API writes it, or a count. */
 type StatisticSchema<S extends Statistic> = S['kind'] extends 'money' ? TString : TInteger

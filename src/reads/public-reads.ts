@@ -7,7 +7,7 @@ import {
   publicFeedPage,
 } from '../feeds/change-feeds.js'
 import { historyText, versionText } from '../history/history.js'
-import { checkOrganization, LOOKUPS, listingData, lookup } from '../listings/listing.js'
+import { LOOKUPS, listingData, lookup } from '../listings/listing.js'
 import {
   type Publication,
   packageMetadata,
@@ -28,6 +28,7 @@ import {
 import { PriceReads, type ResearchLimits } from '../prices/reads.js'
 import { PRICE_PARAMETERS, priceQuery } from '../prices/research.js'
 import type { Cursors } from '../queries/cursors.js'
+import { checkOrganization } from '../queries/organization.js'
 import { canonicalQuery, listingParameters, type ValidQuery } from '../queries/parameters.js'
 import { type Answer, FeedAnswer } from '../readmodel/answer.js'
 import { CACHE_KEYS } from '../readmodel/cache-keys.js'

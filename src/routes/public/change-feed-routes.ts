@@ -19,7 +19,7 @@ import {
   publicFeedLines,
   publicFeedQuery,
 } from '../../feeds/change-feeds.js'
-import { checkOrganization } from '../../listings/listing.js'
+import { checkOrganization } from '../../queries/organization.js'
 import type { Answer, FeedAnswer } from '../../readmodel/answer.js'
 import { PublicReads } from '../../reads/public-reads.js'
 import { longPoll } from '../http/long-poll.js'

@@ -1,4 +1,4 @@
-import type { Kind } from '../resources/fields.js'
+import type { Kind } from './resources/fields.js'
 
 // Values as people in Brazil read them: money as R$ 1.234,56, days as 31/12/2025, instants in Brasília
 // time with the zone named, CNPJs with their punctuation. Each field is formatted by its declared kind
