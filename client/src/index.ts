@@ -36,6 +36,8 @@ export type SupplierPage = Schemas['SupplierPage']
 export type SupplierListItem = Schemas['SupplierList']['data'][number]
 export type OrganizationPage = Schemas['OrganizationPage']
 export type OrganizationListItem = Schemas['OrganizationList']['data'][number]
+export type Flag = Schemas['Flag']
+export type FlagSummary = Schemas['FlagSummary']
 
 /** An operation's query parameters. */
 type QueryOf<P extends keyof paths> = NonNullable<paths[P]['get']['parameters']['query']>
@@ -509,6 +511,28 @@ export class Compras {
         await this.http.json<{ data: OrganizationPage }>(
           `/v1/transparency/organizations/${encodeURIComponent(uuid)}`,
           {},
+          options,
+        )
+      ).data,
+  }
+
+  /** The integrity indicators' flags: each a reason to open a record, never a verdict. */
+  readonly indicators = {
+    /** Every flag the query finds, newest year first, page after page by cursor. */
+    list: (
+      query: Omit<QueryOf<'/v1/transparency/indicators'>, 'cursor'> = {},
+      options: RequestOptions = {},
+    ): Listing<Flag, Schemas['FlagPage']> =>
+      this.byCursor<Schemas['FlagPage']>('/v1/transparency/indicators', query as Query, options),
+    /** How many flags each indicator raised, over all or for an organization, a supplier or a year. */
+    summary: async (
+      query: QueryOf<'/v1/transparency/indicators/summary'> = {},
+      options: RequestOptions = {},
+    ): Promise<FlagSummary> =>
+      (
+        await this.http.json<{ data: FlagSummary }>(
+          '/v1/transparency/indicators/summary',
+          query as Query,
           options,
         )
       ).data,

@@ -797,6 +797,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/transparency/indicators": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Integrity indicators (red flags): the flagged records, with their reasons
+         * @description Each flag is a reason to open a record, never a verdict: a rule of Lei 14.133/2021 or of the Open Contracting Partnership's red flags, with the record's own figures. docs/indicators.md gives each code's rule, legal basis and known false positives. Computed at each import for the organizations it touched. Newest year first, by cursor.
+         */
+        get: operations["listIndicators"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/transparency/indicators/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Integrity indicators counted by code, over all or for an organization, a supplier or a year
+         * @description Each flag is a reason to open a record, never a verdict: a rule of Lei 14.133/2021 or of the Open Contracting Partnership's red flags, with the record's own figures. docs/indicators.md gives each code's rule, legal basis and known false positives. Computed at each import for the organizations it touched.
+         */
+        get: operations["summarizeIndicators"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2401,6 +2441,61 @@ export interface components {
                  * @example 12.50
                  */
                 value: string;
+            }[];
+        };
+        FlagPage: {
+            data: components["schemas"]["Flag"][];
+            /** @description The next page (cursor), or null at the last */
+            next_cursor: string | null;
+            has_more: boolean;
+        };
+        /** @description An integrity indicator raised: a reason to open the record, never a verdict */
+        Flag: {
+            /**
+             * @description The indicator's code (docs/indicators.md)
+             * @enum {string}
+             */
+            code: "BR-LIMITE-DISPENSA" | "R011" | "BR-ADITIVO-25" | "R018" | "BR-PRAZO-PROPOSTA" | "R050" | "R013" | "R051";
+            /** @description What the indicator flags, in Portuguese */
+            title: string;
+            /** @description Why this record is flagged, in one Portuguese sentence with the rule's figures */
+            reason: string;
+            /** @description The flag's year: its record's (a direct contract's date, a contract's start) */
+            year: number;
+            /** Format: uuid */
+            organization_uuid: string;
+            organization_name: string;
+            /** @description The suppliers the flag names (none for an organization-wide one) */
+            providers: {
+                /** @description The supplier's CNPJ, or a person's CPF masked */
+                document: string;
+                name: string;
+            }[];
+            /** @description The rule's figures, as the reason quotes them: money as text with two decimals, shares from 0 to 1 (docs/indicators.md names each indicator's) */
+            figures: {
+                [key: string]: string | number;
+            };
+            /** @description The records the flag is about, in the order the reason reads them */
+            records: {
+                /** @description direct-contracts, public-calls, contracts or organizations */
+                kind: string;
+                id: string;
+                /** @description Where the API gives the record */
+                link: string;
+            }[];
+        };
+        FlagSummary: {
+            /** @description Flags raised, over all codes */
+            total: number;
+            /** @description Each indicator, in the order docs/indicators.md gives them, with how many flags it raised */
+            by_code: {
+                /**
+                 * @description The indicator's code (docs/indicators.md)
+                 * @enum {string}
+                 */
+                code: "BR-LIMITE-DISPENSA" | "R011" | "BR-ADITIVO-25" | "R018" | "BR-PRAZO-PROPOSTA" | "R050" | "R013" | "R051";
+                title: string;
+                count: number;
             }[];
         };
     };
@@ -6729,6 +6824,242 @@ export interface operations {
             };
             /** @description `Organização não encontrada.` */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        message: string;
+                    };
+                };
+            };
+            /** @description `Muitas requisições deste endereço...`: over PUBLIC_RATE_LIMIT requests a minute from the address (the portal's pages count too). Only this answer carries the limit's headers: the others are public and cacheable. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed a minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window: 0 */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until a place frees */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        message: string;
+                    };
+                };
+            };
+            /** @description `Erro interno do servidor.`: a failure of the service, logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        message: string;
+                    };
+                };
+            };
+            /** @description `Serviço temporariamente indisponível. Tente novamente em alguns instantes.`: the database is unreachable; or `A consulta demorou demais e foi interrompida. Tente novamente em alguns instantes, ou com filtros mais restritos.`: the query ran past QUERY_TIMEOUT. Come back after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    listIndicators: {
+        parameters: {
+            query?: {
+                /** @description An indicator's code (docs/indicators.md) */
+                code?: "BR-LIMITE-DISPENSA" | "R011" | "BR-ADITIVO-25" | "R018" | "BR-PRAZO-PROPOSTA" | "R050" | "R013" | "R051";
+                /** @description Only records of this organization */
+                organization_uuid?: string;
+                /** @description The supplier's CNPJ, 14 digits. A CPF is not accepted: a filter that answers whether a person's CPF has records would reveal the digits that the mask hides. Find a person by provider_name. */
+                provider_document?: string;
+                /** @description The flag's year: its record's (a direct contract's date, a contract's start...) */
+                year?: number;
+                /** @description Page size, 1 to 100 */
+                per_page?: number;
+                /** @description A page's next_cursor: the next flags */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of flags */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @example Dados recuperados com sucesso */
+                        message: string;
+                        data: components["schemas"]["FlagPage"];
+                    };
+                };
+            };
+            /** @description Not modified: the If-None-Match header lists the ETag this answer has now (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `Organização não encontrada.`: organization_uuid */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        message: string;
+                    };
+                };
+            };
+            /** @description An unknown or invalid parameter; the message names it and what it accepts */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        message: string;
+                    };
+                };
+            };
+            /** @description `Muitas requisições deste endereço...`: over PUBLIC_RATE_LIMIT requests a minute from the address (the portal's pages count too). Only this answer carries the limit's headers: the others are public and cacheable. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed a minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window: 0 */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until a place frees */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        message: string;
+                    };
+                };
+            };
+            /** @description `Erro interno do servidor.`: a failure of the service, logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        message: string;
+                    };
+                };
+            };
+            /** @description `Serviço temporariamente indisponível. Tente novamente em alguns instantes.`: the database is unreachable; or `A consulta demorou demais e foi interrompida. Tente novamente em alguns instantes, ou com filtros mais restritos.`: the query ran past QUERY_TIMEOUT. Come back after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    summarizeIndicators: {
+        parameters: {
+            query?: {
+                /** @description Only records of this organization */
+                organization_uuid?: string;
+                /** @description The supplier's CNPJ, 14 digits. A CPF is not accepted: a filter that answers whether a person's CPF has records would reveal the digits that the mask hides. Find a person by provider_name. */
+                provider_document?: string;
+                /** @description The flag's year: its record's (a direct contract's date, a contract's start...) */
+                year?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description How many flags each indicator raised */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @example Dados recuperados com sucesso */
+                        message: string;
+                        data: components["schemas"]["FlagSummary"];
+                    };
+                };
+            };
+            /** @description Not modified: the If-None-Match header lists the ETag this answer has now (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `Organização não encontrada.`: organization_uuid */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        message: string;
+                    };
+                };
+            };
+            /** @description An unknown or invalid parameter; the message names it and what it accepts */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

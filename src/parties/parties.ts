@@ -107,7 +107,7 @@ const activity = <K extends Tallied>(kinds: readonly K[], condition: (kind: K) =
 
 /**
  * What was committed, each real once (docs/architecture.md, "Value committed"): a row per commitment, with its
- * supplier, organization, day and value. Contracts at their value; a direct contract that no contract of the
+ * supplier, organization, day, value and modality. Contracts at their value; a direct contract that no contract of the
  * same supplier carries, at its finished total when it has one; an order that no contract of the same supplier
  * carries (under an ARP, or under nothing). An ARP's registered value is a ceiling, not a commitment: never here.
  * `condition` limits each part (its table's alias is `x`, the supplier's column `supplier`). `perSupplier`: a
@@ -129,12 +129,13 @@ export function commitments(condition: (supplier: string) => string, perSupplier
     : 'c.bidding_id = x.id'
   return `
   SELECT 'contracts' AS kind, x.supplier_id, x.organization_id, ${contracts.day('x')} AS day,
-      ${contracts.value('x')} AS value
+      ${contracts.value('x')} AS value, x.modality_id
     FROM ${contracts.table} x WHERE ${condition('x.supplier_id')}
-  UNION ALL SELECT 'direct_contracts', ${directSupplier}, x.organization_id, ${direct.day('x')}, ${direct.value('x')}
+  UNION ALL SELECT 'direct_contracts', ${directSupplier}, x.organization_id, ${direct.day('x')}, ${direct.value('x')},
+      x.modality_id
     FROM ${directFrom} WHERE ${direct.where('x')} AND ${condition(directSupplier)}
       AND NOT EXISTS (SELECT 1 FROM contracts c WHERE ${carried})
-  UNION ALL SELECT 'orders', x.supplier_id, x.organization_id, ${orders.day('x')}, ${orders.value('x')}
+  UNION ALL SELECT 'orders', x.supplier_id, x.organization_id, ${orders.day('x')}, ${orders.value('x')}, x.modality_id
     FROM ${orders.table} x WHERE ${condition('x.supplier_id')}
       AND NOT EXISTS (SELECT 1 FROM contracts c WHERE c.organization_id = x.organization_id
         AND c.contract_number = x.contract_number AND c.supplier_id = x.supplier_id)`

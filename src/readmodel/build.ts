@@ -1,6 +1,8 @@
 import { DATA_CHANNEL } from '../channel.js'
 import { IMPORT_LOCK, SYNC_LOCK } from '../db/locks.js'
 import { inTransaction, type Pool, type PoolClient } from '../db/pool.js'
+import { INDICATORS_VERSION } from '../indicators/indicators.js'
+import { projectIndicators } from '../indicators/project.js'
 import { completeRecords, projectReleases, RELEASES_VERSION, rebuildReleases } from '../ocds/releases.js'
 import {
   DOCUMENT_KINDS,
@@ -18,8 +20,8 @@ import { eraseWithdrawn } from './withdrawals.js'
 // What an import derives from the data it wrote, in its own transaction, as a list of projections run in
 // order, each owning what it makes (its tables, and the temporary tables it keeps aside): the documents
 // (src/readmodel/documents.ts), the change log with the histories (log.ts, withdrawals.ts), the OCDS
-// releases (src/ocds/releases.ts) and the price research's rows (prices.ts). Then every instance is told to
-// drop what it cached.
+// releases (src/ocds/releases.ts), the price research's rows (prices.ts) and the integrity indicators' flags
+// (src/indicators). Then every instance is told to drop what it cached.
 
 /** One step of what an import derives: it projects the records in scope, and says how many rows it built. */
 interface Projection {
@@ -63,12 +65,20 @@ const PROJECTIONS: readonly Projection[] = [
       return 0
     },
   },
+  {
+    name: 'indicators',
+    project: async (client, scope) => {
+      await projectIndicators(client, scope)
+      return 0
+    },
+  },
 ]
 
 /** The version of each kind of document, and of the releases: what syncReadModel compares. */
 export const DOCUMENT_VERSIONS: Readonly<Record<string, string>> = {
   ...KIND_VERSIONS,
   ocds: RELEASES_VERSION,
+  indicators: INDICATORS_VERSION,
 }
 
 /**
@@ -164,6 +174,22 @@ export async function syncReadModel(
         await markChanged(client)
       })
       rebuilt.push('ocds')
+    }
+    // The integrity indicators' flags: computed again whole when their rules change, or on a database migrated
+    // to them (no version stored yet).
+    const indicatorsVersion = versions.indicators as string
+    if (stored.get('indicators') !== indicatorsVersion) {
+      await inTransaction(client, async () => {
+        await client.query('SELECT pg_advisory_xact_lock($1)', [IMPORT_LOCK])
+        await projectIndicators(client, 'all')
+        await client.query(
+          `INSERT INTO read_model_versions (kind, version) VALUES ('indicators', $1)
+             ON CONFLICT (kind) DO UPDATE SET version = excluded.version`,
+          [indicatorsVersion],
+        )
+        await markChanged(client)
+      })
+      rebuilt.push('indicators')
     }
   } finally {
     await client.query('SELECT pg_advisory_unlock($1)', [SYNC_LOCK]).catch(() => {})

@@ -7,6 +7,7 @@ import {
   publicFeedPage,
 } from '../feeds/change-feeds.js'
 import { historyText, versionText } from '../history/history.js'
+import { FLAG_PARAMETERS, FLAG_SUMMARY_PARAMETERS, flagPage, flagSummary } from '../indicators/flags.js'
 import { LOOKUPS, listingData, lookup } from '../listings/listing.js'
 import {
   type Publication,
@@ -185,6 +186,22 @@ export class PublicReads {
     return {
       key: CACHE_KEYS.listing(which, canonicalQuery(parameters, query)),
       build: async () => PUBLIC_SUCCESS.text(await namedList(this.pool, this.cursors, which, query)),
+    }
+  }
+
+  /** A page of integrity flags, kept under its canonical query. */
+  indicators(query: ValidQuery): Read {
+    return {
+      key: CACHE_KEYS.listing('indicators', canonicalQuery(FLAG_PARAMETERS, query)),
+      build: async () => PUBLIC_SUCCESS.text(await flagPage(this.pool, this.cursors, query)),
+    }
+  }
+
+  /** The integrity flags counted by code, kept under its canonical query. */
+  indicatorSummary(query: ValidQuery): Read {
+    return {
+      key: CACHE_KEYS.listing('indicators/summary', canonicalQuery(FLAG_SUMMARY_PARAMETERS, query)),
+      build: async () => PUBLIC_SUCCESS.text(await flagSummary(this.pool, query)),
     }
   }
 

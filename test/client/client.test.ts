@@ -190,6 +190,17 @@ describe('compras-client against the service', () => {
     )
     const uuid = organization.uuid as string
     assert.deepEqual(await api.organizations.get(uuid), await raw(`/v1/transparency/organizations/${uuid}`))
+    // The integrity flags, page after page as one page of them all gives them, and their counts.
+    const flags = (await raw('/v1/transparency/indicators?per_page=100')) as {
+      data: unknown[]
+      has_more: boolean
+    }
+    assert.ok(flags.data.length > 1 && !flags.has_more, `${flags.data.length} flags`)
+    assert.deepEqual(await api.indicators.list({ per_page: 1 }).toArray({ limit: 1000 }), flags.data)
+    assert.deepEqual(
+      await api.indicators.summary({ organization_uuid: uuid }),
+      await raw(`/v1/transparency/indicators/summary?organization_uuid=${uuid}`),
+    )
     assert.deepEqual(
       await api.helpers.biddingStatuses(),
       await raw('/v1/transparency/helpers/bidding-statuses'),

@@ -220,8 +220,9 @@ describe('migration 0006 trims the numbers already stored', () => {
       // Today's importer records its runs (0008), builds OCDS releases (0009) and listing items (0011),
       // logs changes (0015), orders releases (0016), keeps history (0017, 0019), numbers the feeds (0018) and
       // keeps OCDS records (0020), projects prices (0021), keeps suppliers' names (0022), PNCP's versions
-      // (0023) and PNCP's items and results (0025), all idempotent: what it needs, ahead of their turn.
-      for (const version of [8, 9, 11, 15, 16, 17, 18, 19, 20, 21, 22, 23, 25])
+      // (0023), PNCP's items and results (0025) and integrity flags (0027), all idempotent: what it needs, ahead
+      // of their turn.
+      for (const version of [8, 9, 11, 15, 16, 17, 18, 19, 20, 21, 22, 23, 25, 27])
         await db.pool.query((migrations.find((m) => m.version === version) as { sql: string }).sql)
       const records = demoRecords(
         { organizations: 1, orders: 6, contracts: 3, arps: 1, directContracts: 1, publicCalls: 1 },
@@ -273,6 +274,7 @@ describe('migration 0006 trims the numbers already stored', () => {
         '0024_pncp_files',
         '0025_pncp_items',
         '0026_arp_without_supplier',
+        '0027_integrity_flags',
       ])
       await syncReadModel(db.pool) // as `compras migrate` does after the migrations
       const numbers = await db.pool.query(

@@ -16,6 +16,7 @@ import type { TransparencyOptions } from '../http/route-options.js'
 import { CACHE_CONTROL } from '../http/send-answer.js'
 import { changeLinesRoute, changesRoute } from './change-feed-routes.js'
 import exportRoute from './export-route.js'
+import { indicatorRoutes } from './indicator-routes.js'
 import { ocdsBulkRoute, ocdsExtensionRoutes } from './ocds-files.js'
 import { ocdsRoutes } from './ocds-routes.js'
 import { partyRoutes } from './party-routes.js'
@@ -164,6 +165,7 @@ const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app,
 
   await app.register(recordRoutes, shared)
   await app.register(partyRoutes, shared)
+  await app.register(indicatorRoutes, shared)
 }
 
 export default transparency

@@ -1,0 +1,176 @@
+import { Type } from 'typebox'
+import { type Pool, prepared } from '../db/pool.js'
+import type { Cursors } from '../queries/cursors.js'
+import { checkOrganization } from '../queries/organization.js'
+import {
+  DEFAULT_PER_PAGE,
+  PAGING,
+  type Parameters,
+  parameters,
+  type ValidQuery,
+} from '../queries/parameters.js'
+import {
+  type Filters,
+  filterParameters,
+  filterSql,
+  filterValues,
+  organization,
+  supplierFilters,
+} from '../resources/filters.js'
+import { publicTaxId } from '../resources/sql.js'
+import { type FlagFigures, INDICATOR_CODES, INDICATORS, type Indicator, indicatorOf } from './indicators.js'
+
+// The flags as the API gives them: a page of them, newest year first, filtered by code, organization,
+// supplier and year; and their counts by code. Read from integrity_flags, which the import keeps
+// (src/indicators/project.ts); the answers are cached until the next import.
+
+/** The years a flag may have: the `year` filter's range. */
+export const FIRST_YEAR = 1990
+export const LAST_YEAR = 2100
+
+/** The filters of the flags' questions, each declared once (src/resources/filters.ts). */
+export const FLAG_FILTERS = {
+  code: {
+    sql: (a, p) => `${a}.code = ${p}`,
+    parameter: [
+      Type.String({ enum: [...INDICATOR_CODES], description: "An indicator's code (docs/indicators.md)" }),
+      `um destes códigos: ${INDICATOR_CODES.join(', ')}`,
+    ],
+    form: {
+      label: 'Indicador',
+      options: (INDICATORS as readonly Indicator[]).map((i) => ({ id: i.code, name: i.title })),
+    },
+  },
+  organization_uuid: organization,
+  provider_document: {
+    ...supplierFilters.provider_document,
+    sql: (a, p) => `${a}.supplier_ids @> ARRAY[(SELECT id FROM suppliers WHERE document = ${p})]`,
+  },
+  year: {
+    sql: (a, p) => `${a}.year = ${p}::int`,
+    parameter: [
+      Type.Integer({
+        minimum: FIRST_YEAR,
+        maximum: LAST_YEAR,
+        description: "The flag's year: its record's (a direct contract's date, a contract's start...)",
+      }),
+      `um ano, de ${FIRST_YEAR} a ${LAST_YEAR}`,
+    ],
+    form: { label: 'Ano', input: 'text' },
+  },
+} satisfies Filters
+
+/** The summary's filters: the page's but the code, which the summary counts by. */
+const SUMMARY_FILTERS = {
+  organization_uuid: FLAG_FILTERS.organization_uuid,
+  provider_document: FLAG_FILTERS.provider_document,
+  year: FLAG_FILTERS.year,
+} satisfies Filters
+
+const FLAG_CURSOR: [ReturnType<typeof Type.String>, string] = [
+  Type.String({ minLength: 1, maxLength: 800, description: "A page's next_cursor: the next flags" }),
+  'o next_cursor de uma página anterior desta lista',
+]
+
+export const FLAG_PARAMETERS: Parameters = parameters([...Object.keys(FLAG_FILTERS), 'per_page', 'cursor'], {
+  ...filterParameters(FLAG_FILTERS),
+  per_page: PAGING.per_page,
+  cursor: FLAG_CURSOR,
+})
+
+export const FLAG_SUMMARY_PARAMETERS: Parameters = parameters(
+  Object.keys(SUMMARY_FILTERS),
+  filterParameters(SUMMARY_FILTERS),
+)
+
+/** The cursor's mark, and what a flag's key looks like. */
+const MARK = 'indicators:year'
+const KEY = /^[A-Z0-9-]+(:[0-9A-Za-z-]+)+$/
+
+/** Where a record a flag names is read on the API. */
+const link = (resource: string, id: string) => `/v1/transparency/${resource}/${id}`
+
+interface FlagRow {
+  key: string
+  code: string
+  year: number
+  organization_id: string
+  organization_name: string
+  providers: { document: string; name: string }[]
+  records: { resource: string; id: string }[]
+  figures: FlagFigures
+}
+
+/** A flag as the API gives it: its indicator's code and title, its reason, figures and records. */
+function flag(row: FlagRow) {
+  const indicator = indicatorOf(row.code) as Indicator
+  return {
+    code: row.code,
+    title: indicator.title,
+    reason: indicator.reason(row.figures),
+    year: row.year,
+    organization_uuid: row.organization_id,
+    organization_name: row.organization_name,
+    providers: row.providers,
+    figures: row.figures,
+    records: row.records.map((r) => ({ kind: r.resource, id: r.id, link: link(r.resource, r.id) })),
+  }
+}
+
+/** A page of flags, newest year first, `{"data":[…],"next_cursor":…,"has_more":…}`. */
+export async function flagPage(pool: Pool, cursors: Cursors, query: ValidQuery): Promise<string> {
+  await cursors.ready()
+  const values = filterValues(FLAG_FILTERS, query)
+  await checkOrganization(pool, values.organization_uuid as string | undefined)
+  const filters = filterSql(FLAG_FILTERS, values, 'f')
+  const params: unknown[] = filters.values
+  const conditions = [...filters.conditions]
+  if (query.cursor !== undefined) {
+    const after = cursors.readListing(query.cursor as string, MARK, KEY)
+    params.push(Number(after.key), after.id)
+    // Newest year first, then by key: after (year, key) in that order.
+    conditions.push(
+      `(f.year < $${params.length - 1} OR (f.year = $${params.length - 1} AND f.key > $${params.length}))`,
+    )
+  }
+  const perPage = (query.per_page as number | undefined) ?? DEFAULT_PER_PAGE
+  params.push(perPage + 1)
+  const where = conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : ''
+  const { rows } = await pool.query<FlagRow>(
+    prepared(
+      `SELECT f.key, f.code, f.year, f.organization_id, g.name AS organization_name, f.records, f.figures,
+         coalesce((SELECT json_agg(json_build_object('document', ${publicTaxId('s.document')}, 'name', s.name)
+                     ORDER BY s.document)
+                   FROM suppliers s WHERE s.id = ANY (f.supplier_ids)), '[]') AS providers
+       FROM integrity_flags f JOIN organizations g ON g.id = f.organization_id ${where}
+       ORDER BY f.year DESC, f.key LIMIT $${params.length}`,
+      params,
+    ),
+  )
+  const more = rows.length > perPage
+  const shown = rows.slice(0, perPage)
+  const last = shown.at(-1) as FlagRow
+  const next = more ? cursors.listing({ sort: MARK, key: String(last.year), id: last.key, page: 1 }) : null
+  return JSON.stringify({ data: shown.map(flag), next_cursor: next, has_more: more })
+}
+
+/** How many flags each indicator raised, in declared order (zeros included), and over all. */
+export async function flagSummary(pool: Pool, query: ValidQuery): Promise<string> {
+  const values = filterValues(SUMMARY_FILTERS, query)
+  await checkOrganization(pool, values.organization_uuid as string | undefined)
+  const filters = filterSql(SUMMARY_FILTERS, values, 'f')
+  const where = filters.conditions.length > 0 ? `WHERE ${filters.conditions.join(' AND ')}` : ''
+  const { rows } = await pool.query<{ code: string; count: number }>(
+    prepared(
+      `SELECT f.code, count(*)::int AS count FROM integrity_flags f ${where} GROUP BY f.code`,
+      filters.values,
+    ),
+  )
+  const counts = new Map(rows.map((row) => [row.code, row.count]))
+  const byCode = (INDICATORS as readonly Indicator[]).map((i) => ({
+    code: i.code,
+    title: i.title,
+    count: counts.get(i.code) ?? 0,
+  }))
+  return JSON.stringify({ total: byCode.reduce((sum, c) => sum + c.count, 0), by_code: byCode })
+}

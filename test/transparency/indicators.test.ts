@@ -1,0 +1,538 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, it } from 'node:test'
+import type { DemoRecord } from '../../src/demo/generator.js'
+import { cnpjFrom, cpfFrom } from '../../src/demo/tax-ids.js'
+import { importRecords } from '../../src/import/importer.js'
+import { INDICATOR_CODES } from '../../src/indicators/indicators.js'
+import { serving } from '../helpers/app.js'
+import { seededDatabase, type TestDatabase } from '../helpers/db.js'
+import { demoRecords, first, ndjson, source, TINY } from '../helpers/records.js'
+
+// The integrity indicators (issue 69), each on records whose flags are worked out by hand: both sides of every
+// threshold (at the limit, a cent under, a cent over), a year turning in Brasília before it turns in UTC, a
+// withdrawn record, an organization with no direct contract. docs/indicators.md gives the rules.
+
+const demo = demoRecords(TINY, 11)
+const uuid = (prefix: string, n: number) => `${prefix}000000-0000-4000-8000-${String(n).padStart(12, '0')}`
+const org = (n: number): DemoRecord => ({
+  type: 'organization',
+  uuid: uuid('0a', n),
+  name: `Órgão ${n}`,
+  document: cnpjFrom([9, 9, 0, 0, 0, 0, Math.floor(n / 10), n % 10, 0, 0, 0, 1]),
+})
+const supplier = (n: number, name = `Fornecedor ${n} Ltda`) => ({
+  document: cnpjFrom([7, 7, 1, 1, 0, 0, 0, n, 0, 0, 0, 1]),
+  name,
+})
+type Six = [DemoRecord, DemoRecord, DemoRecord, DemoRecord, DemoRecord, DemoRecord]
+const [A, B, C, D, E, F] = [1, 2, 3, 4, 5, 6].map(org) as Six
+const G = Array.from({ length: 10 }, (_, k) => org(10 + k))
+type Supplier = ReturnType<typeof supplier>
+const [X, Y, Z, W] = [1, 2, 3, 4].map((n) => supplier(n)) as [Supplier, Supplier, Supplier, Supplier]
+const person = { document: cpfFrom([3, 3, 3, 4, 4, 4, 5, 5, 5]), name: 'Ana Souza' }
+
+let serial = 0
+const direct = (
+  organization: DemoRecord,
+  value: string,
+  opening: string,
+  providers: { document: string; name: string }[],
+  extra: Partial<DemoRecord> = {},
+): DemoRecord => ({
+  ...first(demo, 'direct_contract'),
+  id: uuid('dc', ++serial),
+  organization_uuid: organization.uuid,
+  number: `DISP ${serial}/2025`,
+  modality: 'Dispensa sem Disputa',
+  status: 'Adjudicado',
+  opening_date: opening,
+  sum_amount_total: value,
+  sum_amount_total_finish: null,
+  providers: providers.map((p) => ({ name: p.name, document: p.document, representative_name: null })),
+  ...extra,
+})
+
+const contract = (
+  organization: DemoRecord,
+  amount: string,
+  start: string,
+  who: { document: string; name: string },
+  extra: Partial<DemoRecord> = {},
+): DemoRecord => ({
+  ...first(demo, 'contract'),
+  id: uuid('cc', ++serial),
+  organization_uuid: organization.uuid,
+  contract_number: `C${serial}/${start.slice(0, 4)}`,
+  bidding_uuid: null,
+  arp_number: null,
+  bidding_modality: 'Pregão Eletrônico',
+  provider_document: who.document,
+  provider_company_name: who.name,
+  amount_total: amount,
+  date_start: start,
+  terms: [],
+  ...extra,
+})
+
+const term = (value: string | null, description = 'Acréscimo de quantitativos') => ({
+  number: `${++serial}º Termo Aditivo`,
+  kind: 'Termo Aditivo',
+  description,
+  signature_date: '2025-05-01',
+  date_start: null,
+  date_end: null,
+  value,
+  documents: [],
+})
+
+const call = (
+  organization: DemoRecord,
+  providers: { document: string; name: string }[],
+  extra: Partial<DemoRecord> = {},
+): DemoRecord => ({
+  ...first(demo, 'public_call'),
+  id: uuid('bc', ++serial),
+  organization_uuid: organization.uuid,
+  number: `PE ${serial}/2025`,
+  modality: 'Pregão Eletrônico',
+  status: 'Homologado',
+  opening_date: '2025-03-03T12:00:00.000000Z',
+  judgment_criteria: 'Menor preço',
+  sum_amount_total: '90000.00',
+  sum_amount_total_finish: '80000.00',
+  providers: providers.map((p) => ({ name: p.name, document: p.document, representative_name: null })),
+  ...extra,
+})
+
+const item = (n: number) => ({
+  number_item: n,
+  description: `Item ${n}`,
+  unit_measurement: 'UN',
+  quantity: 1,
+  estimated_amount: 10,
+  estimated_total: '10.00',
+})
+
+// BR-LIMITE-DISPENSA, organization A (its suppliers apart, so that none adds up past the limit, R011, nor holds
+// half, R050). Art. 75, II in 2025: R$ 62.725,59; its 90%, in cents: R$ 56.453,03.
+const atLimit = direct(A, '62725.59', '2025-06-02T15:00:00.000000Z', [X])
+const overLimit = direct(A, '62725.60', '2025-06-03T15:00:00.000000Z', [X])
+const atNinety = direct(A, '56453.03', '2025-06-04T15:00:00.000000Z', [Y])
+const underNinety = direct(A, '56453.02', '2025-06-05T15:00:00.000000Z', [Z])
+// 23:30 in Brasília on 31 December 2025 is 2026 in UTC: the year is 2025's, whose limit R$ 65.000,00 passes.
+const lastEvening = direct(A, '65000.00', '2026-01-01T02:30:00.000000Z', [Y])
+// 00:30 in Brasília on 1 January 2026: 2026's limit, R$ 65.492,11, whose 90% R$ 65.000,00 reaches.
+const firstMorning = direct(A, '65000.00', '2026-01-01T03:30:00.000000Z', [Y])
+// Works (art. 75, I, by its legal basis): R$ 125.451,15 in 2025.
+const works = direct(A, '120000.00', '2025-07-01T15:00:00.000000Z', [Z], {
+  legal_basis: 'Lei 14.133/2021, Art. 75, I',
+})
+// Not by value: an emergency (art. 75, VIII), and an Inexigibilidade without a legal basis.
+const emergency = direct(A, '62000.00', '2025-07-02T15:00:00.000000Z', [W], {
+  legal_basis: 'Lei 14.133/2021, Art. 75, VIII',
+})
+const unique = direct(A, '62000.00', '2025-07-03T15:00:00.000000Z', [Z], { modality: 'Inexigibilidade' })
+// Under Lei 8.666: before the law's day.
+const older = direct(A, '60000.00', '2021-03-01T15:00:00.000000Z', [Z])
+
+// R011, organization B: three to Y that add up past the limit; two to Z exactly at it; two to W a cent past it.
+const splitY = [
+  direct(B, '30000.00', '2025-02-01T15:00:00.000000Z', [Y]),
+  direct(B, '20000.00', '2025-05-01T15:00:00.000000Z', [Y]),
+  direct(B, '15000.00', '2025-09-01T15:00:00.000000Z', [Y]),
+]
+const splitZ = [
+  direct(B, '31362.79', '2025-02-02T15:00:00.000000Z', [Z]),
+  direct(B, '31362.80', '2025-02-03T15:00:00.000000Z', [Z]),
+]
+const splitW = [
+  direct(B, '31362.80', '2025-02-04T15:00:00.000000Z', [W]),
+  direct(B, '31362.80', '2025-02-05T15:00:00.000000Z', [W]),
+]
+
+// BR-ADITIVO-25, organization C: 25% exactly; a cent past it; a reform at 40% and a cent past 50%.
+const quarter = contract(C, '1000.00', '2025-01-10', X, { terms: [term('250.00')] })
+const pastQuarter = contract(C, '1000.00', '2025-01-11', X, { terms: [term('150.00'), term('100.01')] })
+const reform = contract(C, '1000.00', '2025-01-12', X, {
+  terms: [term('400.00', 'Reforma do edifício-sede')],
+})
+const pastReform = contract(C, '1000.00', '2025-01-13', X, {
+  terms: [term('500.01', 'Reforma do edifício-sede'), term(null, 'Apostilamento')],
+})
+
+// R018, organization C: one provider; two; one but still in dispute; one in a call for registration; one of one item.
+const single = call(C, [X])
+const two = call(C, [X, Y])
+const disputing = call(C, [X], { status: 'Em disputa' })
+const registration = call(C, [X], { modality: 'Credenciamento' })
+const oneItem = call(C, [X], { items: [item(1)] })
+const twoItems = call(C, [X], { items: [item(1), item(2)] })
+
+// BR-PRAZO-PROPOSTA, organization C (its calls have several providers, so R018 stays apart). Opening on Monday
+// 3 March 2025: to Wednesday 12 is 7 working days, to Thursday 13 is 8; by technique and price, 35 are needed.
+const period = (closing: string, criterion = 'Menor preço') =>
+  call(C, [X, Y], {
+    opening_date: '2025-03-03T12:00:00.000000Z',
+    closing_date: closing,
+    judgment_criteria: criterion,
+  })
+const seven = period('2025-03-12T20:00:00.000000Z')
+const eight = period('2025-03-13T20:00:00.000000Z')
+const technique = period('2025-04-14T20:00:00.000000Z', 'Técnica e preço')
+
+// R050: in D, X holds 600 of 999.99 over five commitments; in E, exactly half; in F, 90% of four commitments.
+const concentrated = [
+  contract(D, '600.00', '2025-03-01', X),
+  contract(D, '100.00', '2025-03-02', Y),
+  contract(D, '100.00', '2025-03-03', Z),
+  contract(D, '100.00', '2025-03-04', W),
+  contract(D, '99.99', '2025-03-05', person),
+]
+const half = [
+  contract(E, '500.00', '2025-03-01', X),
+  ...[Y, Z, W, person].map((who, k) => contract(E, '125.00', `2025-03-0${k + 2}`, who)),
+]
+const few = [
+  contract(F, '900.00', '2025-03-01', X),
+  ...[Y, Z, W].map((who, k) => contract(F, '33.33', `2025-03-0${k + 2}`, who)),
+]
+
+// R013 and R051 in 2024, ten organizations of five contracts of R$ 100,00. Direct shares: 0, six of 0.2, two of
+// 0.4, and G9's 1.0: Q1 0.2, Q3 0.35, fence 0.575. Herfindahl: nine of 0.2 (five suppliers), G9's 1.0 (one).
+const DIRECT_CONTRACTS = [0, 1, 1, 1, 1, 1, 1, 2, 2, 5]
+const fenced = G.flatMap((organization, k) =>
+  [X, Y, Z, W, person].map((who, n) =>
+    contract(organization, '100.00', `2024-04-0${n + 1}`, k === 9 ? X : who, {
+      bidding_modality: n < (DIRECT_CONTRACTS[k] as number) ? 'Dispensa sem Disputa' : 'Pregão Eletrônico',
+    }),
+  ),
+)
+
+const records: DemoRecord[] = [
+  A,
+  B,
+  C,
+  D,
+  E,
+  F,
+  ...G,
+  atLimit,
+  overLimit,
+  atNinety,
+  underNinety,
+  lastEvening,
+  firstMorning,
+  works,
+  emergency,
+  unique,
+  older,
+  ...splitY,
+  ...splitZ,
+  ...splitW,
+  quarter,
+  pastQuarter,
+  reform,
+  pastReform,
+  single,
+  two,
+  disputing,
+  registration,
+  oneItem,
+  twoItems,
+  seven,
+  eight,
+  technique,
+  ...concentrated,
+  ...half,
+  ...few,
+  ...fenced,
+]
+
+interface Flag {
+  code: string
+  title: string
+  reason: string
+  year: number
+  organization_uuid: string
+  organization_name: string
+  providers: { document: string; name: string }[]
+  figures: Record<string, string | number>
+  records: { kind: string; id: string; link: string }[]
+}
+
+describe('integrity indicators, each on both sides of its threshold', () => {
+  let db: TestDatabase
+  let server: Awaited<ReturnType<typeof serving>>
+  const answer = async (path: string) => {
+    const response = await fetch(server.base + path)
+    return { status: response.status, body: (await response.json()) as { message: string; data: unknown } }
+  }
+  /** Every flag the API gives for the query, read by cursor to the end. */
+  const flags = async (query = '') => {
+    const all: Flag[] = []
+    let cursor: string | null = null
+    for (let page = 0; page < 100; page++) {
+      const { status, body } = await answer(
+        `/v1/transparency/indicators?per_page=7${query}${cursor ? `&cursor=${cursor}` : ''}`,
+      )
+      assert.equal(status, 200, body.message)
+      const data = body.data as { data: Flag[]; next_cursor: string | null; has_more: boolean }
+      all.push(...data.data)
+      if (!data.has_more) return all
+      cursor = data.next_cursor
+    }
+    throw new Error('more than 100 pages of flags')
+  }
+  const ids = (list: Flag[], code: string) =>
+    list.filter((f) => f.code === code).map((f) => f.records.map((r) => r.id).join(' '))
+
+  before(async () => {
+    db = await seededDatabase(records)
+    server = await serving(db)
+  })
+  after(async () => {
+    await server?.close()
+    await db?.drop()
+  })
+
+  it('flags a direct contract by value from 90% of the limit in force, in cents, up to the limit', async () => {
+    const all = await flags('&code=BR-LIMITE-DISPENSA')
+    assert.deepEqual(
+      ids(all, 'BR-LIMITE-DISPENSA').sort(),
+      [atLimit.id, atNinety.id, firstMorning.id, works.id].sort(),
+    )
+    const at = all.find((f) => f.records[0]?.id === atLimit.id) as Flag
+    assert.equal(
+      at.reason,
+      'Dispensa de R$ 62.725,59, 100,0% do limite de R$ 62.725,59 do art. 75, II em 2025 (Decreto 12.343/2024).',
+    )
+    assert.deepEqual(at.figures, {
+      value: '62725.59',
+      limit: '62725.59',
+      share: 1,
+      inciso: 'II',
+      year: 2025,
+      act: 'Decreto 12.343/2024',
+    })
+    assert.deepEqual(at.providers, [X])
+    assert.deepEqual(at.records, [
+      { kind: 'direct-contracts', id: atLimit.id, link: `/v1/transparency/direct-contracts/${atLimit.id}` },
+    ])
+    const morning = all.find((f) => f.records[0]?.id === firstMorning.id) as Flag
+    assert.equal(morning.year, 2026)
+    assert.equal(morning.figures.limit, '65492.11')
+    const engineering = all.find((f) => f.records[0]?.id === works.id) as Flag
+    assert.equal(engineering.figures.inciso, 'I')
+    assert.equal(engineering.figures.limit, '125451.15')
+    // The link answers: the flagged record is there.
+    assert.equal((await answer(at.records[0]?.link as string)).status, 200)
+  })
+
+  it('flags direct contracts by value to one supplier in a year that add up past the limit, each under it', async () => {
+    const all = await flags('&code=R011')
+    assert.deepEqual(
+      ids(all, 'R011').sort(),
+      [splitY, splitW].map((group) => group.map((d) => d.id).join(' ')).sort(),
+    )
+    const y = all.find((f) => f.providers[0]?.document === Y.document) as Flag
+    assert.deepEqual(y.figures, {
+      total: '65000.00',
+      limit: '62725.59',
+      count: 3,
+      largest: '30000.00',
+      inciso: 'II',
+      year: 2025,
+      act: 'Decreto 12.343/2024',
+    })
+    assert.equal(
+      y.reason,
+      '3 dispensas por valor ao mesmo fornecedor em 2025 somam R$ 65.000,00, acima do limite de R$ 62.725,59 do ' +
+        'art. 75, II, embora cada uma esteja abaixo dele (a maior: R$ 30.000,00).',
+    )
+    assert.equal(y.organization_uuid, B.uuid)
+  })
+
+  it('flags a contract whose additive terms add more than art. 125 allows, 50% for a reform', async () => {
+    const all = await flags('&code=BR-ADITIVO-25')
+    assert.deepEqual(ids(all, 'BR-ADITIVO-25').sort(), [pastQuarter.id, pastReform.id].sort())
+    const quarterPast = all.find((f) => f.records[0]?.id === pastQuarter.id) as Flag
+    assert.equal(
+      quarterPast.reason,
+      'Os 2 termos aditivos acrescentam R$ 250,01, 25,001% do valor inicial de R$ 1.000,00, acima dos 25,0% do art. 125.',
+    )
+    const reformPast = all.find((f) => f.records[0]?.id === pastReform.id) as Flag
+    assert.equal(reformPast.figures.allowed, 0.5)
+    assert.equal(reformPast.figures.terms, 1, 'a term that adds nothing is not counted')
+  })
+
+  it('flags a competitive call concluded with one provider, unless it had one item', async () => {
+    const all = await flags('&code=R018')
+    assert.deepEqual(ids(all, 'R018').sort(), [single.id, twoItems.id].sort())
+    const items = all.find((f) => f.records[0]?.id === twoItems.id) as Flag
+    assert.equal(
+      items.reason,
+      'Licitação competitiva de 2 itens, de R$ 80.000,00, concluída com um só fornecedor para todos.',
+    )
+  })
+
+  it('flags a call whose proposal period is shorter than art. 55 allows, in working days', async () => {
+    const all = await flags('&code=BR-PRAZO-PROPOSTA')
+    assert.deepEqual(ids(all, 'BR-PRAZO-PROPOSTA').sort(), [seven.id, technique.id].sort())
+    const short = all.find((f) => f.records[0]?.id === seven.id) as Flag
+    assert.deepEqual(short.figures, {
+      working_days: 7,
+      minimum: 8,
+      opening: '2025-03-03',
+      closing: '2025-03-12',
+    })
+    assert.equal(
+      short.reason,
+      'Propostas recebidas de 03/03/2025 a 12/03/2025: 7 dias úteis, menos que os 8 do art. 55.',
+    )
+    const slow = all.find((f) => f.records[0]?.id === technique.id) as Flag
+    assert.equal(slow.figures.minimum, 35)
+  })
+
+  it("flags a supplier holding more than half of an organization's year, of five commitments or more", async () => {
+    const all = await flags('&code=R050')
+    const found = all.map((f) => [f.organization_uuid, f.year, f.providers.map((p) => p.document).join()])
+    assert.deepEqual(found, [
+      [D.uuid, 2025, X.document],
+      [G[9]?.uuid, 2024, X.document],
+    ])
+    const d = all[0] as Flag
+    assert.deepEqual(d.figures, {
+      supplier_value: '600.00',
+      committed: '999.99',
+      share: 0.600006,
+      commitments: 5,
+      year: 2025,
+    })
+  })
+
+  it('flags the organizations above the fence of their year: direct contracting, and concentration', async () => {
+    const direct = await flags('&code=R013')
+    assert.deepEqual(
+      direct.map((f) => [f.organization_uuid, f.year]),
+      [[G[9]?.uuid, 2024]],
+    )
+    assert.deepEqual(direct[0]?.figures, {
+      direct_share: 1,
+      fence: 0.575,
+      median: 0.2,
+      organizations: 10,
+      committed: '500.00',
+    })
+    assert.equal(
+      direct[0]?.reason,
+      '100,0% do valor contratado pelo órgão no ano foi por contratação direta, acima da cerca de 57,5% entre 10 ' +
+        'órgãos (mediana: 20,0%).',
+    )
+    const concentration = await flags('&code=R051')
+    assert.deepEqual(
+      concentration.map((f) => [f.organization_uuid, f.year, f.figures.hhi, f.figures.fence]),
+      [[G[9]?.uuid, 2024, 1, 0.2]],
+    )
+  })
+
+  it('pages every flag once by cursor, newest year first, and filters by organization, supplier and year', async () => {
+    const all = await flags()
+    const keys = all.map((f) => `${f.code} ${f.records.map((r) => r.id).join(' ')} ${f.year}`)
+    assert.equal(new Set(keys).size, keys.length, 'a flag given twice')
+    assert.deepEqual(
+      all.map((f) => f.year),
+      [...all.map((f) => f.year)].sort((a, b) => b - a),
+    )
+    assert.equal(all.length, 4 + 2 + 2 + 2 + 2 + 2 + 1 + 1)
+    const ofB = await flags(`&organization_uuid=${String(B.uuid).toUpperCase()}`)
+    assert.deepEqual(
+      ofB.map((f) => f.code),
+      ['R011', 'R011'],
+    )
+    const ofY = await flags(`&provider_document=${Y.document}`)
+    assert.deepEqual(ofY.map((f) => f.code).sort(), [
+      'BR-LIMITE-DISPENSA',
+      'BR-LIMITE-DISPENSA',
+      'BR-PRAZO-PROPOSTA',
+      'BR-PRAZO-PROPOSTA',
+      'R011',
+    ])
+    const of2024 = await flags('&year=2024')
+    assert.deepEqual(of2024.map((f) => f.code).sort(), ['R013', 'R050', 'R051'])
+    // A person's name is shown, never the CPF whole.
+    assert.ok(!JSON.stringify(all).includes(person.document))
+  })
+
+  it('counts the flags by code, over all and for an organization', async () => {
+    const { body } = await answer('/v1/transparency/indicators/summary')
+    const summary = body.data as { total: number; by_code: { code: string; count: number }[] }
+    assert.deepEqual(
+      summary.by_code.map((c) => c.code),
+      [...INDICATOR_CODES],
+    )
+    assert.deepEqual(Object.fromEntries(summary.by_code.map((c) => [c.code, c.count])), {
+      'BR-LIMITE-DISPENSA': 4,
+      R011: 2,
+      'BR-ADITIVO-25': 2,
+      R018: 2,
+      'BR-PRAZO-PROPOSTA': 2,
+      R050: 2,
+      R013: 1,
+      R051: 1,
+    })
+    assert.equal(summary.total, 16)
+    const { body: ofA } = await answer(`/v1/transparency/indicators/summary?organization_uuid=${A.uuid}`)
+    assert.equal((ofA.data as { total: number }).total, 4)
+  })
+
+  it('refuses what it cannot answer, in the envelope, naming what it accepts', async () => {
+    const refused = async (query: string, status: number, message: string) => {
+      const { status: got, body } = await answer(`/v1/transparency/indicators${query}`)
+      assert.equal(got, status, query)
+      assert.equal(body.message, message, query)
+    }
+    await refused(
+      '?code=R999',
+      422,
+      `Parâmetro inválido: code. Aceita um destes códigos: ${INDICATOR_CODES.join(', ')}.`,
+    )
+    await refused('?year=1989', 422, 'Parâmetro inválido: year. Aceita um ano, de 1990 a 2100.')
+    await refused('?year=dois', 422, 'Parâmetro inválido: year. Aceita um ano, de 1990 a 2100.')
+    await refused(
+      `?provider_document=${person.document}`,
+      422,
+      'Parâmetro inválido: provider_document. Aceita um CNPJ, só os 14 dígitos (um CPF não é aceito, para ' +
+        'proteger as pessoas; use provider_name).',
+    )
+    await refused(
+      '?cursor=abc',
+      422,
+      'Cursor inválido: cursor. Use o next_cursor de uma página anterior, com a mesma ordenação e os mesmos filtros.',
+    )
+    await refused(`?organization_uuid=${uuid('0f', 1)}`, 404, 'Organização não encontrada.')
+    const { status, body } = await answer('/v1/transparency/indicators/summary?code=R011')
+    assert.equal(status, 422)
+    assert.match(body.message, /^Parâmetro desconhecido: code\./)
+  })
+
+  it('computes again the flags of the organizations an import touches: a withdrawal takes its flags along', async () => {
+    const withdrawn = await importRecords(db.pool, [
+      source(
+        ndjson([
+          { type: 'withdraw', record: 'direct_contract', organization_uuid: A.uuid, id: atLimit.id },
+          // Past the limit now: the contract at 90% leaves the flags as it changes.
+          { ...atNinety, sum_amount_total: '70000.00' },
+          direct(A, '60000.00', '2025-08-01T15:00:00.000000Z', [W]),
+        ]),
+      ),
+    ])
+    assert.equal(withdrawn.ok, true, JSON.stringify(withdrawn.problems))
+    const all = await flags('&code=BR-LIMITE-DISPENSA')
+    assert.equal(all.length, 3)
+    assert.ok(!ids(all, 'BR-LIMITE-DISPENSA').includes(String(atLimit.id)))
+    assert.ok(!ids(all, 'BR-LIMITE-DISPENSA').includes(String(atNinety.id)))
+    // Organizations the import did not touch keep theirs.
+    assert.equal((await flags('&code=R011')).length, 2)
+    assert.equal((await flags('&code=R013')).length, 1)
+  })
+})
