@@ -33,6 +33,7 @@ import {
 import { type FloorFigures, measureLoadFloor } from './lib/floor.js'
 import { measureLongHistory, prepareLongHistory } from './lib/history.js'
 import { type Importer, type IncrementalFigures, measureIncremental } from './lib/imports.js'
+import { measureIndicators } from './lib/indicators.js'
 import { describeMemory, type MemoryBreakdown, memoryOf } from './lib/memory.js'
 import { counts, log, options, runs } from './lib/options.js'
 import { benchPncp, pncpMarkdown } from './lib/pncp.js'
@@ -191,6 +192,7 @@ async function main() {
         await theirs?.pool.end()
       }
     }
+    const indicators = runs('indicators') ? await measureIndicators(pool) : undefined
     // After the incremental imports, whose changes give the history scenarios their records.
     const samples = await loadSamples(pool, tokens)
     // The server's version, and its buffers: what new listing pages cost depends on them (README).
@@ -435,6 +437,7 @@ async function main() {
       exports: [...exports.values()],
       storage,
       incremental,
+      indicators,
       soak: soaked,
       history,
       prices,

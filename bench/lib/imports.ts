@@ -7,7 +7,8 @@ import { cpuTimes, stealPercent } from './drivers.js'
 import { log } from './options.js'
 
 // What an incremental import costs on the loaded dataset: one changed order into the largest organization
-// and into the smallest, and a batch of changed orders over many organizations. Each runs through
+// and into the smallest, a batch of changed orders over many organizations, and one changed direct contract
+// in the organization with the most of them (the integrity indicators compute its organization again). Each runs through
 // importRecords in this process, as `compras import` does after its start-up, a few times; the median
 // counts. Every change toggles an order's status, and the dataset is put back as it was at the end. With
 // --compare, the other build's importer (from its dist/) runs the same imports on a copy of the database,
@@ -26,8 +27,9 @@ export interface IncrementalFigures {
   largest: IncrementalFigure & { organizationOrders: number }
   smallest: IncrementalFigure & { organizationOrders: number }
   batch: IncrementalFigure & { organizations: number }
+  direct: IncrementalFigure & { organizationDirectContracts: number }
   /** With --compare: the same imports by the other build, on a copy of the database. */
-  previous?: Pick<IncrementalFigures, 'largest' | 'smallest' | 'batch'>
+  previous?: Pick<IncrementalFigures, 'largest' | 'smallest' | 'batch' | 'direct'>
 }
 
 /** An importer to measure: a build's importRecords and a pool on its database. */
@@ -57,12 +59,13 @@ const median = (values: number[]) => {
   return sorted[Math.floor(sorted.length / 2)] as number
 }
 
-/** The same orders with another status, so that each run changes what it imports. */
-const toggled = (orders: Record<string, unknown>[], run: number) =>
-  orders.map((order) => ({
-    ...order,
-    status_title: run % 2 === 0 ? 'Recebido parcialmente' : 'Recebido provisoriamente',
-  }))
+/** The same records with another status, so that each run changes what it imports. */
+const toggled = (records: Record<string, unknown>[], run: number) =>
+  records.map((record) =>
+    record.type === 'direct_contract'
+      ? { ...record, status: run % 2 === 0 ? 'Homologado' : 'Concluído' }
+      : { ...record, status_title: run % 2 === 0 ? 'Recebido parcialmente' : 'Recebido provisoriamente' },
+  )
 
 async function importOnce(importer: Importer, records: Record<string, unknown>[]): Promise<number> {
   const text = records.map((record) => JSON.stringify(record)).join('\n')
@@ -121,12 +124,20 @@ export async function measureIncremental(pool: Pool, previous?: Importer): Promi
   const batch: Record<string, unknown>[] = []
   for (const { organization_id } of batchOrganizations)
     batch.push(...(await recordsOf(pool, 'order', organization_id, BATCH_PER_ORGANIZATION)))
-  const originals = [inLargest, inSmallest, ...batch] as Record<string, unknown>[]
+  const { rows: directSizes } = await pool.query<{ organization_id: string; n: number }>(
+    `SELECT organization_id, count(*)::int AS n FROM biddings WHERE kind = 'direct_contract'
+     GROUP BY organization_id ORDER BY n DESC, organization_id LIMIT 1`,
+  )
+  const mostDirect = directSizes[0]
+  if (!mostDirect) throw new Error('the dataset has no direct contracts')
+  const [inMostDirect] = await recordsOf(pool, 'direct_contract', mostDirect.organization_id, 1)
+  const originals = [inLargest, inSmallest, ...batch, inMostDirect] as Record<string, unknown>[]
 
   const cases = [
     [`one changed order, largest organization (${largest.n} orders)`, [inLargest]],
     ['one changed order, organization with one order', [inSmallest]],
     [`${batch.length} changed orders over ${batchOrganizations.length} organizations`, batch],
+    [`one changed direct contract, organization with the most (${mostDirect.n})`, [inMostDirect]],
   ] as const
   try {
     const measured: IncrementalFigure[] = []
@@ -140,6 +151,7 @@ export async function measureIncremental(pool: Pool, previous?: Importer): Promi
       largest: { ...(list[0] as IncrementalFigure), organizationOrders: largest.n },
       smallest: { ...(list[1] as IncrementalFigure), organizationOrders: smallest.n },
       batch: { ...(list[2] as IncrementalFigure), organizations: batchOrganizations.length },
+      direct: { ...(list[3] as IncrementalFigure), organizationDirectContracts: mostDirect.n },
     })
     return { ...figures(measured), ...(previous ? { previous: figures(theirs) } : {}) }
   } finally {

@@ -4,6 +4,7 @@ import type { ExportFigures } from './exports.js'
 import { describeFloor, type FloorFigures } from './floor.js'
 import type { HistoryFigures } from './history.js'
 import type { IncrementalFigures } from './imports.js'
+import type { IndicatorFigures } from './indicators.js'
 import { describeMemory, type MemoryBreakdown } from './memory.js'
 import { type counts, ITEMS_PER_ORDER } from './options.js'
 import type { PriceFigures } from './prices.js'
@@ -43,6 +44,8 @@ export interface Report {
   warmed: WarmFigures
   /** What small imports cost on the loaded dataset; absent when --only skipped them. */
   incremental?: IncrementalFigures
+  /** Every integrity flag computed from scratch. */
+  indicators?: IndicatorFigures
   /** The soak (--soak minutes of mixed load); absent when skipped. */
   soak?: SoakFigures
   scenarios: ScenarioResult[]
@@ -104,10 +107,21 @@ export function markdown(report: Report): string {
             ...(report.incremental.previous ? [report.incremental.previous.smallest] : []),
             report.incremental.batch,
             ...(report.incremental.previous ? [report.incremental.previous.batch] : []),
+            report.incremental.direct,
+            ...(report.incremental.previous ? [report.incremental.previous.direct] : []),
           ].map(
             (f) =>
               `| ${f.name} | ${f.records} | ${f.medianMs} | ${f.milliseconds.join(', ')} | ${f.stealPercent}% |`,
           ),
+          '',
+        ]
+      : []),
+    ...(report.indicators
+      ? [
+          `Integrity indicators from scratch (every organization, rolled back): ${report.indicators.seconds} s, ` +
+            `CPU stolen ${report.indicators.stealPercent}%; flags: ${Object.entries(report.indicators.flags)
+              .map(([code, n]) => `${code} ${n}`)
+              .join(', ')}.`,
           '',
         ]
       : []),

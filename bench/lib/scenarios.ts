@@ -210,7 +210,7 @@ export function targets(
     })
   if (incremental?.previous) {
     const previous = incremental.previous
-    for (const key of ['largest', 'smallest', 'batch'] as const) {
+    for (const key of ['largest', 'smallest', 'batch', 'direct'] as const) {
       const ours = incremental[key]
       const theirs = previous[key]
       list.push({
