@@ -1746,6 +1746,41 @@ export interface components {
              */
             changed_at: string;
         };
+        /** @description An integrity indicator raised: a reason to open the record, never a verdict */
+        Flag: {
+            /**
+             * @description The indicator's code (docs/indicators.md)
+             * @enum {string}
+             */
+            code: "BR-LIMITE-DISPENSA" | "R011" | "BR-ADITIVO-25" | "R018" | "BR-PRAZO-PROPOSTA" | "R050" | "R013" | "R051";
+            /** @description What the indicator flags, in Portuguese */
+            title: string;
+            /** @description Why this record is flagged, in one Portuguese sentence with the rule's figures */
+            reason: string;
+            /** @description The flag's year: its record's (a direct contract's date, a contract's start) */
+            year: number;
+            /** Format: uuid */
+            organization_uuid: string;
+            organization_name: string;
+            /** @description The suppliers the flag names (none for an organization-wide one) */
+            providers: {
+                /** @description The supplier's CNPJ, or a person's CPF masked */
+                document: string;
+                name: string;
+            }[];
+            /** @description The rule's figures, as the reason quotes them: money as text with two decimals, shares from 0 to 1 (docs/indicators.md names each indicator's) */
+            figures: {
+                [key: string]: unknown;
+            };
+            /** @description The records the flag is about, in the order the reason reads them */
+            records: {
+                /** @description direct-contracts, public-calls, contracts or organizations */
+                kind: string;
+                id: string;
+                /** @description Where the API gives the record */
+                link: string;
+            }[];
+        };
         History: {
             /** @example contracts */
             kind: string;
@@ -2448,41 +2483,6 @@ export interface components {
             /** @description The next page (cursor), or null at the last */
             next_cursor: string | null;
             has_more: boolean;
-        };
-        /** @description An integrity indicator raised: a reason to open the record, never a verdict */
-        Flag: {
-            /**
-             * @description The indicator's code (docs/indicators.md)
-             * @enum {string}
-             */
-            code: "BR-LIMITE-DISPENSA" | "R011" | "BR-ADITIVO-25" | "R018" | "BR-PRAZO-PROPOSTA" | "R050" | "R013" | "R051";
-            /** @description What the indicator flags, in Portuguese */
-            title: string;
-            /** @description Why this record is flagged, in one Portuguese sentence with the rule's figures */
-            reason: string;
-            /** @description The flag's year: its record's (a direct contract's date, a contract's start) */
-            year: number;
-            /** Format: uuid */
-            organization_uuid: string;
-            organization_name: string;
-            /** @description The suppliers the flag names (none for an organization-wide one) */
-            providers: {
-                /** @description The supplier's CNPJ, or a person's CPF masked */
-                document: string;
-                name: string;
-            }[];
-            /** @description The rule's figures, as the reason quotes them: money as text with two decimals, shares from 0 to 1 (docs/indicators.md names each indicator's) */
-            figures: {
-                [key: string]: string | number;
-            };
-            /** @description The records the flag is about, in the order the reason reads them */
-            records: {
-                /** @description direct-contracts, public-calls, contracts or organizations */
-                kind: string;
-                id: string;
-                /** @description Where the API gives the record */
-                link: string;
-            }[];
         };
         FlagSummary: {
             /** @description Flags raised, over all codes */
@@ -4096,7 +4096,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The contract */
+            /** @description The contract, and the flags that name it */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4108,6 +4108,8 @@ export interface operations {
                         /** @example Dados recuperados com sucesso */
                         message: string;
                         data: components["schemas"]["Contract"];
+                        /** @description The integrity flags that name this record, newest year first ([] when none): each a reason to open it, never a verdict (GET /v1/transparency/indicators?record=...) */
+                        indicators: components["schemas"]["Flag"][];
                     };
                 };
             };
@@ -4599,7 +4601,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The direct contract */
+            /** @description The direct contract, and the flags that name it */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4611,6 +4613,8 @@ export interface operations {
                         /** @example Dados recuperados com sucesso */
                         message: string;
                         data: components["schemas"]["Bidding"];
+                        /** @description The integrity flags that name this record, newest year first ([] when none): each a reason to open it, never a verdict (GET /v1/transparency/indicators?record=...) */
+                        indicators: components["schemas"]["Flag"][];
                     };
                 };
             };
@@ -5100,7 +5104,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The public call */
+            /** @description The public call, and the flags that name it */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5112,6 +5116,8 @@ export interface operations {
                         /** @example Dados recuperados com sucesso */
                         message: string;
                         data: components["schemas"]["Bidding"];
+                        /** @description The integrity flags that name this record, newest year first ([] when none): each a reason to open it, never a verdict (GET /v1/transparency/indicators?record=...) */
+                        indicators: components["schemas"]["Flag"][];
                     };
                 };
             };
@@ -5601,7 +5607,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The ARP */
+            /** @description The ARP, and the flags that name it */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5613,6 +5619,8 @@ export interface operations {
                         /** @example Dados recuperados com sucesso */
                         message: string;
                         data: components["schemas"]["Arp"];
+                        /** @description The integrity flags that name this record, newest year first ([] when none): each a reason to open it, never a verdict (GET /v1/transparency/indicators?record=...) */
+                        indicators: components["schemas"]["Flag"][];
                     };
                 };
             };
@@ -6895,6 +6903,8 @@ export interface operations {
                 organization_uuid?: string;
                 /** @description The supplier's CNPJ, 14 digits. A CPF is not accepted: a filter that answers whether a person's CPF has records would reveal the digits that the mask hides. Find a person by provider_name. */
                 provider_document?: string;
+                /** @description The flags that name one record: its kind and id, `contracts/<uuid>` (direct-contracts, public-calls, arps, organizations alike); a detail gives the same flags beside its data */
+                record?: string;
                 /** @description The flag's year: its record's (a direct contract's date, a contract's start...) */
                 year?: number;
                 /** @description Page size, 1 to 100 */

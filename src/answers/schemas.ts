@@ -1,4 +1,5 @@
 import { type Static, type TObject, type TProperties, type TSchema, Type } from 'typebox'
+import { Flag } from '../indicators/schemas.js'
 import {
   type AnyField,
   type Fields,
@@ -96,6 +97,26 @@ export function Success<T extends TSchema>(data: T, description: string) {
       success: Type.Literal(true),
       message: Type.String({ examples: ['Dados recuperados com sucesso'] }),
       data,
+    },
+    { description },
+  )
+}
+
+/**
+ * A record's detail: the record as `data`, and beside it the integrity flags that name it (a flag is no part of
+ * the record, which stays as the change feed and its history give it).
+ */
+export function DetailSuccess<T extends TSchema>(data: T, description: string) {
+  return Type.Object(
+    {
+      success: Type.Literal(true),
+      message: Type.String({ examples: ['Dados recuperados com sucesso'] }),
+      data,
+      indicators: Type.Array(Flag, {
+        description:
+          'The integrity flags that name this record, newest year first ([] when none): each a reason to open ' +
+          'it, never a verdict (GET /v1/transparency/indicators?record=...)',
+      }),
     },
     { description },
   )
@@ -348,7 +369,3 @@ export const OCDS_JSON = 'application/json; charset=utf-8'
 
 /** An OCDS answer (not in the transparency envelope): described by its schema (src/ocds/schemas.ts). */
 export const ocdsPackage = (schema: TSchema, description: string) => ({ description, allOf: [schema] })
-
-/** Money as the API writes it. */
-export const Money = (description: string) =>
-  Type.String({ description: `${description}; text with two decimals`, examples: ['12.50'] })

@@ -1,4 +1,4 @@
-import { Type } from 'typebox'
+import { type Static, Type } from 'typebox'
 import { type Pool, prepared } from '../db/pool.js'
 import type { Cursors } from '../queries/cursors.js'
 import { checkOrganization } from '../queries/organization.js'
@@ -17,8 +17,10 @@ import {
   organization,
   supplierFilters,
 } from '../resources/filters.js'
+import { PUBLIC_RESOURCES } from '../resources/index.js'
 import { publicTaxId } from '../resources/sql.js'
 import { type FlagFigures, INDICATOR_CODES, INDICATORS, type Indicator, indicatorOf } from './indicators.js'
+import type { Flag } from './schemas.js'
 
 // The flags as the API gives them: a page of them, newest year first, filtered by code, organization,
 // supplier and year; and their counts by code. Read from integrity_flags, which the import keeps
@@ -27,6 +29,9 @@ import { type FlagFigures, INDICATOR_CODES, INDICATORS, type Indicator, indicato
 /** The years a flag may have: the `year` filter's range. */
 export const FIRST_YEAR = 1990
 export const LAST_YEAR = 2100
+
+/** The kinds of record a flag may name: the public resources' paths, and organizations. */
+const RECORD_KINDS = [...PUBLIC_RESOURCES.map((resource) => resource.path), 'organizations']
 
 /** The filters of the flags' questions, each declared once (src/resources/filters.ts). */
 export const FLAG_FILTERS = {
@@ -45,6 +50,20 @@ export const FLAG_FILTERS = {
   provider_document: {
     ...supplierFilters.provider_document,
     sql: (a, p) => `${a}.supplier_ids @> ARRAY[(SELECT id FROM suppliers WHERE document = ${p})]`,
+  },
+  record: {
+    sql: (a, p) =>
+      `${a}.records @> jsonb_build_array(jsonb_build_object('resource', split_part(${p}, '/', 1), 'id', split_part(${p}, '/', 2)))`,
+    parameter: [
+      Type.String({
+        pattern: `^(${RECORD_KINDS.join('|')})/[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`,
+        description:
+          'The flags that name one record: its kind and id, `contracts/<uuid>` (direct-contracts, public-calls, ' +
+          'arps, organizations alike); a detail gives the same flags beside its data',
+      }),
+      `um registro como contracts/<uuid> (${RECORD_KINDS.join(', ')})`,
+      (value) => value.toLowerCase(),
+    ],
   },
   year: {
     sql: (a, p) => `${a}.year = ${p}::int`,
@@ -101,8 +120,11 @@ interface FlagRow {
   figures: FlagFigures
 }
 
+/** A flag as the API gives it. */
+export type FlagAnswer = Static<typeof Flag>
+
 /** A flag as the API gives it: its indicator's code and title, its reason, figures and records. */
-function flag(row: FlagRow) {
+function flag(row: FlagRow): FlagAnswer {
   const indicator = indicatorOf(row.code) as Indicator
   return {
     code: row.code,
@@ -115,6 +137,23 @@ function flag(row: FlagRow) {
     figures: row.figures,
     records: row.records.map((r) => ({ kind: r.resource, id: r.id, link: link(r.resource, r.id) })),
   }
+}
+
+/** The flags with what an answer shows of them (organization's name, suppliers), over alias `f`. */
+const FLAGS = `SELECT f.key, f.code, f.year, f.organization_id, g.name AS organization_name, f.records, f.figures,
+    coalesce((SELECT json_agg(json_build_object('document', ${publicTaxId('s.document')}, 'name', s.name)
+                ORDER BY s.document)
+              FROM suppliers s WHERE s.id = ANY (f.supplier_ids)), '[]') AS providers
+  FROM integrity_flags f JOIN organizations g ON g.id = f.organization_id`
+
+/** The flags that name a record, newest year first (its detail and its page give them). */
+export async function recordFlags(pool: Pool, resource: string, id: string): Promise<FlagAnswer[]> {
+  const { rows } = await pool.query<FlagRow>(
+    prepared(`${FLAGS} WHERE ${FLAG_FILTERS.record.sql('f', '$1')} ORDER BY f.year DESC, f.key`, [
+      `${resource}/${id}`,
+    ]),
+  )
+  return rows.map(flag)
 }
 
 /** A page of flags, newest year first, `{"data":[…],"next_cursor":…,"has_more":…}`. */
@@ -137,15 +176,7 @@ export async function flagPage(pool: Pool, cursors: Cursors, query: ValidQuery):
   params.push(perPage + 1)
   const where = conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : ''
   const { rows } = await pool.query<FlagRow>(
-    prepared(
-      `SELECT f.key, f.code, f.year, f.organization_id, g.name AS organization_name, f.records, f.figures,
-         coalesce((SELECT json_agg(json_build_object('document', ${publicTaxId('s.document')}, 'name', s.name)
-                     ORDER BY s.document)
-                   FROM suppliers s WHERE s.id = ANY (f.supplier_ids)), '[]') AS providers
-       FROM integrity_flags f JOIN organizations g ON g.id = f.organization_id ${where}
-       ORDER BY f.year DESC, f.key LIMIT $${params.length}`,
-      params,
-    ),
+    prepared(`${FLAGS} ${where} ORDER BY f.year DESC, f.key LIMIT $${params.length}`, params),
   )
   const more = rows.length > perPage
   const shown = rows.slice(0, perPage)

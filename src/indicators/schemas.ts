@@ -32,7 +32,9 @@ export const Flag = Type.Object(
       ),
       { description: 'The suppliers the flag names (none for an organization-wide one)' },
     ),
-    figures: Type.Record(Type.String(), Type.Union([Type.String(), Type.Number()]), {
+    // Each value is money as text or a number; declared without anyOf, which the answers' serializer cannot
+    // compile beside a record's repeated shapes (fast-json-stringify: "resolves to more than one schema").
+    figures: Type.Record(Type.String(), Type.Unsafe<string | number>({}), {
       description:
         "The rule's figures, as the reason quotes them: money as text with two decimals, shares from 0 to 1 " +
         "(docs/indicators.md names each indicator's)",

@@ -1,6 +1,5 @@
 import { type TObject, Type } from 'typebox'
-import { Money } from '../answers/schemas.js'
-import { Nullable } from '../resources/fields.js'
+import { Money, Nullable } from '../resources/fields.js'
 import { type Figured, ORGANIZATION_FIGURES, SUPPLIER_FIGURES } from './parties.js'
 
 // The answers' schemas of the suppliers' and organizations' pages (src/parties/parties.ts): what the

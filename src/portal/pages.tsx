@@ -1,4 +1,5 @@
 import { counted, day, money, taxId } from '../format.js'
+import type { FlagAnswer } from '../indicators/flags.js'
 import type { JsonObject } from '../json.js'
 import type { VersionEntry } from '../readmodel/store.js'
 import { type AnyField, isRelation, type Relation } from '../resources/fields.js'
@@ -70,10 +71,30 @@ function RelationTable({ relation, rows }: { relation: Relation; rows: JsonObjec
   )
 }
 
-/** What a record's page shows of its history: all of it (the record now), or which version it is. */
+/**
+ * What a record's page shows of its history: all of it with the flags that name the record now, or which
+ * version it is (an earlier version's page shows no flags: they are the record's now).
+ */
 export type HistoryView =
-  | { history: readonly VersionEntry[] }
+  | { history: readonly VersionEntry[]; flags: readonly FlagAnswer[] }
   | { shown: Omit<VersionEntry, 'changes'>; latest: number }
+
+/** The flags that name a record, each with its reason: where to look, never a verdict. */
+function Alerts({ flags }: { flags: readonly FlagAnswer[] }) {
+  return (
+    <section class="alerts" aria-labelledby="sinais-de-alerta">
+      <h2 id="sinais-de-alerta">Sinais de alerta</h2>
+      <ul>
+        {flags.map((flag) => (
+          <li key={`${flag.code} ${flag.year}`}>
+            <strong>{flag.title}</strong> ({flag.code}): {flag.reason}
+          </li>
+        ))}
+      </ul>
+      <p>Um indício para abrir o processo, nunca um veredito.</p>
+    </section>
+  )
+}
 
 /**
  * A record's page: its fields, its relations as tables, and its history (oldest first). The page of an
@@ -142,6 +163,7 @@ export function detailPage(
         )}
       </p>
       <dl class="fields">{fieldList(key)}</dl>
+      {'flags' in view && view.flags.length > 0 && <Alerts flags={view.flags} />}
       <section aria-labelledby="todos-os-dados">
         <h2 id="todos-os-dados">Todos os dados</h2>
         <dl class="fields">{fieldList(rest)}</dl>

@@ -132,6 +132,9 @@ table.changes{min-width:0;table-layout:fixed}
 .changes th,.changes td{overflow-wrap:anywhere}
 .changes thead th:first-child{width:34%}
 .banner{border:2px solid #b35c00;background:#fff8ef;border-radius:6px;padding:8px 12px;margin:0 0 12px}
+.alerts{border-left:4px solid #b35c00;background:#fff8ef;padding:4px 12px;margin:0 0 16px}
+.alerts ul{margin:4px 0;padding-left:20px}
+.alerts p{margin:4px 0;font-size:.9em}
 .banner p{margin:0}
 `
 

@@ -1,6 +1,6 @@
 import { type TInteger, type TString, Type } from 'typebox'
-import { Money, shapeSchema } from '../answers/schemas.js'
-import { Nullable, type Served } from '../resources/fields.js'
+import { shapeSchema } from '../answers/schemas.js'
+import { Money, Nullable, type Served } from '../resources/fields.js'
 import { PriceItem } from '../resources/price.js'
 import {
   PRICE_STATISTICS,

@@ -11,6 +11,15 @@ export const PUBLIC_SUCCESS = new Envelope(
   '}',
 )
 
+/**
+ * A record's detail: the record in the transparency envelope and, beside `data`, the integrity flags that name it
+ * (src/indicators): a flag is no part of the record, which stays as the feeds and its history give it.
+ */
+export const PUBLIC_DETAIL = {
+  text: (record: string, indicators: string): string =>
+    `${PUBLIC_SUCCESS.head}${record},"indicators":${indicators}}`,
+}
+
 /** The order query's answer: the order's JSON text inside `{"message":…,"data":…}`. */
 export const ORDER_SUCCESS = new Envelope(`{"message":${JSON.stringify(ORDER_MESSAGES.success)},"data":`, '}')
 

@@ -1,5 +1,6 @@
 import type { Pool } from '../db/pool.js'
 import { NotFoundError, TooBroad } from '../errors.js'
+import { recordFlags } from '../indicators/flags.js'
 import { cnpjDigits, namedList, organizationData, supplierData } from '../parties/parties.js'
 import {
   type Choices,
@@ -95,7 +96,13 @@ export class PortalReads {
   record(place: PagePlace, resource: PublicResource, id: string): Read {
     return this.read(place, async () => {
       const found = await recordWithHistory(this.pool, this.store, resource, id)
-      return found && detailPage(resource, id, found.document, found.owner, { history: found.versions })
+      return (
+        found &&
+        detailPage(resource, id, found.document, found.owner, {
+          history: found.versions,
+          flags: await recordFlags(this.pool, resource.path, id),
+        })
+      )
     })
   }
 

@@ -7,7 +7,13 @@ import {
   publicFeedPage,
 } from '../feeds/change-feeds.js'
 import { historyText, versionText } from '../history/history.js'
-import { FLAG_PARAMETERS, FLAG_SUMMARY_PARAMETERS, flagPage, flagSummary } from '../indicators/flags.js'
+import {
+  FLAG_PARAMETERS,
+  FLAG_SUMMARY_PARAMETERS,
+  flagPage,
+  flagSummary,
+  recordFlags,
+} from '../indicators/flags.js'
 import { LOOKUPS, listingData, lookup } from '../listings/listing.js'
 import {
   type Publication,
@@ -33,7 +39,7 @@ import { checkOrganization } from '../queries/organization.js'
 import { canonicalQuery, listingParameters, type ValidQuery } from '../queries/parameters.js'
 import { type Answer, FeedAnswer } from '../readmodel/answer.js'
 import { CACHE_KEYS } from '../readmodel/cache-keys.js'
-import { PUBLIC_CHANGES, PUBLIC_SUCCESS } from '../readmodel/envelopes.js'
+import { PUBLIC_CHANGES, PUBLIC_DETAIL, PUBLIC_SUCCESS } from '../readmodel/envelopes.js'
 import type { Asker, DocumentStore } from '../readmodel/store.js'
 import type { PublicResource } from '../resources/index.js'
 import { answerOf, type Read } from './read.js'
@@ -83,7 +89,9 @@ export class PublicReads {
       key: CACHE_KEYS.detail(resource.path, id),
       build: async () => {
         const body = await this.store.detail(resource.path, id)
-        return body === undefined ? undefined : PUBLIC_SUCCESS.text(body)
+        return body === undefined
+          ? undefined
+          : PUBLIC_DETAIL.text(body, JSON.stringify(await recordFlags(this.pool, resource.path, id)))
       },
     }
   }

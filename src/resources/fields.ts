@@ -420,6 +420,10 @@ export function Nullable<T extends TSchema>(schema: T) {
   return Type.Unsafe<Type.Static<T> | null>({ ...schema, nullable: true })
 }
 
+/** Money as the API writes it. */
+export const Money = (description: string) =>
+  Type.String({ description: `${description}; text with two decimals`, examples: ['12.50'] })
+
 /** A field's schema in the API's answers. */
 export function servedSchema(f: AnyField): TSchema {
   const options = {

@@ -43,8 +43,17 @@ export async function listen(app: FastifyInstance): Promise<string> {
 export async function serving(db: { pool: ServerPool }, options: TestAppOptions = {}) {
   const store = options.store ?? new DocumentStore(db.pool, { cacheBytes: 1 << 20, onError: () => {} })
   if (!options.store) await store.start()
-  const app = await buildTestApp(db, { ...options, store })
-  const base = await listen(app)
+  let app: FastifyInstance | undefined
+  let base: string
+  try {
+    app = await buildTestApp(db, { ...options, store })
+    base = await listen(app)
+  } catch (error) {
+    // An app that fails to build (a schema its serializer refuses) leaves nothing open to hold the file up.
+    await app?.close()
+    if (!options.store) await store.close()
+    throw error
+  }
   return {
     app,
     base,

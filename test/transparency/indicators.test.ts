@@ -485,6 +485,49 @@ describe('integrity indicators, each on both sides of its threshold', () => {
     assert.equal((ofA.data as { total: number }).total, 4)
   })
 
+  it('gives a detail the flags that name its record beside the record, which stays as the feed gives it', async () => {
+    const detail = async (path: string) =>
+      (await (await fetch(`${server.base}/v1/transparency/${path}`)).json()) as {
+        data: Record<string, unknown>
+        indicators: Flag[]
+      }
+    const flagged = await detail(`direct-contracts/${atLimit.id}`)
+    assert.deepEqual(
+      flagged.indicators.map((f) => f.code),
+      ['BR-LIMITE-DISPENSA'],
+    )
+    assert.deepEqual(
+      flagged.indicators,
+      await flags(`&record=direct-contracts/${String(atLimit.id).toUpperCase()}`),
+    )
+    // In a group, each record carries the group's flag.
+    const second = await detail(`direct-contracts/${splitY[1]?.id}`)
+    assert.deepEqual(
+      second.indicators.map((f) => [f.code, f.figures.count]),
+      [['R011', 3]],
+    )
+    assert.deepEqual((await detail(`direct-contracts/${overLimit.id}`)).indicators, [])
+    // The record itself is the feed's: a flag is no part of it.
+    const feed = (await (
+      await fetch(
+        `${server.base}/v1/transparency/changes?per_page=1000&with_records=true&kinds=direct-contracts`,
+      )
+    ).json()) as { data: { data: { id: string; record: Record<string, unknown> }[] } }
+    assert.deepEqual(feed.data.data.find((entry) => entry.id === atLimit.id)?.record, flagged.data)
+    assert.ok(!('indicators' in flagged.data))
+  })
+
+  it("shows a record's flags on its page, with their reasons, and none on a page without", async () => {
+    const html = await (await fetch(`${server.base}/contratacoes-diretas/${atLimit.id}`)).text()
+    assert.match(html, /<h2 id="sinais-de-alerta">Sinais de alerta<\/h2>/)
+    assert.ok(
+      html.includes('Dispensa de R$ 62.725,59, 100,0% do limite de R$ 62.725,59 do art. 75, II em 2025'),
+    )
+    assert.ok(html.includes('nunca um veredito'))
+    const clean = await (await fetch(`${server.base}/contratacoes-diretas/${overLimit.id}`)).text()
+    assert.ok(!clean.includes('Sinais de alerta'))
+  })
+
   it('refuses what it cannot answer, in the envelope, naming what it accepts', async () => {
     const refused = async (query: string, status: number, message: string) => {
       const { status: got, body } = await answer(`/v1/transparency/indicators${query}`)
@@ -510,6 +553,12 @@ describe('integrity indicators, each on both sides of its threshold', () => {
       'Cursor inválido: cursor. Use o next_cursor de uma página anterior, com a mesma ordenação e os mesmos filtros.',
     )
     await refused(`?organization_uuid=${uuid('0f', 1)}`, 404, 'Organização não encontrada.')
+    await refused(
+      `?record=orders/${atLimit.id}`,
+      422,
+      'Parâmetro inválido: record. Aceita um registro como contracts/<uuid> (contracts, direct-contracts, ' +
+        'public-calls, arps, organizations).',
+    )
     const { status, body } = await answer('/v1/transparency/indicators/summary?code=R011')
     assert.equal(status, 422)
     assert.match(body.message, /^Parâmetro desconhecido: code\./)

@@ -1,6 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import { detailSchema, failure, Lookup, pageSchema, Success, TOO_MANY } from '../../answers/schemas.js'
+import {
+  DetailSuccess,
+  detailSchema,
+  failure,
+  Lookup,
+  pageSchema,
+  Success,
+  TOO_MANY,
+} from '../../answers/schemas.js'
 import { NotFoundError } from '../../errors.js'
 import { listingParameters } from '../../queries/parameters.js'
 import type { Answer } from '../../readmodel/answer.js'
@@ -36,7 +44,7 @@ export const recordRoutes: FastifyPluginAsyncTypebox<TransparencyOptions> = asyn
             id: Type.String({ format: 'uuid', description: `The ${resource.label}'s UUID` }),
           }),
           response: {
-            200: Success(detailSchema(resource), `The ${resource.label}`),
+            200: DetailSuccess(detailSchema(resource), `The ${resource.label}, and the flags that name it`),
             400: failure('`Identificador inválido.`: the id is not a UUID'),
             404: failure('`Registro não encontrado.`'),
             429: TOO_MANY,
