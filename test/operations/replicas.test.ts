@@ -265,8 +265,20 @@ describe('reads from a streaming replica', () => {
     }
   })
 
-  it('watches a standby over a connection named for the check, and shows it starting before its first', async () => {
-    const replicas = new Replicas(primary, [pair.standby.url], { maxLagMs: 60_000, checkMs: 60_000 })
+  it('watches a standby over a connection named for the check, tells each change once, and ends it on close', async () => {
+    const told: string[] = []
+    const replicas = new Replicas(primary, [pair.standby.url], {
+      maxLagMs: 60_000,
+      checkMs: 50,
+      onState: (status) => told.push(status.state),
+    })
+    const checks = async () =>
+      (
+        await query<{ n: number }>(
+          pair.standby.url,
+          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'compras-replica-check'",
+        )
+      )[0]?.n ?? 0
     try {
       assert.deepEqual(replicas.statuses, [
         { name: serverName(pair.standby.url), state: 'starting', lag_seconds: null },
@@ -274,14 +286,102 @@ describe('reads from a streaming replica', () => {
       await replicas.start()
       assert.equal(replicas.statuses[0]?.state, 'up')
       // An operator tells the check from the reads in pg_stat_activity by its name.
-      const [checks] = await query<{ n: number }>(
-        pair.standby.url,
-        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'compras-replica-check'",
-      )
-      assert.ok((checks?.n ?? 0) >= 1, 'no connection named compras-replica-check on the standby')
+      assert.ok((await checks()) >= 1, 'no connection named compras-replica-check on the standby')
+      // Checked every 50 ms, and up all along: told once.
+      await new Promise((resolve) => setTimeout(resolve, 400))
+      assert.deepEqual(told, ['up'])
     } finally {
       await replicas.close()
     }
+    // Within 5 s, half the pool's idle timeout: ended by close, not left to time out.
+    await until(async () => (await checks()) === 0, 5_000, 'the check connection to end on close')
+  })
+
+  it('never serves from a server that is not a standby, such as the primary named as a replica', async () => {
+    const replicas = new Replicas(primary, [pair.primary.url], { maxLagMs: 60_000, checkMs: 60_000 })
+    try {
+      await replicas.start()
+      assert.deepEqual(replicas.statuses[0], {
+        name: serverName(pair.primary.url),
+        state: 'not a standby',
+        lag_seconds: null,
+      })
+      replicas.heard()
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      assert.equal(replicas.pick(), undefined)
+    } finally {
+      await replicas.close()
+    }
+  })
+
+  it('finds a standby that stops answering down at its next check, though no read went to it', async () => {
+    const replicas = new Replicas(primary, [pair.standby.url], { maxLagMs: 60_000, checkMs: 200 })
+    try {
+      await replicas.start()
+      assert.equal(replicas.statuses[0]?.state, 'up')
+      await pair.standby.freeze()
+      // Thawed in 15 s whatever happens: nothing here may wait on it for ever.
+      const thawing = setTimeout(() => void pair.standby.thaw(), 15_000)
+      try {
+        // The check's own query gives up after 2 s (its pool's query timeout).
+        await until(() => replicas.statuses[0]?.state === 'down', 10_000, 'the frozen standby to be down')
+        assert.equal(replicas.statuses[0]?.lag_seconds, null)
+      } finally {
+        clearTimeout(thawing)
+        await pair.standby.thaw()
+      }
+      await until(() => replicas.statuses[0]?.state === 'up', 10_000, 'the standby to be up again')
+    } finally {
+      await replicas.close()
+    }
+  })
+
+  it("measures a standby's lag from its own readings of the primary, whether or not it hears of imports", async () => {
+    const replicas = new Replicas(primary, [pair.standby.url], { maxLagMs: 1000, checkMs: 100 })
+    try {
+      await replicas.start()
+      await pair.applyDelay(30_000)
+      await editContract() // never heard: only the readings of the primary's position show the standby behind
+      await until(() => replicas.statuses[0]?.state === 'lagging', 15_000, 'the standby to lag')
+      const lag = replicas.statuses[0]?.lag_seconds ?? 0
+      assert.ok(lag >= 1 && lag < 30, `lag ${lag} s`)
+      await pair.applyDelay(0)
+      await until(() => replicas.statuses[0]?.state === 'up', 20_000, 'the standby to catch up')
+    } finally {
+      await pair.applyDelay(0)
+      await replicas.close()
+    }
+  })
+
+  it('reads the floor again while the primary does not answer, and stops asking once closed', async () => {
+    let failing = true
+    let asked = 0
+    const refusing = {
+      query: (text: string) => {
+        asked++
+        return failing ? Promise.reject(new Error('the primary does not answer')) : primary.query(text)
+      },
+      connect: () => primary.connect(),
+      end: async () => {},
+    } as unknown as Pool
+    const replicas = new Replicas(refusing, [pair.standby.url], { maxLagMs: 60_000, checkMs: 60_000 })
+    try {
+      await replicas.start()
+      await pair.caughtUp()
+      const before = asked
+      replicas.heard()
+      await until(() => asked - before >= 3, 10_000, 'the floor to be read again')
+      assert.equal(replicas.pick(), undefined, 'a replica serves while the floor is unknown')
+      failing = false
+      await until(() => replicas.pick() === 0, 10_000, 'the standby to serve once the floor is read')
+      failing = true
+      replicas.heard()
+    } finally {
+      await replicas.close()
+    }
+    const closed = asked
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    assert.equal(asked, closed, 'the floor was asked for after close')
   })
 
   it('keeps the newest floor though an older reading of it arrives later, and rejoins a standby once past it', async () => {
@@ -454,7 +554,7 @@ describe('reads from a streaming replica', () => {
         20_000,
         'the standby to lag',
       )
-      assert.ok(lag >= 1, `lag ${lag}`)
+      assert.ok(lag >= 1 && lag < 60, `lag ${lag}`)
       assert.equal((await request(`${base}/v1/transparency/contracts/${contract.id}`)).status, 200)
       await pair.applyDelay(0)
       await until(
