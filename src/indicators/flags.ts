@@ -20,7 +20,7 @@ import {
 import { PUBLIC_RESOURCES } from '../resources/index.js'
 import { publicTaxId } from '../resources/sql.js'
 import { type FlagFigures, INDICATOR_CODES, INDICATORS, type Indicator, indicatorOf } from './indicators.js'
-import type { Flag } from './schemas.js'
+import type { Flag, FlagPage, FlagSummary } from './schemas.js'
 
 // The flags as the API gives them: a page of them, newest year first, filtered by code, organization,
 // supplier and year; and their counts by code. Read from integrity_flags, which the import keeps
@@ -156,8 +156,24 @@ export async function recordFlags(pool: Pool, resource: string, id: string): Pro
   return rows.map(flag)
 }
 
+/** A page of flags, newest year first. */
+export type FlagList = Static<typeof FlagPage>
+
+/** How many flags each indicator raised. */
+export type FlagCounts = Static<typeof FlagSummary>
+
 /** A page of flags, newest year first, `{"data":[…],"next_cursor":…,"has_more":…}`. */
 export async function flagPage(pool: Pool, cursors: Cursors, query: ValidQuery): Promise<string> {
+  return JSON.stringify(await flagList(pool, cursors, query))
+}
+
+/** How many flags each indicator raised, as JSON text. */
+export async function flagSummary(pool: Pool, query: ValidQuery): Promise<string> {
+  return JSON.stringify(await flagCounts(pool, query))
+}
+
+/** A page of flags, newest year first. */
+export async function flagList(pool: Pool, cursors: Cursors, query: ValidQuery): Promise<FlagList> {
   await cursors.ready()
   const values = filterValues(FLAG_FILTERS, query)
   await checkOrganization(pool, values.organization_uuid as string | undefined)
@@ -182,11 +198,11 @@ export async function flagPage(pool: Pool, cursors: Cursors, query: ValidQuery):
   const shown = rows.slice(0, perPage)
   const last = shown.at(-1) as FlagRow
   const next = more ? cursors.listing({ sort: MARK, key: String(last.year), id: last.key, page: 1 }) : null
-  return JSON.stringify({ data: shown.map(flag), next_cursor: next, has_more: more })
+  return { data: shown.map(flag), next_cursor: next, has_more: more }
 }
 
 /** How many flags each indicator raised, in declared order (zeros included), and over all. */
-export async function flagSummary(pool: Pool, query: ValidQuery): Promise<string> {
+export async function flagCounts(pool: Pool, query: ValidQuery): Promise<FlagCounts> {
   const values = filterValues(SUMMARY_FILTERS, query)
   await checkOrganization(pool, values.organization_uuid as string | undefined)
   const filters = filterSql(SUMMARY_FILTERS, values, 'f')
@@ -203,5 +219,5 @@ export async function flagSummary(pool: Pool, query: ValidQuery): Promise<string
     title: i.title,
     count: counts.get(i.code) ?? 0,
   }))
-  return JSON.stringify({ total: byCode.reduce((sum, c) => sum + c.count, 0), by_code: byCode })
+  return { total: byCode.reduce((sum, c) => sum + c.count, 0), by_code: byCode }
 }

@@ -20,6 +20,10 @@ export interface Indicator {
   readonly title: string
   /** The article of Lei 14.133/2021 (or the practice) it stands on. */
   readonly basis: string
+  /** What it looks for, in plain Portuguese, for its page on the portal. */
+  readonly meaning: string
+  /** What a flag does not say: where it is wrong and why a record may be right. */
+  readonly caveat: string
   /**
    * Where its flags are computed: for the organizations an import touched (`organization`: the statement's
    * organizations are `orgs`, a SQL set of ids), or across all organizations at once (`all`: a comparison
@@ -153,6 +157,13 @@ export const INDICATORS = [
     code: 'BR-LIMITE-DISPENSA',
     title: 'Dispensa por valor próxima do limite',
     basis: 'Lei 14.133/2021, art. 75, I e II (limites atualizados por decreto, art. 182)',
+    meaning:
+      'A lei permite contratar sem licitação compras e serviços de valor baixo (art. 75, I e II), até ' +
+      'um limite atualizado todo ano. Uma dispensa logo abaixo do limite pode indicar um valor ajustado' +
+      ' para caber nele.',
+    caveat:
+      'Muitas compras pequenas custam de fato perto do limite. O sinal não considera o objeto; uma ' +
+      'dispensa de obra sem o amparo legal publicado é comparada ao limite menor.',
     scope: 'organization',
     sql: (orgs) => `
       SELECT 'BR-LIMITE-DISPENSA:' || d.id AS key, 'BR-LIMITE-DISPENSA' AS code, d.organization_id, d.year,
@@ -169,6 +180,14 @@ export const INDICATORS = [
     code: 'R011',
     title: 'Possível fracionamento de despesa',
     basis: 'Lei 14.133/2021, art. 75, § 1º (soma no exercício, por unidade e objeto)',
+    meaning:
+      'Dividir uma compra em partes menores para que cada uma caiba no limite da dispensa é proibido ' +
+      '(art. 75, § 1º): a lei soma o que a unidade gasta no ano com objetos da mesma natureza. O sinal ' +
+      'soma as dispensas por valor de um órgão ao mesmo fornecedor no ano.',
+    caveat:
+      'Compras diferentes a um mesmo fornecedor (os registros não dizem a natureza de cada objeto) e ' +
+      'necessidades que surgiram ao longo do ano também somam. Um órgão com várias unidades gestoras é ' +
+      'somado inteiro.',
     scope: 'organization',
     sql: (orgs) => `
       SELECT 'R011:' || d.organization_id || ':' || d.year || ':' || d.inciso || ':' || p.supplier_id AS key,
@@ -190,6 +209,13 @@ export const INDICATORS = [
     code: 'BR-ADITIVO-25',
     title: 'Aditivos acima do limite legal',
     basis: 'Lei 14.133/2021, art. 125 (25% do valor inicial; 50% na reforma de edifício ou equipamento)',
+    meaning:
+      'Os acréscimos a um contrato por termo aditivo estão limitados a 25% do valor inicial, ou 50% na ' +
+      'reforma de edifício ou equipamento (art. 125). O sinal soma o que os termos aditivos publicados ' +
+      'acrescentam.',
+    caveat:
+      'Um valor de contrato publicado já com os acréscimos, ou um termo que informa o novo total em vez' +
+      ' do acréscimo, confundem a conta. Supressões não são descontadas.',
     scope: 'organization',
     sql: (orgs) => `
       SELECT 'BR-ADITIVO-25:' || c.id AS key, 'BR-ADITIVO-25' AS code, c.organization_id,
@@ -214,6 +240,13 @@ export const INDICATORS = [
     code: 'R018',
     title: 'Licitação competitiva com um só fornecedor',
     basis: 'Lei 14.133/2021, art. 11 (competição); OCP R018',
+    meaning:
+      'Uma licitação competitiva (pregão, concorrência) concluída com um só fornecedor para todos os ' +
+      'itens pode indicar pouca competição: edital restritivo, pouca divulgação ou combinação entre ' +
+      'concorrentes.',
+    caveat:
+      'Os registros dizem quem venceu, não quantos disputaram: uma licitação de um lote pode ter tido ' +
+      'muitos concorrentes. Licitações de um único item conhecido não são sinalizadas.',
     scope: 'organization',
     sql: (orgs) => `
       SELECT 'R018:' || b.id AS key, 'R018' AS code, b.organization_id, ${yearOf('b.opening_date')} AS year,
@@ -236,6 +269,14 @@ export const INDICATORS = [
     code: 'BR-PRAZO-PROPOSTA',
     title: 'Prazo de propostas menor que o mínimo legal',
     basis: 'Lei 14.133/2021, art. 55 (prazos mínimos em dias úteis)',
+    meaning:
+      'A lei fixa prazos mínimos, em dias úteis, entre a divulgação do edital e a entrega das propostas' +
+      ' (art. 55): um prazo curto limita quem pode concorrer. O sinal conta os dias úteis entre a ' +
+      'abertura e o encerramento das propostas.',
+    caveat:
+      'O prazo conta da divulgação do edital, que pode ser anterior à abertura das propostas; feriados ' +
+      'não são descontados; as compras do SUS pelo Ministério da Saúde podem ter prazos reduzidos à ' +
+      'metade (art. 55, § 2º).',
     scope: 'organization',
     sql: (orgs) => `
       SELECT 'BR-PRAZO-PROPOSTA:' || b.id AS key, 'BR-PRAZO-PROPOSTA' AS code, b.organization_id,
@@ -262,6 +303,12 @@ export const INDICATORS = [
     code: 'R050',
     title: 'Fornecedor com mais da metade do valor contratado pelo órgão no ano',
     basis: 'Lei 14.133/2021, art. 11 (competição); OCP R050',
+    meaning:
+      'Um fornecedor que recebe mais da metade do que um órgão contratou no ano concentra o gasto do ' +
+      'órgão: vale ver como foi escolhido em cada contratação.',
+    caveat:
+      'Um contrato grande (energia, obra, serviço contínuo) ou um fornecedor exclusivo explicam muitas ' +
+      'concentrações. Anos com menos de 5 contratações não são avaliados.',
     scope: 'organization',
     sql: (orgs) => `
       SELECT 'R050:' || g.organization_id || ':' || g.year || ':' || g.supplier_id AS key, 'R050' AS code,
@@ -282,6 +329,13 @@ export const INDICATORS = [
     code: 'R013',
     title: 'Órgão que mais recorre à contratação direta',
     basis: 'Lei 14.133/2021, arts. 72 a 75 (a contratação direta é a exceção); OCP R013',
+    meaning:
+      'A contratação direta (dispensa e inexigibilidade) é a exceção à licitação. O sinal compara a ' +
+      'parte do valor contratado por contratação direta de cada órgão com a dos outros órgãos no mesmo ' +
+      'ano, e aponta os que ficam muito acima (acima de Q3 + 1,5 × IQR).',
+    caveat:
+      'Órgãos de saúde em emergência, ou que compram de fornecedores exclusivos, contratam diretamente ' +
+      'por lei. É uma comparação entre órgãos, não uma regra da lei.',
     scope: 'all',
     sql: () => fenced('R013', 'direct_share', 'direct_share'),
     reason: (f) =>
@@ -292,6 +346,12 @@ export const INDICATORS = [
     code: 'R051',
     title: 'Contratações concentradas em poucos fornecedores',
     basis: 'Lei 14.133/2021, art. 11 (competição); OCP R051 (índice de Herfindahl)',
+    meaning:
+      'Mede quanto as contratações de um órgão no ano se concentram em poucos fornecedores (índice de ' +
+      'Herfindahl: 1 quando um só recebe tudo) e aponta os órgãos muito acima dos outros no mesmo ano.',
+    caveat:
+      'Órgãos pequenos, com poucas compras, têm poucos fornecedores naturalmente. É uma comparação ' +
+      'entre órgãos, não uma regra da lei.',
     scope: 'all',
     sql: () => fenced('R051', 'hhi', 'hhi'),
     reason: (f) =>

@@ -54,6 +54,9 @@ export function page(pageTitle: string, body: ComponentChildren, crumbs: Crumb[]
               <li>
                 <a href="/fornecedores">Fornecedores</a>
               </li>
+              <li>
+                <a href="/indicadores">Sinais de alerta</a>
+              </li>
             </ul>
           </nav>
         </header>

@@ -1,11 +1,12 @@
 import { counted, day, money, taxId } from '../format.js'
-import type { FlagAnswer } from '../indicators/flags.js'
+import type { FlagAnswer, FlagCounts } from '../indicators/flags.js'
 import type { JsonObject } from '../json.js'
 import type { VersionEntry } from '../readmodel/store.js'
 import { type AnyField, isRelation, type Relation } from '../resources/fields.js'
 import { PUBLIC_RESOURCES, type PublicResource } from '../resources/index.js'
 import type { KindSummary, OrganizationView, Owner } from './data.js'
 import { HistorySection, VersionBanner } from './history.js'
+import { AlertCounts } from './indicators.js'
 import {
   Cell,
   ChartFigure,
@@ -349,6 +350,7 @@ export function organizationPage(
   found: OrganizationView,
   summaries: KindSummary[],
   suppliers: TopSupplier[],
+  flags: FlagCounts,
 ): string {
   return page(
     found.name,
@@ -364,6 +366,7 @@ export function organizationPage(
           </li>
         ))}
       </ul>
+      <AlertCounts counts={flags} query={{ organization_uuid: found.id }} />
       <section aria-labelledby="valor">
         <h2 id="valor">Valor comprometido por mês</h2>
         <MonthlyChart months={found.months} />

@@ -1,5 +1,6 @@
 import type { Static } from 'typebox'
 import { counted, day, MISSING, money, taxId } from '../format.js'
+import type { FlagCounts } from '../indicators/flags.js'
 import { SUPPLIER_TALLIED, type SupplierKind } from '../parties/parties.js'
 import type { OrganizationList, OrganizationPage, SupplierList, SupplierPage } from '../parties/schemas.js'
 import { PRICE_FILTERS } from '../prices/research.js'
@@ -8,8 +9,9 @@ import { PRICE_STATISTICS, STATISTIC_NAMES, type StatisticName } from '../prices
 import { arps } from '../resources/arp.js'
 import { directContracts, publicCalls } from '../resources/bidding.js'
 import { contracts } from '../resources/contract.js'
-import type { FormInput } from '../resources/filters.js'
 import type { Choices } from './data.js'
+import { FormField } from './form-field.js'
+import { AlertCounts } from './indicators.js'
 import { ChartFigure, capitalized, page, recordPath, Scroll } from './layout.js'
 import { listingUrl } from './listing.js'
 
@@ -213,68 +215,6 @@ function Items({ items }: { items: PriceItemView[] }) {
 /** Searches the empty panel offers: what most public bodies buy. */
 const EXAMPLES = ['caneta esferográfica', 'papel sulfite', 'toner', 'café', 'combustível']
 
-/**
- * One of the panel's filters, as PRICE_FILTERS declares it (src/prices/research.ts): its label and control.
- * The organization, chosen from an organ's page or a URL, is kept as it came and named.
- */
-function PanelField({
-  name,
-  form,
-  asked,
-  lists,
-  organization,
-}: {
-  name: string
-  form: FormInput
-  asked: Readonly<Record<string, string>>
-  lists: Choices['lists']
-  organization: string | undefined
-}) {
-  const value = asked[name] ?? ''
-  const id = `f-${name}`
-  // A helper's list (ids are numbers) or a few fixed values: one list to choose from.
-  if ('choices' in form || 'options' in form) {
-    const options = 'choices' in form ? lists[form.choices] : form.options
-    return (
-      <p>
-        <label for={id}>{form.label}</label>
-        <select id={id} name={name}>
-          <option value="">Todas</option>
-          {options.map((option) => (
-            <option key={option.id} value={String(option.id)} selected={String(option.id) === value}>
-              {option.name}
-            </option>
-          ))}
-        </select>
-      </p>
-    )
-  }
-  if (form.input === 'organization')
-    return value === '' ? null : (
-      <p>
-        <label for={id}>{form.label}</label>
-        <select id={id} name={name}>
-          <option value={value} selected>
-            {organization ?? value}
-          </option>
-          <option value="">Todos</option>
-        </select>
-      </p>
-    )
-  return (
-    <p>
-      <label for={id}>{form.label}</label>
-      {form.input === 'date' ? (
-        <input id={id} name={name} type="date" value={value} />
-      ) : form.input === 'search' ? (
-        <input id={id} name={name} type="search" value={value} />
-      ) : (
-        <input id={id} name={name} type="text" value={value} />
-      )}
-    </p>
-  )
-}
-
 export function pricePage({ asked, research, problem, lists, organization }: PricePanel): string {
   const query = Object.fromEntries(Object.entries(asked).filter(([, v]) => v !== ''))
   return page(
@@ -289,7 +229,7 @@ export function pricePage({ asked, research, problem, lists, organization }: Pri
       <form method="get" action="/precos" class="filters">
         {Object.entries(PRICE_FILTERS).map(([name, filter]) =>
           filter.form ? (
-            <PanelField
+            <FormField
               key={name}
               name={name}
               form={filter.form}
@@ -448,12 +388,13 @@ function FiguresCells({ figures }: { figures: ByKind }) {
   )
 }
 
-export function supplierPage(view: SupplierView): string {
+export function supplierPage(view: SupplierView, flags: FlagCounts): string {
   return page(
     view.name,
     <>
       <h1>{view.name}</h1>
       <p>{`CNPJ ${taxId(view.document)}`}</p>
+      <AlertCounts counts={flags} query={{ provider_document: view.document }} />
       {view.names.length > 1 && (
         <p>
           {`Registrado também como: ${view.names

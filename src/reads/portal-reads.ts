@@ -1,6 +1,7 @@
 import type { Pool } from '../db/pool.js'
 import { NotFoundError, TooBroad } from '../errors.js'
-import { recordFlags } from '../indicators/flags.js'
+import { flagCounts, flagList, recordFlags } from '../indicators/flags.js'
+import { indicatorOf } from '../indicators/indicators.js'
 import { cnpjDigits, namedList, organizationData, supplierData } from '../parties/parties.js'
 import {
   type Choices,
@@ -11,6 +12,7 @@ import {
   recordWithHistory,
   summaries,
 } from '../portal/data.js'
+import { indicatorPage, indicatorsPage } from '../portal/indicators.js'
 import { type ListingView, listingPage } from '../portal/listing.js'
 import { detailPage, homePage, organizationPage, searchPage } from '../portal/pages.js'
 import {
@@ -47,6 +49,8 @@ const SUMMARIES = 5
 /** Items the price panel shows (the file has them all), and organs or suppliers a page of their list. */
 const PANEL_ITEMS = 50
 const ORGANIZATIONS_SHOWN = 100
+/** The flags a page of /indicadores shows. */
+const FLAGS_SHOWN = 20
 
 export class PortalReads {
   private readonly prices: PriceReads
@@ -126,6 +130,7 @@ export class PortalReads {
         found,
         await summaries(this.pool, this.store, { organization_uuid: id }, SUMMARIES),
         top_suppliers,
+        await flagCounts(this.pool, { organization_uuid: id }),
       )
     })
   }
@@ -160,8 +165,12 @@ export class PortalReads {
   supplier(place: PagePlace, cnpj: string): Read {
     return this.read(place, async () => {
       try {
-        const page = await supplierData(this.pool, cnpjDigits(cnpj) ?? '')
-        return supplierPage(JSON.parse(page) as SupplierView)
+        const digits = cnpjDigits(cnpj) ?? ''
+        const page = await supplierData(this.pool, digits)
+        return supplierPage(
+          JSON.parse(page) as SupplierView,
+          await flagCounts(this.pool, { provider_document: digits }),
+        )
       } catch (error) {
         if (error instanceof NotFoundError) return undefined
         throw error
@@ -187,6 +196,36 @@ export class PortalReads {
         next_cursor: string | null
       }
       return suppliersPage({ q, data: list.data, next: list.next_cursor })
+    })
+  }
+
+  /** The integrity flags, filtered as asked, with their counts by indicator. */
+  indicators(place: PagePlace, asked: Readonly<Record<string, string>>, values: ValidQuery): Read {
+    return this.read(place, async () => {
+      const { organizations } = await this.choices()
+      const organization = organizations.find((o) => o.id === values.organization_uuid)?.name
+      // Counted by indicator over the same organization, supplier and year: every code, this page or not.
+      const counted = {
+        organization_uuid: values.organization_uuid,
+        provider_document: values.provider_document,
+        year: values.year,
+      }
+      return indicatorsPage({
+        asked,
+        counts: await flagCounts(this.pool, counted),
+        list: await flagList(this.pool, this.cursors, { ...values, per_page: FLAGS_SHOWN }),
+        ...(organization === undefined ? {} : { organization }),
+      })
+    })
+  }
+
+  /** An indicator's page; undefined for a code that names none. */
+  indicator(place: PagePlace, code: string): Read {
+    return this.read(place, async () => {
+      const indicator = indicatorOf(code)
+      if (indicator === undefined) return undefined
+      const counts = await flagCounts(this.pool, {})
+      return indicatorPage(indicator, counts.by_code.find((c) => c.code === code)?.count ?? 0)
     })
   }
 

@@ -297,6 +297,8 @@ describe('the portal in a real browser', {
         'fornecedor',
         `/fornecedores/${(records.find((r) => r.type === 'contract' && String(r.provider_document).length === 14) as DemoRecord).provider_document}`,
       ],
+      ['indicadores', '/indicadores'],
+      ['indicador', '/indicadores/R011'],
       ['nao-encontrado', '/contratos/00000000-0000-4000-8000-000000000000'],
     ]
     for (const width of [1280, 375]) {

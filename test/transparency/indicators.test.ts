@@ -525,7 +525,43 @@ describe('integrity indicators, each on both sides of its threshold', () => {
     )
     assert.ok(html.includes('nunca um veredito'))
     const clean = await (await fetch(`${server.base}/contratacoes-diretas/${overLimit.id}`)).text()
-    assert.ok(!clean.includes('Sinais de alerta'))
+    assert.ok(!clean.includes('id="sinais-de-alerta"'))
+  })
+
+  it('lists the flags on the portal with their counts, filtered by its form, each indicator explained', async () => {
+    const text = async (path: string, status = 200) => {
+      const response = await fetch(server.base + path)
+      assert.equal(response.status, status, path)
+      return response.text()
+    }
+    const all = await text('/indicadores')
+    assert.ok(all.includes('<h2 id="sinais">Sinais (16)</h2>'))
+    assert.ok(all.includes('nunca um veredito'))
+    const split = await text(
+      `/indicadores?code=R011&organization_uuid=${B.uuid}&year=2025&provider_document=`,
+    )
+    assert.ok(split.includes('<h2 id="sinais">Sinais (2)</h2>'))
+    assert.ok(split.includes('3 dispensas por valor ao mesmo fornecedor em 2025 somam R$ 65.000,00'))
+    assert.ok(split.includes(`href="/contratacoes-diretas/${splitY[0]?.id}"`))
+    assert.ok(!split.includes('Dispensa de R$'))
+    // A bad value is a page that says what the field takes.
+    assert.ok(
+      (await text('/indicadores?year=3000', 422)).includes(
+        'Parâmetro inválido: year. Aceita um ano, de 1990 a 2100.',
+      ),
+    )
+    const explained = await text('/indicadores/R011')
+    assert.ok(explained.includes('art. 75, § 1º'))
+    assert.ok(explained.includes('O que ele não diz'))
+    assert.ok(explained.includes('Ver os 2 sinais deste indicador'))
+    await text('/indicadores/R999', 404)
+    // An organ's and a supplier's pages count theirs, each count leading to its flags.
+    const organ = await text(`/orgaos/${B.uuid}`)
+    assert.match(organ, /<strong>2<\/strong> Possível fracionamento de despesa/)
+    assert.ok(organ.includes(`href="/indicadores?organization_uuid=${B.uuid}&amp;code=R011"`))
+    const company = await text(`/fornecedores/${Y.document}`)
+    assert.match(company, /<strong>2<\/strong> Prazo de propostas menor que o mínimo legal/)
+    assert.ok(!(await text(`/orgaos/${F.uuid}`)).includes('id="sinais-de-alerta"'))
   })
 
   it('refuses what it cannot answer, in the envelope, naming what it accepts', async () => {

@@ -6,6 +6,7 @@ import type { FastifyInstance, FastifyPluginAsync } from 'fastify'
 import { isUuid } from '../../checks.js'
 import { isCancelled, isUnavailable } from '../../db/pool.js'
 import { NotFoundError, ParameterError, Refused } from '../../errors.js'
+import { FLAG_FILTERS, FLAG_PARAMETERS } from '../../indicators/flags.js'
 import { MESSAGES } from '../../messages.js'
 import { cnpjDigits, ORGANIZATION_LIST_PARAMETERS, SUPPLIER_LIST_PARAMETERS } from '../../parties/parties.js'
 import { SECURITY_HEADERS } from '../../plugins/security-headers.js'
@@ -20,6 +21,7 @@ import { parameterError } from '../../queries/parameters.js'
 import { compileQuery } from '../../query-validation.js'
 import { orderFailure, publicFailure } from '../../readmodel/envelopes.js'
 import { PortalReads } from '../../reads/portal-reads.js'
+import type { Filter } from '../../resources/filters.js'
 import { publicLimit } from '../http/public-limit.js'
 import type { PortalOptions } from '../http/route-options.js'
 import { retryAfter } from '../public/public-api.js'
@@ -37,6 +39,19 @@ const checkPrices = compileQuery({
   required: [],
 })
 const checkOrganizationSearch = compileQuery(ORGANIZATION_LIST_PARAMETERS.schema)
+/** What the flags' form sends: its declared filters (FLAG_FILTERS) that have a place on it, and the cursor. */
+const INDICATORS_FORM = [
+  ...Object.entries(FLAG_FILTERS)
+    .filter(([, filter]) => (filter as Filter).form !== undefined)
+    .map(([name]) => name),
+  'cursor',
+]
+const checkIndicators = compileQuery({
+  ...FLAG_PARAMETERS.schema,
+  properties: Object.fromEntries(
+    INDICATORS_FORM.map((name) => [name, FLAG_PARAMETERS.schema.properties[name]]),
+  ),
+})
 const checkSuppliers = compileQuery(SUPPLIER_LIST_PARAMETERS.schema)
 
 /** A form's fields as sent: text values only (a repeated field is refused by its check), '' when absent. */
@@ -199,6 +214,20 @@ const portal: FastifyPluginAsync<PortalOptions> = async (app, options) => {
         if (digits === undefined) return notFound(reply, 'Registro não encontrado.')
         return reply.redirect(`/fornecedores/${digits}`, 301)
       },
+    )
+
+    app.get('/indicadores', async (request, reply) => {
+      const asked = formValues(request.query, INDICATORS_FORM)
+      // The check reads the year's digits as the number the API takes.
+      const values = Object.fromEntries(Object.entries(asked).filter(([, v]) => v !== ''))
+      const problem = checkIndicators(values)
+      if (problem)
+        return html(reply, 422, errorPage(parameterError(problem[0], FLAG_PARAMETERS.accepts).message))
+      return cachedPage(request, reply, (place) => pages.indicators(place, asked, values), INDICATORS_FORM)
+    })
+
+    app.get<{ Params: { code: string } }>('/indicadores/:code', async (request, reply) =>
+      cachedPage(request, reply, (place) => pages.indicator(place, request.params.code)),
     )
 
     app.get('/orgaos', async (request, reply) => {
