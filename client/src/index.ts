@@ -520,10 +520,16 @@ export class Compras {
   readonly indicators = {
     /** Every flag the query finds, newest year first, page after page by cursor. */
     list: (
-      query: Omit<QueryOf<'/v1/transparency/indicators'>, 'cursor'> = {},
+      query: Omit<QueryOf<'/v1/transparency/indicators'>, 'cursor' | 'format'> = {},
       options: RequestOptions = {},
     ): Listing<Flag, Schemas['FlagPage']> =>
       this.byCursor<Schemas['FlagPage']>('/v1/transparency/indicators', query as Query, options),
+    /** Every matching flag in the shape of Cardinal's results (open-contracting/cardinal-rs), at most 50,000. */
+    cardinal: async (
+      query: Omit<QueryOf<'/v1/transparency/indicators'>, 'cursor' | 'per_page' | 'format'> = {},
+      options: RequestOptions = {},
+    ): Promise<Schemas['CardinalOutput']> =>
+      this.http.json('/v1/transparency/indicators', { ...query, format: 'cardinal' } as Query, options),
     /** How many flags each indicator raised, over all or for an organization, a supplier or a year. */
     summary: async (
       query: QueryOf<'/v1/transparency/indicators/summary'> = {},

@@ -2484,6 +2484,34 @@ export interface components {
             next_cursor: string | null;
             has_more: boolean;
         };
+        CardinalOutput: {
+            /** @description Each id (an ocid, or BR-CNPJ- and a CNPJ) to its results: a code to a decimal */
+            OCID: {
+                [key: string]: {
+                    [key: string]: number;
+                };
+            };
+            /** @description Each id (an ocid, or BR-CNPJ- and a CNPJ) to its results: a code to a decimal */
+            Buyer: {
+                [key: string]: {
+                    [key: string]: number;
+                };
+            };
+            /** @description Each id (an ocid, or BR-CNPJ- and a CNPJ) to its results: a code to a decimal */
+            Tenderer: {
+                [key: string]: {
+                    [key: string]: number;
+                };
+            };
+            /** @description A comparison's quartiles and upper fence, of the newest year among the flags */
+            Meta: {
+                [key: string]: {
+                    q1: number;
+                    q3: number;
+                    upper_fence: number;
+                };
+            };
+        };
         FlagSummary: {
             /** @description Flags raised, over all codes */
             total: number;
@@ -6911,6 +6939,8 @@ export interface operations {
                 per_page?: number;
                 /** @description A page's next_cursor: the next flags */
                 cursor?: string;
+                /** @description `cardinal`: every matching flag (no pages, at most 50,000) in the output shape of the Open Contracting Partnership's Cardinal (open-contracting/cardinal-rs), without the envelope: OCID, Buyer and Tenderer, each id to {code: decimal}, and Meta with the quartiles and fence of the comparisons between organizations */
+                format?: "json" | "cardinal";
             };
             header?: never;
             path?: never;
@@ -6918,7 +6948,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A page of flags */
+            /** @description A page of flags; with format=cardinal, every matching flag in Cardinal's shape */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6930,7 +6960,7 @@ export interface operations {
                         /** @example Dados recuperados com sucesso */
                         message: string;
                         data: components["schemas"]["FlagPage"];
-                    };
+                    } | components["schemas"]["CardinalOutput"];
                 };
             };
             /** @description Not modified: the If-None-Match header lists the ETag this answer has now (no body) */

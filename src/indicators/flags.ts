@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox'
 import { type Pool, prepared } from '../db/pool.js'
+import { ParameterError } from '../errors.js'
 import type { Cursors } from '../queries/cursors.js'
 import { checkOrganization } from '../queries/organization.js'
 import {
@@ -15,11 +16,19 @@ import {
   filterSql,
   filterValues,
   organization,
+  type Parameter,
   supplierFilters,
 } from '../resources/filters.js'
 import { PUBLIC_RESOURCES } from '../resources/index.js'
 import { publicTaxId } from '../resources/sql.js'
-import { type FlagFigures, INDICATOR_CODES, INDICATORS, type Indicator, indicatorOf } from './indicators.js'
+import {
+  type CardinalGroup,
+  type FlagFigures,
+  INDICATOR_CODES,
+  INDICATORS,
+  type Indicator,
+  indicatorOf,
+} from './indicators.js'
 import type { Flag, FlagPage, FlagSummary } from './schemas.js'
 
 // The flags as the API gives them: a page of them, newest year first, filtered by code, organization,
@@ -91,11 +100,30 @@ const FLAG_CURSOR: [ReturnType<typeof Type.String>, string] = [
   'o next_cursor de uma página anterior desta lista',
 ]
 
-export const FLAG_PARAMETERS: Parameters = parameters([...Object.keys(FLAG_FILTERS), 'per_page', 'cursor'], {
-  ...filterParameters(FLAG_FILTERS),
-  per_page: PAGING.per_page,
-  cursor: FLAG_CURSOR,
-})
+/** At most this many flags in one answer of Cardinal's shape, which has no pages. */
+export const CARDINAL_MAX = 50_000
+
+const FORMAT: Parameter = [
+  Type.String({
+    enum: ['json', 'cardinal'],
+    default: 'json',
+    description:
+      '`cardinal`: every matching flag (no pages, at most 50,000) in the output shape of the Open Contracting ' +
+      "Partnership's Cardinal (open-contracting/cardinal-rs), without the envelope: OCID, Buyer and Tenderer, " +
+      'each id to {code: decimal}, and Meta with the quartiles and fence of the comparisons between organizations',
+  }),
+  'json ou cardinal',
+]
+
+export const FLAG_PARAMETERS: Parameters = parameters(
+  [...Object.keys(FLAG_FILTERS), 'per_page', 'cursor', 'format'],
+  {
+    ...filterParameters(FLAG_FILTERS),
+    per_page: PAGING.per_page,
+    cursor: FLAG_CURSOR,
+    format: FORMAT,
+  },
+)
 
 export const FLAG_SUMMARY_PARAMETERS: Parameters = parameters(
   Object.keys(SUMMARY_FILTERS),
@@ -220,4 +248,73 @@ export async function flagCounts(pool: Pool, query: ValidQuery): Promise<FlagCou
     count: counts.get(i.code) ?? 0,
   }))
   return { total: byCode.reduce((sum, c) => sum + c.count, 0), by_code: byCode }
+}
+
+/** Cardinal's output: each group's ids, each id's decimal by code. */
+type CardinalGroups = Record<CardinalGroup, Record<string, Record<string, number>>>
+
+/**
+ * Every flag the query finds, as Cardinal writes its results (docs/indicators.md, "Cardinal"): a flag about a
+ * record under the ocid of its process (`prefix` and the process's id), one about an organ under its OCDS buyer
+ * id (`BR-CNPJ-` and the CNPJ), one about suppliers under each company's (a person has no id there). Where two
+ * flags of a code meet under one id, the greater value stands. Meta gives the quartiles and upper fence of the
+ * comparisons between organizations, of the newest year among the flags. ParameterError past CARDINAL_MAX.
+ */
+export async function cardinalOutput(pool: Pool, prefix: string, query: ValidQuery): Promise<string> {
+  const values = filterValues(FLAG_FILTERS, query)
+  await checkOrganization(pool, values.organization_uuid as string | undefined)
+  const filters = filterSql(FLAG_FILTERS, values, 'f')
+  const where = filters.conditions.length > 0 ? `WHERE ${filters.conditions.join(' AND ')}` : ''
+  const { rows } = await pool.query<{
+    code: string
+    year: number
+    figures: FlagFigures
+    buyer: string
+    tenderers: string[]
+    process: string | null
+  }>(
+    prepared(
+      `SELECT f.code, f.year, f.figures, g.document AS buyer,
+         ARRAY(SELECT s.document FROM suppliers s WHERE s.id = ANY (f.supplier_ids) AND length(s.document) = 14
+               ORDER BY 1) AS tenderers,
+         CASE f.records->0->>'resource'
+           WHEN 'organizations' THEN NULL
+           WHEN 'contracts' THEN (SELECT coalesce(c.bidding_id, c.id) FROM contracts c
+                                  WHERE c.id = (f.records->0->>'id')::uuid)::text
+           ELSE f.records->0->>'id' END AS process
+       FROM integrity_flags f JOIN organizations g ON g.id = f.organization_id ${where}
+       ORDER BY f.year DESC, f.key LIMIT $${filters.values.length + 1}`,
+      [...filters.values, CARDINAL_MAX + 1],
+    ),
+  )
+  if (rows.length > CARDINAL_MAX)
+    throw new ParameterError(
+      'format',
+      `Mais de ${CARDINAL_MAX.toLocaleString('pt-BR')} sinais para o formato cardinal: filtre por ano, código ou órgão.`,
+    )
+  const groups: CardinalGroups = { OCID: {}, Buyer: {}, Tenderer: {} }
+  const meta: Record<string, { q1: number; q3: number; upper_fence: number }> = {}
+  const put = (group: CardinalGroup, id: string, code: string, value: number) => {
+    groups[group][id] ??= {}
+    const results = groups[group][id] as Record<string, number>
+    results[code] = Math.max(results[code] ?? Number.NEGATIVE_INFINITY, Math.round(value * 10_000) / 10_000)
+  }
+  for (const row of rows) {
+    const indicator = indicatorOf(row.code) as Indicator
+    const value = indicator.cardinal.value(row.figures)
+    for (const group of indicator.cardinal.groups) {
+      if (group === 'OCID' && row.process !== null) put(group, `${prefix}-${row.process}`, row.code, value)
+      if (group === 'Buyer') put(group, `BR-CNPJ-${row.buyer}`, row.code, value)
+      if (group === 'Tenderer')
+        for (const cnpj of row.tenderers) put(group, `BR-CNPJ-${cnpj}`, row.code, value)
+    }
+    // Rows come newest year first: the first of a code with fences is its newest year's.
+    if (row.figures.fence !== undefined && meta[row.code] === undefined)
+      meta[row.code] = {
+        q1: Number(row.figures.q1),
+        q3: Number(row.figures.q3),
+        upper_fence: Number(row.figures.fence),
+      }
+  }
+  return JSON.stringify({ ...groups, Meta: meta })
 }

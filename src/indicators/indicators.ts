@@ -34,7 +34,20 @@ export interface Indicator {
   readonly sql: (orgs: string) => string
   /** The reason of a flag, in one Portuguese sentence, from its figures. */
   readonly reason: (figures: FlagFigures) => string
+  /**
+   * Where Cardinal's output (open-contracting/cardinal-rs) puts a flag: under its process (OCID), its organ
+   * (Buyer) or its suppliers (Tenderer), and the decimal it gives there.
+   */
+  readonly cardinal: {
+    readonly groups: readonly CardinalGroup[]
+    readonly value: (figures: FlagFigures) => number
+  }
 }
+
+/** Cardinal's groups that flags take. */
+export type CardinalGroup = 'OCID' | 'Buyer' | 'Tenderer'
+
+const ratio = (a: string | number | undefined, b: string | number | undefined) => Number(a) / Number(b)
 
 const modalityIds = (...names: (typeof BIDDING_MODALITIES)[number][]) =>
   names.map((name) => BIDDING_MODALITIES.indexOf(name) + 1).join(', ')
@@ -141,10 +154,13 @@ const fenced = (code: string, column: string, figure: string) => `
   SELECT '${code}:' || y.organization_id || ':' || y.year AS key, '${code}' AS code, y.organization_id, y.year,
     '{}'::bigint[] AS supplier_ids, jsonb_build_array(${record('organizations', 'y.organization_id::text')}) AS records,
     jsonb_build_object('${figure}', ${share(`y.${column}`)}, 'fence', ${share('f.fence')}, 'median', ${share('f.median')},
-      'organizations', f.organizations, 'committed', ${money('y.committed')}) AS figures
+      'q1', ${share('f.q1')}, 'q3', ${share('f.q3')}, 'organizations', f.organizations, 'committed', ${money('y.committed')})
+      AS figures
   FROM integrity_organization_years y
   JOIN (SELECT year, count(*)::int AS organizations,
           percentile_cont(0.5) WITHIN GROUP (ORDER BY ${column}) AS median,
+          percentile_cont(0.25) WITHIN GROUP (ORDER BY ${column}) AS q1,
+          percentile_cont(0.75) WITHIN GROUP (ORDER BY ${column}) AS q3,
           percentile_cont(0.75) WITHIN GROUP (ORDER BY ${column})
             + 1.5 * (percentile_cont(0.75) WITHIN GROUP (ORDER BY ${column})
                      - percentile_cont(0.25) WITHIN GROUP (ORDER BY ${column})) AS fence
@@ -172,6 +188,7 @@ export const INDICATORS = [
           'inciso', d.inciso, 'year', d.year, 'act', d.act) AS figures
       FROM (${directByValue(orgs)}) d
       WHERE d.value >= ${cents(`${NEAR_LIMIT} * d.cap`)} AND d.value <= d.cap`,
+    cardinal: { groups: ['OCID'], value: (f) => Number(f.share) },
     reason: (f) =>
       `Dispensa de ${reais(f.value as string)}, ${percent(f.share as number)} do limite de ${reais(f.limit as string)} ` +
       `do art. 75, ${f.inciso} em ${f.year} (${f.act}).`,
@@ -200,6 +217,7 @@ export const INDICATORS = [
       WHERE d.value <= d.cap
       GROUP BY d.organization_id, d.year, d.inciso, p.supplier_id
       HAVING count(*) >= 2 AND sum(d.value) > min(d.cap)`,
+    cardinal: { groups: ['Buyer', 'Tenderer'], value: (f) => ratio(f.total, f.limit) },
     reason: (f) =>
       `${f.count} dispensas por valor ao mesmo fornecedor em ${f.year} somam ${reais(f.total as string)}, acima do ` +
       `limite de ${reais(f.limit as string)} do art. 75, ${f.inciso}, embora cada uma esteja abaixo dele (a maior: ` +
@@ -231,6 +249,7 @@ export const INDICATORS = [
         ON t.contract_id = c.id
       WHERE c.organization_id IN (${orgs}) AND c.amount_total > 0
         AND t.added > ${cents('t.allowed::numeric * c.amount_total')}`,
+    cardinal: { groups: ['OCID'], value: (f) => Number(f.share) },
     reason: (f) =>
       `${Number(f.terms) === 1 ? 'O termo aditivo acrescenta' : `Os ${f.terms} termos aditivos acrescentam`} ` +
       `${reais(f.added as string)}, ${percent(f.share as number, f.allowed)} do valor inicial de ` +
@@ -260,6 +279,7 @@ export const INDICATORS = [
         AND (SELECT count(DISTINCT p.supplier_id) FROM bidding_providers p WHERE p.bidding_id = b.id) = 1
         -- A call of one item has one winner whatever the competition: only calls of several items, or of items unknown.
         AND (SELECT count(*) FROM bidding_items i WHERE i.bidding_id = b.id) <> 1`,
+    cardinal: { groups: ['OCID'], value: () => 1 },
     reason: (f) =>
       Number(f.items) > 1
         ? `Licitação competitiva de ${f.items} itens, de ${reais(f.value as string)}, concluída com um só fornecedor para todos.`
@@ -295,6 +315,7 @@ export const INDICATORS = [
       WHERE b.kind = 'public_call' AND b.organization_id IN (${orgs}) AND b.modality_id IN (${WITH_PROPOSAL_PERIOD})
         AND b.opening_date >= '${LAW_IN_FORCE} 00:00-03' AND b.closing_date > b.opening_date
         AND w.days < w.minimum`,
+    cardinal: { groups: ['OCID'], value: (f) => ratio(f.working_days, f.minimum) },
     reason: (f) =>
       `Propostas recebidas de ${brDay(f.opening as string)} a ${brDay(f.closing as string)}: ${f.working_days} dias ` +
       `úteis, menos que os ${f.minimum} do art. 55.`,
@@ -321,6 +342,7 @@ export const INDICATORS = [
               sum(count(*)) OVER (PARTITION BY k.organization_id, k.year)::int AS commitments
             FROM (${committedOf(orgs)}) k GROUP BY k.organization_id, k.year, k.supplier_id) g
       WHERE g.total > 0 AND g.commitments >= ${MIN_COMMITMENTS} AND g.value > 0.5 * g.total`,
+    cardinal: { groups: ['Buyer', 'Tenderer'], value: (f) => Number(f.share) },
     reason: (f) =>
       `Um só fornecedor recebeu ${reais(f.supplier_value as string)}, ${percent(f.share as number)} dos ` +
       `${reais(f.committed as string)} contratados pelo órgão em ${f.year} (${f.commitments} contratações).`,
@@ -338,6 +360,7 @@ export const INDICATORS = [
       'por lei. É uma comparação entre órgãos, não uma regra da lei.',
     scope: 'all',
     sql: () => fenced('R013', 'direct_share', 'direct_share'),
+    cardinal: { groups: ['Buyer'], value: (f) => Number(f.direct_share) },
     reason: (f) =>
       `${percent(f.direct_share as number)} do valor contratado pelo órgão no ano foi por contratação direta, acima ` +
       `da cerca de ${percent(f.fence as number)} entre ${f.organizations} órgãos (mediana: ${percent(f.median as number)}).`,
@@ -354,6 +377,7 @@ export const INDICATORS = [
       'entre órgãos, não uma regra da lei.',
     scope: 'all',
     sql: () => fenced('R051', 'hhi', 'hhi'),
+    cardinal: { groups: ['Buyer'], value: (f) => Number(f.hhi) },
     reason: (f) =>
       `O índice de concentração (Herfindahl) dos fornecedores do órgão no ano é ${percent(f.hhi as number)}, acima ` +
       `da cerca de ${percent(f.fence as number)} entre ${f.organizations} órgãos (mediana: ${percent(f.median as number)}).`,

@@ -83,3 +83,25 @@ export const FlagSummary = Type.Object(
   },
   { $id: 'FlagSummary', additionalProperties: false },
 )
+
+const CardinalResults = Type.Record(Type.String(), Type.Record(Type.String(), Type.Number()), {
+  description: 'Each id (an ocid, or BR-CNPJ- and a CNPJ) to its results: a code to a decimal',
+})
+
+/** The flags as the Open Contracting Partnership's Cardinal writes its results (open-contracting/cardinal-rs). */
+export const CardinalOutput = Type.Object(
+  {
+    OCID: CardinalResults,
+    Buyer: CardinalResults,
+    Tenderer: CardinalResults,
+    Meta: Type.Record(
+      Type.String(),
+      Type.Object(
+        { q1: Type.Number(), q3: Type.Number(), upper_fence: Type.Number() },
+        { additionalProperties: false },
+      ),
+      { description: "A comparison's quartiles and upper fence, of the newest year among the flags" },
+    ),
+  },
+  { $id: 'CardinalOutput', additionalProperties: false },
+)

@@ -8,6 +8,7 @@ import {
 } from '../feeds/change-feeds.js'
 import { historyText, versionText } from '../history/history.js'
 import {
+  cardinalOutput,
   FLAG_PARAMETERS,
   FLAG_SUMMARY_PARAMETERS,
   flagPage,
@@ -201,7 +202,11 @@ export class PublicReads {
   indicators(query: ValidQuery): Read {
     return {
       key: CACHE_KEYS.listing('indicators', canonicalQuery(FLAG_PARAMETERS, query)),
-      build: async () => PUBLIC_SUCCESS.text(await flagPage(this.pool, this.cursors, query)),
+      build: async () =>
+        query.format === 'cardinal'
+          ? // Cardinal's shape, as its tools read it: no envelope.
+            await cardinalOutput(this.pool, this.publication.config.prefix, query)
+          : PUBLIC_SUCCESS.text(await flagPage(this.pool, this.cursors, query)),
     }
   }
 

@@ -198,6 +198,10 @@ describe('compras-client against the service', () => {
     assert.ok(flags.data.length > 1 && !flags.has_more, `${flags.data.length} flags`)
     assert.deepEqual(await api.indicators.list({ per_page: 1 }).toArray({ limit: 1000 }), flags.data)
     assert.deepEqual(
+      await api.indicators.cardinal({ organization_uuid: uuid }),
+      await raw(`/v1/transparency/indicators?format=cardinal&organization_uuid=${uuid}`),
+    )
+    assert.deepEqual(
       await api.indicators.summary({ organization_uuid: uuid }),
       await raw(`/v1/transparency/indicators/summary?organization_uuid=${uuid}`),
     )

@@ -420,6 +420,8 @@ describe('integrity indicators, each on both sides of its threshold', () => {
       direct_share: 1,
       fence: 0.575,
       median: 0.2,
+      q1: 0.2,
+      q3: 0.35,
       organizations: 10,
       committed: '500.00',
     })
@@ -564,6 +566,35 @@ describe('integrity indicators, each on both sides of its threshold', () => {
     assert.ok(!(await text(`/orgaos/${F.uuid}`)).includes('id="sinais-de-alerta"'))
   })
 
+  it("gives every flag in the shape of Cardinal's results, by process, buyer and tenderer, with Meta", async () => {
+    const response = await fetch(`${server.base}/v1/transparency/indicators?format=cardinal`)
+    assert.equal(response.status, 200)
+    const cardinal = (await response.json()) as Record<string, Record<string, Record<string, number>>>
+    assert.deepEqual(Object.keys(cardinal), ['OCID', 'Buyer', 'Tenderer', 'Meta'])
+    const ocid = (id: unknown) => `ocds-xxxxxx-${id}`
+    assert.deepEqual(cardinal.OCID?.[ocid(atLimit.id)], { 'BR-LIMITE-DISPENSA': 1 })
+    assert.deepEqual(cardinal.OCID?.[ocid(pastQuarter.id)], { 'BR-ADITIVO-25': 0.25 })
+    assert.deepEqual(cardinal.OCID?.[ocid(seven.id)], { 'BR-PRAZO-PROPOSTA': 0.875 })
+    assert.deepEqual(cardinal.OCID?.[ocid(single.id)], { R018: 1 })
+    assert.equal(Object.keys(cardinal.OCID ?? {}).length, 10)
+    // R011 in B: Y's 65,000 over 62,725.59 and W's a cent over, the greater standing for the buyer.
+    assert.deepEqual(cardinal.Buyer?.[`BR-CNPJ-${B.document}`], { R011: 1.0363 })
+    assert.deepEqual(cardinal.Tenderer?.[`BR-CNPJ-${Y.document}`], { R011: 1.0363 })
+    assert.deepEqual(cardinal.Buyer?.[`BR-CNPJ-${G[9]?.document}`], { R050: 1, R013: 1, R051: 1 })
+    assert.deepEqual(cardinal.Tenderer?.[`BR-CNPJ-${X.document}`], { R050: 1 })
+    assert.deepEqual(cardinal.Meta, {
+      R013: { q1: 0.2, q3: 0.35, upper_fence: 0.575 },
+      R051: { q1: 0.2, q3: 0.2, upper_fence: 0.2 },
+    })
+    assert.ok(!JSON.stringify(cardinal).includes(person.document))
+    // Filtered as the listing is.
+    const ofB = (await (
+      await fetch(`${server.base}/v1/transparency/indicators?format=cardinal&organization_uuid=${B.uuid}`)
+    ).json()) as { Buyer: Record<string, unknown>; OCID: Record<string, unknown> }
+    assert.deepEqual(Object.keys(ofB.Buyer), [`BR-CNPJ-${B.document}`])
+    assert.deepEqual(ofB.OCID, {})
+  })
+
   it('refuses what it cannot answer, in the envelope, naming what it accepts', async () => {
     const refused = async (query: string, status: number, message: string) => {
       const { status: got, body } = await answer(`/v1/transparency/indicators${query}`)
@@ -576,6 +607,7 @@ describe('integrity indicators, each on both sides of its threshold', () => {
       `Parâmetro inválido: code. Aceita um destes códigos: ${INDICATOR_CODES.join(', ')}.`,
     )
     await refused('?year=1989', 422, 'Parâmetro inválido: year. Aceita um ano, de 1990 a 2100.')
+    await refused('?format=csv', 422, 'Parâmetro inválido: format. Aceita json ou cardinal.')
     await refused('?year=dois', 422, 'Parâmetro inválido: year. Aceita um ano, de 1990 a 2100.')
     await refused(
       `?provider_document=${person.document}`,

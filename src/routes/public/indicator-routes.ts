@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from 'typebox'
 import { failure, Success, TOO_MANY } from '../../answers/schemas.js'
 import { FLAG_PARAMETERS, FLAG_SUMMARY_PARAMETERS } from '../../indicators/flags.js'
-import { FlagPage, FlagSummary } from '../../indicators/schemas.js'
+import { CardinalOutput, FlagPage, FlagSummary } from '../../indicators/schemas.js'
 import type { Answer } from '../../readmodel/answer.js'
 import { PublicReads } from '../../reads/public-reads.js'
 import type { TransparencyOptions } from '../http/route-options.js'
@@ -32,7 +33,9 @@ export const indicatorRoutes: FastifyPluginAsyncTypebox<TransparencyOptions> = a
         security: [],
         querystring: FLAG_PARAMETERS.schema,
         response: {
-          200: Success(FlagPage, 'A page of flags'),
+          200: Type.Union([Success(FlagPage, 'A page of flags'), CardinalOutput], {
+            description: "A page of flags; with format=cardinal, every matching flag in Cardinal's shape",
+          }),
           404: NO_ORGANIZATION,
           422: INVALID,
           429: TOO_MANY,
