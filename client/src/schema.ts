@@ -135,6 +135,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/transparency/indicators/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The integrity flags as an Excel (.xlsx) or CSV file
+         * @description Each flag is a reason to open a record, never a verdict: a rule of Lei 14.133/2021 or of the Open Contracting Partnership's red flags, with the record's own figures. docs/indicators.md gives each code's rule, legal basis and known false positives. Computed at each import for the organizations it touched. A row per flag, newest year first, with the listing's filters: its code, indicator, year, organ, suppliers, reason and the API's address of each record it names. Streamed, and bounded as the exports are (one at a time per address, EXPORT_CONCURRENCY at once, EXPORT_TIMEOUT).
+         */
+        get: operations["exportIndicators"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/ocds/releases.jsonl": {
         parameters: {
             query?: never;
@@ -3092,6 +3112,111 @@ export interface operations {
                 };
             };
             /** @description An unknown or invalid parameter, named in the message; or `Pesquisa ampla demais...` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        message: string;
+                    };
+                };
+            };
+            /** @description `Já há uma exportação deste endereço em andamento...` (one download at a time per address), or over PUBLIC_RATE_LIMIT requests a minute from the address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        message: string;
+                    };
+                };
+            };
+            /** @description `Erro interno do servidor.`: a failure of the service, logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        message: string;
+                    };
+                };
+            };
+            /** @description `Exportações demais em andamento...` (EXPORT_CONCURRENCY downloads already running; Retry-After), or `A exportação demorou demais...` (EXPORT_TIMEOUT passed before the first row) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    exportIndicators: {
+        parameters: {
+            query: {
+                /** @description The file type */
+                format: "xlsx" | "csv";
+                /** @description CSV field separator. Default `,`, with money as `1234.56`, a CNPJ as its 14 digits and dates in ISO 8601. `;` suits spreadsheets in Portuguese (Brazil): money then has the decimal comma, `1234,56`, which they read as a number; a CNPJ is written as people write it, `01.234.567/0001-89`, which they keep as text (its digits alone would become a number without its leading zeros); and a date is `31/12/2025`, an instant `31/12/2025 23:59:59` (UTC, as the column says), which they read as dates. */
+                separator?: "," | ";";
+                /** @description An indicator's code (docs/indicators.md) */
+                code?: "BR-LIMITE-DISPENSA" | "R011" | "BR-ADITIVO-25" | "R018" | "BR-PRAZO-PROPOSTA" | "R050" | "R013" | "R051";
+                /** @description Only records of this organization */
+                organization_uuid?: string;
+                /** @description The supplier's CNPJ, 14 digits. A CPF is not accepted: a filter that answers whether a person's CPF has records would reveal the digits that the mask hides. Find a person by provider_name. */
+                provider_document?: string;
+                /** @description The flags that name one record: its kind and id, `contracts/<uuid>` (direct-contracts, public-calls, arps, organizations alike); a detail gives the same flags beside its data */
+                record?: string;
+                /** @description The flag's year: its record's (a direct contract's date, a contract's start...) */
+                year?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv; charset=utf-8": string;
+                };
+            };
+            /** @description `Organização não encontrada.`: organization_uuid */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        message: string;
+                    };
+                };
+            };
+            /** @description An unknown or invalid parameter; the message names it and what it accepts */
             422: {
                 headers: {
                     [name: string]: unknown;

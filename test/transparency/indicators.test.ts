@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
+import { parse } from 'csv-parse/sync'
+import ExcelJS from 'exceljs'
 import type { DemoRecord } from '../../src/demo/generator.js'
 import { cnpjFrom, cpfFrom } from '../../src/demo/tax-ids.js'
 import { importRecords } from '../../src/import/importer.js'
@@ -593,6 +595,58 @@ describe('integrity indicators, each on both sides of its threshold', () => {
     ).json()) as { Buyer: Record<string, unknown>; OCID: Record<string, unknown> }
     assert.deepEqual(Object.keys(ofB.Buyer), [`BR-CNPJ-${B.document}`])
     assert.deepEqual(ofB.OCID, {})
+  })
+
+  it('writes the flags as a file: CSV as a spreadsheet reads it, XLSX as a real reader opens it', async () => {
+    const csv = await fetch(
+      `${server.base}/v1/transparency/indicators/export?format=csv&separator=;&code=R011`,
+    )
+    assert.equal(csv.status, 200)
+    const rows = parse(await csv.text(), { delimiter: ';', bom: true }) as string[][]
+    assert.deepEqual(rows[0], [
+      'Código',
+      'Indicador',
+      'Ano',
+      'Órgão',
+      'CNPJ do órgão',
+      'Fornecedores',
+      'Motivo',
+      'Registros',
+    ])
+    const y = rows.find((row) => row[5]?.includes(Y.name)) as string[]
+    assert.equal(rows.length, 3)
+    assert.deepEqual(y.slice(0, 5), [
+      'R011',
+      'Possível fracionamento de despesa',
+      '2025',
+      String(B.name),
+      String(B.document).replace(/^(\d{2})(\d{3})(\d{3})(\d{4})(\d{2})$/, '$1.$2.$3/$4-$5'),
+    ])
+    assert.match(y[6] as string, /^3 dispensas por valor ao mesmo fornecedor em 2025 somam R\$ 65\.000,00/)
+    assert.deepEqual(
+      (y[7] as string).split(' '),
+      splitY.map((d) => `http://localhost:3000/v1/transparency/direct-contracts/${d.id}`),
+    )
+    const xlsx = await fetch(`${server.base}/v1/transparency/indicators/export?format=xlsx&year=2024`)
+    assert.equal(xlsx.status, 200)
+    const workbook = new ExcelJS.Workbook()
+    await workbook.xlsx.load((await xlsx.arrayBuffer()) as never)
+    const sheet = workbook.worksheets[0] as ExcelJS.Worksheet
+    const values: unknown[][] = []
+    sheet.eachRow({ includeEmpty: false }, (row) => {
+      values.push((row.values as unknown[]).slice(1))
+    })
+    // The preamble's two lines, the titles, then R050, R013 and R051 of G9 in 2024.
+    assert.deepEqual(
+      values.slice(3).map((row) => [row[0], row[2], row[3]]),
+      [
+        ['R013', 2024, G[9]?.name],
+        ['R050', 2024, G[9]?.name],
+        ['R051', 2024, G[9]?.name],
+      ],
+    )
+    const refused = await fetch(`${server.base}/v1/transparency/indicators/export?format=pdf`)
+    assert.equal(refused.status, 422)
   })
 
   it('refuses what it cannot answer, in the envelope, naming what it accepts', async () => {

@@ -1,12 +1,17 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import { failure, Success, TOO_MANY } from '../../answers/schemas.js'
+import { DOWNLOAD_REFUSALS, failure, Success, TOO_MANY } from '../../answers/schemas.js'
+import type { ExportFormat } from '../../export/export.js'
+import { FLAG_EXPORT_PARAMETERS, openFlagExport } from '../../export/flags.js'
 import { FLAG_PARAMETERS, FLAG_SUMMARY_PARAMETERS } from '../../indicators/flags.js'
 import { CardinalOutput, FlagPage, FlagSummary } from '../../indicators/schemas.js'
+import { checkOrganization } from '../../queries/organization.js'
 import type { Answer } from '../../readmodel/answer.js'
 import { PublicReads } from '../../reads/public-reads.js'
 import type { TransparencyOptions } from '../http/route-options.js'
 import { sendAnswer } from '../http/send-answer.js'
+import { sendDownload } from '../http/send-download.js'
+import { FILE_ANSWER, fileDownload } from './export-route.js'
 
 // Where to look first: the integrity indicators' flags (src/indicators), a page at a time and counted by code.
 
@@ -76,5 +81,43 @@ export const indicatorRoutes: FastifyPluginAsyncTypebox<TransparencyOptions> = a
         reply,
         (await reads.answer(reads.indicatorSummary(request.query), () => request.signal)) as Answer,
       ),
+  )
+}
+
+/** The flags as a file: registered with the other files, whose scope tags, compresses and caches them. */
+export const indicatorExportRoute: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app, options) => {
+  const { exportPool, downloads, publication, pool } = options
+  app.get(
+    '/transparency/indicators/export',
+    {
+      config: { accepts: FLAG_EXPORT_PARAMETERS.accepts },
+      schema: {
+        operationId: 'exportIndicators',
+        tags: ['transparency'],
+        summary: 'The integrity flags as an Excel (.xlsx) or CSV file',
+        description:
+          `${ABOUT} A row per flag, newest year first, with the listing's filters: its code, indicator, year, ` +
+          "organ, suppliers, reason and the API's address of each record it names. Streamed, and bounded as " +
+          'the exports are (one at a time per address, EXPORT_CONCURRENCY at once, EXPORT_TIMEOUT).',
+        security: [],
+        querystring: FLAG_EXPORT_PARAMETERS.schema,
+        response: { 200: FILE_ANSWER, 404: NO_ORGANIZATION, 422: INVALID, ...DOWNLOAD_REFUSALS },
+      },
+    },
+    async (request, reply) => {
+      // An unknown organization is answered in JSON, before any byte of the file.
+      await checkOrganization(pool, request.query.organization_uuid as string | undefined)
+      return sendDownload(request, reply, downloads, 'indicators export', async (signal) =>
+        fileDownload(
+          await openFlagExport(exportPool, {
+            query: request.query,
+            format: request.query.format as ExportFormat,
+            separator: request.query.separator === ';' ? ';' : ',',
+            publicUrl: publication.publicUrl,
+            signal,
+          }),
+        ),
+      )
+    },
   )
 }

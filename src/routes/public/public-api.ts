@@ -16,7 +16,7 @@ import type { TransparencyOptions } from '../http/route-options.js'
 import { CACHE_CONTROL } from '../http/send-answer.js'
 import { changeLinesRoute, changesRoute } from './change-feed-routes.js'
 import exportRoute from './export-route.js'
-import { indicatorRoutes } from './indicator-routes.js'
+import { indicatorExportRoute, indicatorRoutes } from './indicator-routes.js'
 import { ocdsBulkRoute, ocdsExtensionRoutes } from './ocds-files.js'
 import { ocdsRoutes } from './ocds-routes.js'
 import { partyRoutes } from './party-routes.js'
@@ -156,6 +156,7 @@ const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app,
     })
     await scope.register(exportRoute, shared)
     await scope.register(priceExportRoute, shared)
+    await scope.register(indicatorExportRoute, shared)
     await scope.register(ocdsBulkRoute, shared)
     await scope.register(changeLinesRoute, shared)
   })
