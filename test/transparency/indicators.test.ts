@@ -2,10 +2,12 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { parse } from 'csv-parse/sync'
 import ExcelJS from 'exceljs'
+import fc from 'fast-check'
 import type { DemoRecord } from '../../src/demo/generator.js'
 import { cnpjFrom, cpfFrom } from '../../src/demo/tax-ids.js'
 import { importRecords } from '../../src/import/importer.js'
 import { INDICATOR_CODES } from '../../src/indicators/indicators.js'
+import { DIRECT_AWARD_LIMITS } from '../../src/indicators/limits.js'
 import { serving } from '../helpers/app.js'
 import { seededDatabase, type TestDatabase } from '../helpers/db.js'
 import { demoRecords, first, ndjson, source, TINY } from '../helpers/records.js'
@@ -705,5 +707,60 @@ describe('integrity indicators, each on both sides of its threshold', () => {
     // Organizations the import did not touch keep theirs.
     assert.equal((await flags('&code=R011')).length, 2)
     assert.equal((await flags('&code=R013')).length, 1)
+  })
+})
+
+describe('BR-LIMITE-DISPENSA, as arithmetic', () => {
+  let db: TestDatabase
+  const organization = org(90)
+  const id = uuid('dc', 9999)
+  before(async () => {
+    db = await seededDatabase([organization])
+  })
+  after(async () => {
+    await db?.drop()
+  })
+
+  it('flags a direct contract by value exactly when it is from 90% of its limit, in cents, to the limit', async () => {
+    const cents = (text: string) => Math.round(Number(text) * 100)
+    const cases = fc.record({
+      limits: fc.constantFrom(...DIRECT_AWARD_LIMITS),
+      works: fc.boolean(),
+      // Around the 90% line and the limit itself, and anywhere between.
+      share: fc.oneof(
+        fc.double({ min: 0.89, max: 0.91, noNaN: true }),
+        fc.double({ min: 0.99, max: 1.01, noNaN: true }),
+      ),
+      jitter: fc.integer({ min: -2, max: 2 }),
+      day: fc.integer({ min: 0, max: 360 }),
+    })
+    await fc.assert(
+      fc.asyncProperty(cases, async ({ limits, works, share, jitter, day }) => {
+        const cap = cents(works ? limits.works : limits.other)
+        const value = Math.max(1, Math.round(cap * share) + jitter)
+        // Noon in Brasília on a day of the year (1 April on in 2021, when the law came into force).
+        const start = Date.UTC(limits.year, limits.year === 2021 ? 3 : 0, 1, 15)
+        const opening = new Date(start + day * 86_400_000)
+        if (opening.getUTCFullYear() !== limits.year) return
+        const result = await importRecords(db.pool, [
+          source(
+            ndjson([
+              direct(organization, (value / 100).toFixed(2), opening.toISOString(), [X], {
+                id,
+                legal_basis: `Lei 14.133/2021, Art. 75, ${works ? 'I' : 'II'}`,
+              }),
+            ]),
+          ),
+        ])
+        assert.equal(result.ok, true, JSON.stringify(result.problems))
+        const { rows } = await db.pool.query(
+          "SELECT 1 FROM integrity_flags WHERE code = 'BR-LIMITE-DISPENSA'",
+        )
+        // 90% of the limit in cents, half up: the same rule, said in integers.
+        const line = Math.floor((cap * 9 + 5) / 10)
+        assert.equal(rows.length === 1, value >= line && value <= cap, `${value} of ${cap} (${limits.year})`)
+      }),
+      { numRuns: 40, seed: 69 },
+    )
   })
 })
