@@ -1,4 +1,4 @@
-import type { FormInput } from '../resources/filters.js'
+import type { Filters, FormInput } from '../resources/filters.js'
 import type { Choices } from './data.js'
 
 /**
@@ -61,5 +61,35 @@ export function FormField({
         <input id={id} name={name} type="text" value={value} />
       )}
     </p>
+  )
+}
+
+/** A form's fields: each declared filter that has a place on it, in declared order. */
+export function FilterFields({
+  filters,
+  asked,
+  lists,
+  organization,
+}: {
+  filters: Filters
+  asked: Readonly<Record<string, string>>
+  lists: Choices['lists'] | undefined
+  organization: string | undefined
+}) {
+  return (
+    <>
+      {Object.entries(filters).map(([name, filter]) =>
+        filter.form ? (
+          <FormField
+            key={name}
+            name={name}
+            form={filter.form}
+            asked={asked}
+            lists={lists}
+            organization={organization}
+          />
+        ) : null,
+      )}
+    </>
   )
 }

@@ -1,9 +1,8 @@
 import type { FlagAnswer, FlagCounts, FlagList } from '../indicators/flags.js'
 import { FLAG_FILTERS } from '../indicators/flags.js'
 import type { Indicator } from '../indicators/indicators.js'
-import type { Filter } from '../resources/filters.js'
 import { PUBLIC_RESOURCES } from '../resources/index.js'
-import { FormField } from './form-field.js'
+import { FilterFields } from './form-field.js'
 import { page } from './layout.js'
 import { listingUrl } from './listing.js'
 
@@ -115,18 +114,7 @@ export function indicatorsPage({ asked, counts, list, organization }: Indicators
         uma com o motivo e os números do próprio registro: onde olhar primeiro. {NEVER_A_VERDICT}
       </p>
       <form method="get" action="/indicadores" class="filters">
-        {(Object.entries(FLAG_FILTERS) as [string, Filter][]).map(([name, filter]) =>
-          filter.form ? (
-            <FormField
-              key={name}
-              name={name}
-              form={filter.form}
-              asked={asked}
-              lists={undefined}
-              organization={organization}
-            />
-          ) : null,
-        )}
+        <FilterFields filters={FLAG_FILTERS} asked={asked} lists={undefined} organization={organization} />
         <p>
           <button type="submit">Filtrar</button>
         </p>

@@ -10,7 +10,7 @@ import { arps } from '../resources/arp.js'
 import { directContracts, publicCalls } from '../resources/bidding.js'
 import { contracts } from '../resources/contract.js'
 import type { Choices } from './data.js'
-import { FormField } from './form-field.js'
+import { FilterFields } from './form-field.js'
 import { AlertCounts } from './indicators.js'
 import { ChartFigure, capitalized, page, recordPath, Scroll } from './layout.js'
 import { listingUrl } from './listing.js'
@@ -227,18 +227,7 @@ export function pricePage({ asked, research, problem, lists, organization }: Pri
         (Lei 14.133/2021, art. 23) e para comparar o que cada órgão pagou.
       </p>
       <form method="get" action="/precos" class="filters">
-        {Object.entries(PRICE_FILTERS).map(([name, filter]) =>
-          filter.form ? (
-            <FormField
-              key={name}
-              name={name}
-              form={filter.form}
-              asked={asked}
-              lists={lists}
-              organization={organization}
-            />
-          ) : null,
-        )}
+        <FilterFields filters={PRICE_FILTERS} asked={asked} lists={lists} organization={organization} />
         <p>
           <button type="submit">Pesquisar</button>
         </p>

@@ -159,38 +159,41 @@ export async function syncReadModel(
       })
       rebuilt.push('history')
     }
+    /** Runs `rebuild` in a transaction of its own, and keeps `version` as the kind's, when `due`. */
+    const versioned = async (
+      kind: string,
+      version: string,
+      due: boolean,
+      rebuild: () => Promise<unknown>,
+    ) => {
+      if (!due) return
+      await inTransaction(client, async () => {
+        await client.query('SELECT pg_advisory_xact_lock($1)', [IMPORT_LOCK])
+        await rebuild()
+        await client.query(
+          `INSERT INTO read_model_versions (kind, version) VALUES ($1, $2)
+             ON CONFLICT (kind) DO UPDATE SET version = excluded.version`,
+          [kind, version],
+        )
+        await markChanged(client)
+      })
+      rebuilt.push(kind)
+    }
     // The OCDS releases (src/ocds): read from the tables and mapped in JavaScript, versioned alike.
     const { rows: check } = await client.query<{ missing: boolean }>(RELEASES_MISSING)
     const releasesVersion = versions.ocds as string
-    if (stored.get('ocds') !== releasesVersion || check[0]?.missing) {
-      await inTransaction(client, async () => {
-        await client.query('SELECT pg_advisory_xact_lock($1)', [IMPORT_LOCK])
-        await rebuildReleases(client, 'all')
-        await client.query(
-          `INSERT INTO read_model_versions (kind, version) VALUES ('ocds', $1)
-             ON CONFLICT (kind) DO UPDATE SET version = excluded.version`,
-          [releasesVersion],
-        )
-        await markChanged(client)
-      })
-      rebuilt.push('ocds')
-    }
+    await versioned(
+      'ocds',
+      releasesVersion,
+      stored.get('ocds') !== releasesVersion || !!check[0]?.missing,
+      () => rebuildReleases(client, 'all'),
+    )
     // The integrity indicators' flags: computed again whole when their rules change, or on a database migrated
     // to them (no version stored yet).
     const indicatorsVersion = versions.indicators as string
-    if (stored.get('indicators') !== indicatorsVersion) {
-      await inTransaction(client, async () => {
-        await client.query('SELECT pg_advisory_xact_lock($1)', [IMPORT_LOCK])
-        await projectIndicators(client, 'all')
-        await client.query(
-          `INSERT INTO read_model_versions (kind, version) VALUES ('indicators', $1)
-             ON CONFLICT (kind) DO UPDATE SET version = excluded.version`,
-          [indicatorsVersion],
-        )
-        await markChanged(client)
-      })
-      rebuilt.push('indicators')
-    }
+    await versioned('indicators', indicatorsVersion, stored.get('indicators') !== indicatorsVersion, () =>
+      projectIndicators(client, 'all'),
+    )
   } finally {
     await client.query('SELECT pg_advisory_unlock($1)', [SYNC_LOCK]).catch(() => {})
     client.release()

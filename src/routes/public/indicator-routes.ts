@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import { DOWNLOAD_REFUSALS, failure, Success, TOO_MANY } from '../../answers/schemas.js'
 import type { ExportFormat } from '../../export/export.js'
@@ -8,6 +9,7 @@ import { CardinalOutput, FlagPage, FlagSummary } from '../../indicators/schemas.
 import { checkOrganization } from '../../queries/organization.js'
 import type { Answer } from '../../readmodel/answer.js'
 import { PublicReads } from '../../reads/public-reads.js'
+import type { Read } from '../../reads/read.js'
 import type { TransparencyOptions } from '../http/route-options.js'
 import { sendAnswer } from '../http/send-answer.js'
 import { sendDownload } from '../http/send-download.js'
@@ -25,6 +27,9 @@ const ABOUT =
 
 export const indicatorRoutes: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app, options) => {
   const reads = new PublicReads(options)
+  /** A read's answer, sent: each read here always has one (an unknown organization is its NotFoundError). */
+  const send = async (request: FastifyRequest, reply: FastifyReply, read: Read) =>
+    sendAnswer(request, reply, (await reads.answer(read, () => request.signal)) as Answer)
 
   app.get(
     '/transparency/indicators',
@@ -47,12 +52,7 @@ export const indicatorRoutes: FastifyPluginAsyncTypebox<TransparencyOptions> = a
         },
       },
     },
-    async (request, reply) =>
-      sendAnswer(
-        request,
-        reply,
-        (await reads.answer(reads.indicators(request.query), () => request.signal)) as Answer,
-      ),
+    async (request, reply) => send(request, reply, reads.indicators(request.query)),
   )
 
   app.get(
@@ -75,12 +75,7 @@ export const indicatorRoutes: FastifyPluginAsyncTypebox<TransparencyOptions> = a
         },
       },
     },
-    async (request, reply) =>
-      sendAnswer(
-        request,
-        reply,
-        (await reads.answer(reads.indicatorSummary(request.query), () => request.signal)) as Answer,
-      ),
+    async (request, reply) => send(request, reply, reads.indicatorSummary(request.query)),
   )
 }
 
