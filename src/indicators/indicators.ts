@@ -30,8 +30,11 @@ export interface Indicator {
    * between organizations, over integrity_organization_years).
    */
   readonly scope: 'organization' | 'all'
-  /** The flags, as rows of (key, code, organization_id, year, supplier_ids, records, figures). */
-  readonly sql: (orgs: string) => string
+  /**
+   * The flags, as rows of (key, code, organization_id, year, supplier_ids, records, figures). `commitments` is the
+   * relation of those organizations' commitments (COMMITMENTS_SQL, made once per import for every rule).
+   */
+  readonly sql: (orgs: string, commitments: string) => string
   /** The reason of a flag, in one Portuguese sentence, from its figures. */
   readonly reason: (figures: FlagFigures) => string
   /**
@@ -144,9 +147,9 @@ const WITH_PROPOSAL_PERIOD = modalityIds(
 )
 
 /** Commitments of the organizations in `orgs` (each real once), with their year: those with a date. */
-const committedOf = (orgs: string) => `
+export const COMMITMENTS_SQL = (orgs: string) => `
   SELECT k.organization_id, k.supplier_id, k.value, k.modality_id, extract(year FROM k.day)::int AS year
-  FROM (${commitments((supplier) => `${supplier} IS NOT NULL AND x.organization_id IN (${orgs})`)}) k
+  FROM (${commitments((supplier) => `${supplier} IS NOT NULL AND x.organization_id IN (${orgs})`, true, orgs)}) k
   WHERE k.day IS NOT NULL`
 
 /** A high outlier among organizations in a year: above Q3 + 1.5 × IQR of the column, as the price research fences. */
@@ -213,7 +216,7 @@ export const INDICATORS = [
         jsonb_build_object('total', ${money('sum(d.value)')}, 'limit', ${money('min(d.cap)')}, 'count', count(*)::int,
           'largest', ${money('max(d.value)')}, 'inciso', d.inciso, 'year', d.year, 'act', min(d.act)) AS figures
       FROM (${directByValue(orgs)}) d
-      JOIN (SELECT DISTINCT bidding_id, supplier_id FROM bidding_providers) p ON p.bidding_id = d.id
+      CROSS JOIN LATERAL (SELECT DISTINCT bp.supplier_id FROM bidding_providers bp WHERE bp.bidding_id = d.id) p
       WHERE d.value <= d.cap
       GROUP BY d.organization_id, d.year, d.inciso, p.supplier_id
       HAVING count(*) >= 2 AND sum(d.value) > min(d.cap)`,
@@ -242,12 +245,11 @@ export const INDICATORS = [
         jsonb_build_object('initial', ${money('c.amount_total')}, 'added', ${money('t.added')},
           'share', ${share('t.added / c.amount_total')}, 'allowed', t.allowed, 'terms', t.terms) AS figures
       FROM contracts c
-      JOIN (SELECT contract_id, sum(value) AS added, count(*)::int AS terms,
-              CASE WHEN bool_or(description ~* 'reforma' OR kind ~* 'reforma') THEN ${REFORM_ADDITIONS}
+      CROSS JOIN LATERAL (SELECT sum(a.value) AS added, count(*)::int AS terms,
+              CASE WHEN bool_or(a.description ~* 'reforma' OR a.kind ~* 'reforma') THEN ${REFORM_ADDITIONS}
                    ELSE ${ADDITIONS} END::float8 AS allowed
-            FROM additive_terms WHERE contract_id IS NOT NULL AND value > 0 GROUP BY contract_id) t
-        ON t.contract_id = c.id
-      WHERE c.organization_id IN (${orgs}) AND c.amount_total > 0
+            FROM additive_terms a WHERE a.contract_id = c.id AND a.value > 0) t
+      WHERE c.organization_id IN (${orgs}) AND c.amount_total > 0 AND t.terms > 0
         AND t.added > ${cents('t.allowed::numeric * c.amount_total')}`,
     cardinal: { groups: ['OCID'], value: (f) => Number(f.share) },
     reason: (f) =>
@@ -331,7 +333,7 @@ export const INDICATORS = [
       'Um contrato grande (energia, obra, serviço contínuo) ou um fornecedor exclusivo explicam muitas ' +
       'concentrações. Anos com menos de 5 contratações não são avaliados.',
     scope: 'organization',
-    sql: (orgs) => `
+    sql: (_orgs, commitments) => `
       SELECT 'R050:' || g.organization_id || ':' || g.year || ':' || g.supplier_id AS key, 'R050' AS code,
         g.organization_id, g.year, ARRAY[g.supplier_id] AS supplier_ids,
         jsonb_build_array(${record('organizations', 'g.organization_id::text')}) AS records,
@@ -340,7 +342,7 @@ export const INDICATORS = [
       FROM (SELECT k.organization_id, k.year, k.supplier_id, sum(k.value) AS value,
               sum(sum(k.value)) OVER (PARTITION BY k.organization_id, k.year) AS total,
               sum(count(*)) OVER (PARTITION BY k.organization_id, k.year)::int AS commitments
-            FROM (${committedOf(orgs)}) k GROUP BY k.organization_id, k.year, k.supplier_id) g
+            FROM ${commitments} k GROUP BY k.organization_id, k.year, k.supplier_id) g
       WHERE g.total > 0 AND g.commitments >= ${MIN_COMMITMENTS} AND g.value > 0.5 * g.total`,
     cardinal: { groups: ['Buyer', 'Tenderer'], value: (f) => Number(f.share) },
     reason: (f) =>
@@ -396,11 +398,11 @@ export const indicatorOf = (code: string): Indicator | undefined =>
 const brDay = (value: string) => `${value.slice(8, 10)}/${value.slice(5, 7)}/${value.slice(0, 4)}`
 
 /**
- * The organizations' years the organization-wide indicators compare (integrity_organization_years), for the
- * organizations in `orgs`: each year's commitments, what they add up to, the share by direct contract
+ * The organizations' years the organization-wide indicators compare (integrity_organization_years), from the
+ * commitments of the organizations in scope: each year's commitments, what they add up to, the share by direct contract
  * (Dispensa and Inexigibilidade) and the Herfindahl index of its suppliers' shares.
  */
-export const organizationYearsSql = (orgs: string) => `
+export const organizationYearsSql = (commitments: string) => `
   INSERT INTO integrity_organization_years (organization_id, year, commitments, committed, direct_share, hhi)
   SELECT g.organization_id, g.year, sum(g.commitments)::int, sum(g.value),
     CASE WHEN sum(g.value) > 0 THEN coalesce(sum(g.direct), 0) / sum(g.value) ELSE 0 END,
@@ -408,5 +410,5 @@ export const organizationYearsSql = (orgs: string) => `
   FROM (SELECT k.organization_id, k.year, k.supplier_id, count(*) AS commitments, sum(k.value) AS value,
           sum(k.value) FILTER (WHERE k.modality_id IN (${modalityIds('Dispensa sem Disputa', 'Dispensa Eletrônica', 'Inexigibilidade')}))
             AS direct
-        FROM (${committedOf(orgs)}) k GROUP BY k.organization_id, k.year, k.supplier_id) g
+        FROM ${commitments} k GROUP BY k.organization_id, k.year, k.supplier_id) g
   GROUP BY g.organization_id, g.year`

@@ -112,16 +112,23 @@ const activity = <K extends Tallied>(kinds: readonly K[], condition: (kind: K) =
  * carries (under an ARP, or under nothing). An ARP's registered value is a ceiling, not a commitment: never here.
  * `condition` limits each part (its table's alias is `x`, the supplier's column `supplier`). `perSupplier`: a
  * direct contract with several suppliers is a commitment to each (a supplier's page, an organization's ranking);
- * without it, one commitment of the organization (its own total).
+ * without it, one commitment of the organization (its own total). `organizations`, a SQL set of ids, limits the
+ * direct contracts' suppliers to theirs before the DISTINCT (an equality on the organization reaches inside it
+ * through the join; a set does not).
  */
-export function commitments(condition: (supplier: string) => string, perSupplier = true): string {
+export function commitments(
+  condition: (supplier: string) => string,
+  perSupplier = true,
+  organizations?: string,
+): string {
   const [contracts, direct, orders] = [tally('contracts'), tally('direct_contracts'), tally('orders')]
   const directSupplier = perSupplier ? 'p.supplier_id' : 'NULL::bigint'
   // Each supplier of a direct contract once. The organization is carried along, so that a condition on the
   // bidding's organization reaches inside the DISTINCT (through the join's equality), as one on the supplier does.
   const directFrom = perSupplier
     ? `biddings x JOIN (SELECT DISTINCT bp.bidding_id, bp.supplier_id, b.organization_id
-        FROM bidding_providers bp JOIN biddings b ON b.id = bp.bidding_id) p
+        FROM bidding_providers bp JOIN biddings b ON b.id = bp.bidding_id
+        ${organizations === undefined ? '' : `WHERE b.organization_id IN (${organizations})`}) p
         ON p.bidding_id = x.id AND p.organization_id = x.organization_id`
     : 'biddings x'
   const carried = perSupplier
