@@ -23,6 +23,8 @@ CREATE INDEX IF NOT EXISTS integrity_flags_page ON integrity_flags (year DESC, k
 CREATE INDEX IF NOT EXISTS integrity_flags_code ON integrity_flags (code, year DESC, key);
 CREATE INDEX IF NOT EXISTS integrity_flags_organization ON integrity_flags (organization_id, year DESC, key);
 CREATE INDEX IF NOT EXISTS integrity_flags_suppliers ON integrity_flags USING gin (supplier_ids);
+-- A record's flags (its detail, its page, the record filter): records @> [{"resource": …, "id": …}].
+CREATE INDEX IF NOT EXISTS integrity_flags_records ON integrity_flags USING gin (records jsonb_path_ops);
 
 -- Each organization's year as the organization-wide indicators compare them: what it committed (each real once,
 -- as the supplier and organization pages add it up), how much of that by direct contract, and how concentrated
