@@ -64,11 +64,12 @@ describe('app: operations endpoints', () => {
     ])
     assert.deepEqual(responses('/v1/transparency/arps'), ['200', '304', '404', '422', '429', '500', '503'])
     assert.deepEqual(responses('/v1/transparency/export'), ['200', '404', '422', '429', '500', '503'])
-    // The detail's 200 is the envelope around the contract of spec 2.7, field by field.
+    // The detail's 200 is the envelope around the contract of spec 2.7, field by field, and beside it the flags
+    // that name it (docs/indicators.md): no part of the record.
     const detail =
       document.paths['/v1/transparency/contracts/{id}'].get.responses['200'].content['application/json']
         .schema
-    assert.deepEqual(Object.keys(detail.properties), ['success', 'message', 'data'])
+    assert.deepEqual(Object.keys(detail.properties), ['success', 'message', 'data', 'indicators'])
     const contract = resolve(document, detail.properties.data)
     assert.deepEqual(Object.keys(contract.properties).slice(0, 3), [
       'bidding_uuid',

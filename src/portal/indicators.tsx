@@ -135,7 +135,7 @@ export function indicatorsPage({ asked, counts, list, organization }: Indicators
                 <th scope="row">
                   <a href={`/indicadores/${c.code}`}>{c.title}</a>
                 </th>
-                <td class="code">{c.code}</td>
+                <td>{c.code}</td>
                 <td>
                   {c.count > 0 ? (
                     <a href={listingUrl('/indicadores', { ...query, code: c.code })}>{c.count}</a>

@@ -135,7 +135,6 @@ table.changes{min-width:0;table-layout:fixed}
 .alerts{border-left:4px solid #b35c00;background:#fff8ef;padding:4px 12px;margin:0 0 16px}
 .alerts ul{margin:4px 0;padding-left:20px}
 .alerts p{margin:4px 0;font-size:.9em}
-.code{white-space:nowrap;font-size:.9em}
 .flags{list-style:none;padding:0}
 .flags li{border-bottom:1px solid #ddd;padding:6px 0}
 .flags p{margin:2px 0;overflow-wrap:anywhere}
