@@ -95,7 +95,8 @@ export function Success<T extends TSchema>(data: T, description: string) {
   return Type.Object(
     {
       success: Type.Literal(true),
-      message: Type.String({ examples: ['Dados recuperados com sucesso'] }),
+      // OpenAPI 3.0's own keyword: one the document keeps in every place, anyOf's branches included.
+      message: Type.String({ example: 'Dados recuperados com sucesso' }),
       data,
     },
     { description },
@@ -110,7 +111,8 @@ export function DetailSuccess<T extends TSchema>(data: T, description: string) {
   return Type.Object(
     {
       success: Type.Literal(true),
-      message: Type.String({ examples: ['Dados recuperados com sucesso'] }),
+      // OpenAPI 3.0's own keyword: one the document keeps in every place, anyOf's branches included.
+      message: Type.String({ example: 'Dados recuperados com sucesso' }),
       data,
       indicators: Type.Array(Flag, {
         description:
