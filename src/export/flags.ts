@@ -1,9 +1,9 @@
 import { openCursor } from '../db/cursor.js'
 import type { Pool } from '../db/pool.js'
-import { FLAG_FILTERS } from '../indicators/flags.js'
+import { FLAG_FILTERS, flagConditions, flagWhere } from '../indicators/flags.js'
 import { type FlagFigures, type Indicator, indicatorOf } from '../indicators/indicators.js'
 import { type Parameters, parameters } from '../queries/parameters.js'
-import { filterParameters, filterSql, filterValues } from '../resources/filters.js'
+import { filterParameters } from '../resources/filters.js'
 import { publicTaxId } from '../resources/sql.js'
 import { type Column, columnSql } from './columns.js'
 import { csvStream, type Separator } from './csv.js'
@@ -24,10 +24,14 @@ export const FLAG_EXPORT_PARAMETERS: Parameters = parameters(
 /** Made from the declaration, not read: the indicator's title and the flag's reason. */
 const DECLARED = "''"
 
+/** Where the declared cells go: the columns titled so. */
+const TITLE = 'Indicador'
+const REASON = 'Motivo'
+
 /** The file's columns; `records` names the API's address the records are read at. */
 const columns = (api: string): readonly Column[] => [
   { title: 'Código', kind: 'text', sql: 'f.code' },
-  { title: 'Indicador', kind: 'text', sql: DECLARED },
+  { title: TITLE, kind: 'text', sql: DECLARED },
   { title: 'Ano', kind: 'integer', sql: 'f.year' },
   { title: 'Órgão', kind: 'text', sql: 'g.name' },
   { title: 'CNPJ do órgão', kind: 'taxId', sql: 'g.document' },
@@ -37,7 +41,7 @@ const columns = (api: string): readonly Column[] => [
     sql: `(SELECT string_agg(s.name || ' (' || ${publicTaxId('s.document')} || ')', '; ' ORDER BY s.document)
       FROM suppliers s WHERE s.id = ANY (f.supplier_ids))`,
   },
-  { title: 'Motivo', kind: 'text', sql: DECLARED },
+  { title: REASON, kind: 'text', sql: DECLARED },
   {
     title: 'Registros',
     kind: 'text',
@@ -45,9 +49,6 @@ const columns = (api: string): readonly Column[] => [
       ORDER BY n) FROM jsonb_array_elements(f.records) WITH ORDINALITY AS x(r, n))`,
   },
 ]
-
-const TITLE = 1
-const REASON = 6
 
 export interface FlagExportRequest {
   query: Readonly<Record<string, unknown>>
@@ -67,15 +68,17 @@ export async function openFlagExport(
   const { format } = request
   const ptBr = format === 'csv' && request.separator === ';'
   const shown = columns(request.publicUrl)
-  const filters = filterSql(FLAG_FILTERS, filterValues(FLAG_FILTERS, request.query), 'f')
-  const where = filters.conditions.length > 0 ? `WHERE ${filters.conditions.join(' AND ')}` : ''
+  const [title, reason] = [TITLE, REASON].map((name) =>
+    shown.findIndex((column) => column.title === name),
+  ) as [number, number]
+  const { conditions, values } = flagConditions(FLAG_FILTERS, request.query)
   // The figures last, for the reason; not a column of the file.
   const select = [...shown.map((column) => columnSql(column, format, ptBr)), 'f.figures::text'].join(', ')
   const cursor = await openCursor<(string | null)[]>(
     pool,
-    `SELECT ${select} FROM integrity_flags f JOIN organizations g ON g.id = f.organization_id ${where}
+    `SELECT ${select} FROM integrity_flags f JOIN organizations g ON g.id = f.organization_id ${flagWhere(conditions)}
      ORDER BY f.year DESC, f.key`,
-    filters.values,
+    values,
     { rowMode: 'array', signal: request.signal },
   )
   const rows = (async function* () {
@@ -83,8 +86,8 @@ export async function openFlagExport(
       const indicator = indicatorOf(row[0] as string) as Indicator
       const figures = JSON.parse(row.at(-1) as string) as FlagFigures
       const cells = row.slice(0, -1)
-      cells[TITLE] = indicator.title
-      cells[REASON] = indicator.reason(figures)
+      cells[title] = indicator.title
+      cells[reason] = indicator.reason(figures)
       yield cells
     }
   })()

@@ -130,6 +130,27 @@ export const FLAG_SUMMARY_PARAMETERS: Parameters = parameters(
   filterParameters(SUMMARY_FILTERS),
 )
 
+/**
+ * The WHERE of a question over the flags (alias `f`): its declared filters' conditions and their values, in declared
+ * order, and the organization it names, checked once the flags are read (a flag found proves it exists).
+ */
+export function flagConditions(
+  declared: Filters,
+  query: ValidQuery,
+): { conditions: string[]; values: unknown[]; organization: string | undefined } {
+  const values = filterValues(declared, query)
+  const filters = filterSql(declared, values, 'f')
+  return {
+    conditions: filters.conditions,
+    values: filters.values,
+    organization: values.organization_uuid as string | undefined,
+  }
+}
+
+/** The conditions as a WHERE clause, or none. */
+export const flagWhere = (conditions: readonly string[]) =>
+  conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : ''
+
 /** The cursor's mark, and what a flag's key looks like. */
 const MARK = 'indicators:year'
 const KEY = /^[A-Z0-9-]+(:[0-9A-Za-z-]+)+$/
@@ -203,11 +224,7 @@ export async function flagSummary(pool: Pool, query: ValidQuery): Promise<string
 /** A page of flags, newest year first. */
 export async function flagList(pool: Pool, cursors: Cursors, query: ValidQuery): Promise<FlagList> {
   await cursors.ready()
-  const values = filterValues(FLAG_FILTERS, query)
-  await checkOrganization(pool, values.organization_uuid as string | undefined)
-  const filters = filterSql(FLAG_FILTERS, values, 'f')
-  const params: unknown[] = filters.values
-  const conditions = [...filters.conditions]
+  const { conditions, values: params, organization } = flagConditions(FLAG_FILTERS, query)
   if (query.cursor !== undefined) {
     const after = cursors.readListing(query.cursor as string, MARK, KEY)
     params.push(Number(after.key), after.id)
@@ -218,10 +235,10 @@ export async function flagList(pool: Pool, cursors: Cursors, query: ValidQuery):
   }
   const perPage = (query.per_page as number | undefined) ?? DEFAULT_PER_PAGE
   params.push(perPage + 1)
-  const where = conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : ''
   const { rows } = await pool.query<FlagRow>(
-    prepared(`${FLAGS} ${where} ORDER BY f.year DESC, f.key LIMIT $${params.length}`, params),
+    prepared(`${FLAGS} ${flagWhere(conditions)} ORDER BY f.year DESC, f.key LIMIT $${params.length}`, params),
   )
+  await checkOrganization(pool, organization, rows.length > 0)
   const more = rows.length > perPage
   const shown = rows.slice(0, perPage)
   const last = shown.at(-1) as FlagRow
@@ -231,16 +248,14 @@ export async function flagList(pool: Pool, cursors: Cursors, query: ValidQuery):
 
 /** How many flags each indicator raised, in declared order (zeros included), and over all. */
 export async function flagCounts(pool: Pool, query: ValidQuery): Promise<FlagCounts> {
-  const values = filterValues(SUMMARY_FILTERS, query)
-  await checkOrganization(pool, values.organization_uuid as string | undefined)
-  const filters = filterSql(SUMMARY_FILTERS, values, 'f')
-  const where = filters.conditions.length > 0 ? `WHERE ${filters.conditions.join(' AND ')}` : ''
+  const { conditions, values, organization } = flagConditions(SUMMARY_FILTERS, query)
   const { rows } = await pool.query<{ code: string; count: number }>(
     prepared(
-      `SELECT f.code, count(*)::int AS count FROM integrity_flags f ${where} GROUP BY f.code`,
-      filters.values,
+      `SELECT f.code, count(*)::int AS count FROM integrity_flags f ${flagWhere(conditions)} GROUP BY f.code`,
+      values,
     ),
   )
+  await checkOrganization(pool, organization, rows.length > 0)
   const counts = new Map(rows.map((row) => [row.code, row.count]))
   const byCode = (INDICATORS as readonly Indicator[]).map((i) => ({
     code: i.code,
@@ -261,10 +276,7 @@ type CardinalGroups = Record<CardinalGroup, Record<string, Record<string, number
  * comparisons between organizations, of the newest year among the flags. ParameterError past CARDINAL_MAX.
  */
 export async function cardinalOutput(pool: Pool, prefix: string, query: ValidQuery): Promise<string> {
-  const values = filterValues(FLAG_FILTERS, query)
-  await checkOrganization(pool, values.organization_uuid as string | undefined)
-  const filters = filterSql(FLAG_FILTERS, values, 'f')
-  const where = filters.conditions.length > 0 ? `WHERE ${filters.conditions.join(' AND ')}` : ''
+  const { conditions, values, organization } = flagConditions(FLAG_FILTERS, query)
   const { rows } = await pool.query<{
     code: string
     year: number
@@ -282,11 +294,12 @@ export async function cardinalOutput(pool: Pool, prefix: string, query: ValidQue
            WHEN 'contracts' THEN (SELECT coalesce(c.bidding_id, c.id) FROM contracts c
                                   WHERE c.id = (f.records->0->>'id')::uuid)::text
            ELSE f.records->0->>'id' END AS process
-       FROM integrity_flags f JOIN organizations g ON g.id = f.organization_id ${where}
-       ORDER BY f.year DESC, f.key LIMIT $${filters.values.length + 1}`,
-      [...filters.values, CARDINAL_MAX + 1],
+       FROM integrity_flags f JOIN organizations g ON g.id = f.organization_id ${flagWhere(conditions)}
+       ORDER BY f.year DESC, f.key LIMIT $${values.length + 1}`,
+      [...values, CARDINAL_MAX + 1],
     ),
   )
+  await checkOrganization(pool, organization, rows.length > 0)
   if (rows.length > CARDINAL_MAX)
     throw new ParameterError(
       'format',

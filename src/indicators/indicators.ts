@@ -1,6 +1,7 @@
 import { BIDDING_MODALITIES, BIDDING_STATUSES } from '../domain.js'
-import { money as reais } from '../format.js'
+import { day, money as reais } from '../format.js'
 import { commitments } from '../parties/parties.js'
+import { money } from '../resources/sql.js'
 import { LAW_IN_FORCE, limitsSql } from './limits.js'
 
 // The integrity indicators (red flags), each declared once: its code (the Open Contracting Partnership's where
@@ -52,10 +53,11 @@ export type CardinalGroup = 'OCID' | 'Buyer' | 'Tenderer'
 
 const ratio = (a: string | number | undefined, b: string | number | undefined) => Number(a) / Number(b)
 
-const modalityIds = (...names: (typeof BIDDING_MODALITIES)[number][]) =>
-  names.map((name) => BIDDING_MODALITIES.indexOf(name) + 1).join(', ')
-const statusIds = (...names: (typeof BIDDING_STATUSES)[number][]) =>
-  names.map((name) => BIDDING_STATUSES.indexOf(name) + 1).join(', ')
+/** The ids of names of a closed list (id = index + 1, src/domain.ts), for an IN (...). */
+const idsOf = <N extends string>(list: readonly N[], ...names: N[]) =>
+  names.map((name) => list.indexOf(name) + 1).join(', ')
+const modalityIds = (...names: (typeof BIDDING_MODALITIES)[number][]) => idsOf(BIDDING_MODALITIES, ...names)
+const statusIds = (...names: (typeof BIDDING_STATUSES)[number][]) => idsOf(BIDDING_STATUSES, ...names)
 
 /** The calendar year of an instant in Brasília, where the budget year is counted. */
 const yearOf = (instant: string) => `extract(year FROM ${instant} AT TIME ZONE 'America/Sao_Paulo')::int`
@@ -63,7 +65,6 @@ const yearOf = (instant: string) => `extract(year FROM ${instant} AT TIME ZONE '
 /** A record a flag names, for its `records`. */
 const record = (resource: string, id: string) => `jsonb_build_object('resource', '${resource}', 'id', ${id})`
 
-const money = (sql: string) => `round(${sql}, 2)::text`
 const share = (sql: string) => `round((${sql})::numeric, 6)::float8`
 /** A share of an amount of money, in cents rounded half up, as the rules compare money. */
 const cents = (sql: string) => `round(${sql}, 2)`
@@ -160,14 +161,12 @@ const fenced = (code: string, column: string, figure: string) => `
       'q1', ${share('f.q1')}, 'q3', ${share('f.q3')}, 'organizations', f.organizations, 'committed', ${money('y.committed')})
       AS figures
   FROM integrity_organization_years y
-  JOIN (SELECT year, count(*)::int AS organizations,
-          percentile_cont(0.5) WITHIN GROUP (ORDER BY ${column}) AS median,
-          percentile_cont(0.25) WITHIN GROUP (ORDER BY ${column}) AS q1,
-          percentile_cont(0.75) WITHIN GROUP (ORDER BY ${column}) AS q3,
-          percentile_cont(0.75) WITHIN GROUP (ORDER BY ${column})
-            + 1.5 * (percentile_cont(0.75) WITHIN GROUP (ORDER BY ${column})
-                     - percentile_cont(0.25) WITHIN GROUP (ORDER BY ${column})) AS fence
-        FROM integrity_organization_years WHERE commitments >= ${MIN_COMMITMENTS} GROUP BY year) f
+  JOIN (SELECT q.*, q.q3 + 1.5 * (q.q3 - q.q1) AS fence
+        FROM (SELECT year, count(*)::int AS organizations,
+                percentile_cont(0.5) WITHIN GROUP (ORDER BY ${column}) AS median,
+                percentile_cont(0.25) WITHIN GROUP (ORDER BY ${column}) AS q1,
+                percentile_cont(0.75) WITHIN GROUP (ORDER BY ${column}) AS q3
+              FROM integrity_organization_years WHERE commitments >= ${MIN_COMMITMENTS} GROUP BY year) q) f
     ON f.year = y.year AND f.organizations >= ${MIN_ORGANIZATIONS}
   WHERE y.commitments >= ${MIN_COMMITMENTS} AND y.${column} > f.fence`
 
@@ -273,14 +272,15 @@ export const INDICATORS = [
       SELECT 'R018:' || b.id AS key, 'R018' AS code, b.organization_id, ${yearOf('b.opening_date')} AS year,
         ${providersOf('b.id')} AS supplier_ids, jsonb_build_array(${record('public-calls', 'b.id::text')}) AS records,
         jsonb_build_object('value', ${money('coalesce(b.sum_amount_total_finish, b.sum_amount_total)')},
-          'items', (SELECT count(*)::int FROM bidding_items i WHERE i.bidding_id = b.id)) AS figures
+          'items', i.items) AS figures
       FROM biddings b
+      CROSS JOIN LATERAL (SELECT count(*)::int AS items FROM bidding_items i WHERE i.bidding_id = b.id) i
       WHERE b.kind = 'public_call' AND b.organization_id IN (${orgs}) AND b.opening_date IS NOT NULL
         AND b.modality_id IN (${COMPETITIVE})
         AND b.status_id IN (${statusIds('Adjudicado', 'Homologado', 'Concluído')})
         AND (SELECT count(DISTINCT p.supplier_id) FROM bidding_providers p WHERE p.bidding_id = b.id) = 1
         -- A call of one item has one winner whatever the competition: only calls of several items, or of items unknown.
-        AND (SELECT count(*) FROM bidding_items i WHERE i.bidding_id = b.id) <> 1`,
+        AND i.items <> 1`,
     cardinal: { groups: ['OCID'], value: () => 1 },
     reason: (f) =>
       Number(f.items) > 1
@@ -319,7 +319,7 @@ export const INDICATORS = [
         AND w.days < w.minimum`,
     cardinal: { groups: ['OCID'], value: (f) => ratio(f.working_days, f.minimum) },
     reason: (f) =>
-      `Propostas recebidas de ${brDay(f.opening as string)} a ${brDay(f.closing as string)}: ${f.working_days} dias ` +
+      `Propostas recebidas de ${day(f.opening as string)} a ${day(f.closing as string)}: ${f.working_days} dias ` +
       `úteis, menos que os ${f.minimum} do art. 55.`,
   },
   {
@@ -393,9 +393,6 @@ export const INDICATOR_CODES: readonly IndicatorCode[] = INDICATORS.map((indicat
 /** An indicator by its code. */
 export const indicatorOf = (code: string): Indicator | undefined =>
   (INDICATORS as readonly Indicator[]).find((indicator) => indicator.code === code)
-
-/** 31/12/2025 from 2025-12-31. */
-const brDay = (value: string) => `${value.slice(8, 10)}/${value.slice(5, 7)}/${value.slice(0, 4)}`
 
 /**
  * The organizations' years the organization-wide indicators compare (integrity_organization_years), from the

@@ -3,7 +3,7 @@ import { FLAG_FILTERS } from '../indicators/flags.js'
 import type { Indicator } from '../indicators/indicators.js'
 import { PUBLIC_RESOURCES } from '../resources/index.js'
 import { FilterFields } from './form-field.js'
-import { page } from './layout.js'
+import { companyPath, page } from './layout.js'
 import { listingUrl } from './listing.js'
 
 // Where to look first: the integrity flags (/indicadores), a page per indicator explaining it
@@ -43,7 +43,16 @@ function FlagItem({ flag }: { flag: FlagAnswer }) {
         </strong>{' '}
         ({flag.code}, {flag.year}) ·{' '}
         <a href={`/orgaos/${flag.organization_uuid}`}>{flag.organization_name}</a>
-        {flag.providers.length > 0 && ` · ${flag.providers.map((p) => p.name).join(', ')}`}
+        {flag.providers.map((p) => {
+          // A company leads to its page; a person has none.
+          const href = companyPath(p.document)
+          return (
+            <>
+              {' · '}
+              {href ? <a href={href}>{p.name}</a> : p.name}
+            </>
+          )
+        })}
       </p>
       <p>{flag.reason}</p>
       <p>
@@ -187,9 +196,13 @@ export function indicatorPage(indicator: Indicator, count: number): string {
         <strong>{NEVER_A_VERDICT}</strong>
       </p>
       <p>
-        <a
-          href={listingUrl('/indicadores', { code: indicator.code })}
-        >{`Ver os ${count} sinais deste indicador`}</a>
+        {count === 0 ? (
+          'Nenhum sinal deste indicador nos dados publicados.'
+        ) : (
+          <a href={listingUrl('/indicadores', { code: indicator.code })}>
+            {count === 1 ? 'Ver o sinal deste indicador' : `Ver os ${count} sinais deste indicador`}
+          </a>
+        )}
       </p>
     </>,
     [{ label: 'Sinais de alerta', href: '/indicadores' }, { label: indicator.code }],

@@ -134,6 +134,7 @@ table.changes{min-width:0;table-layout:fixed}
 .banner{border:2px solid #b35c00;background:#fff8ef;border-radius:6px;padding:8px 12px;margin:0 0 12px}
 .alerts{border-left:4px solid #b35c00;background:#fff8ef;padding:4px 12px;margin:0 0 16px}
 .alerts ul{margin:4px 0;padding-left:20px}
+.alerts ul.kinds{padding-left:0}
 .alerts p{margin:4px 0;font-size:.9em}
 .flags{list-style:none;padding:0}
 .flags li{border-bottom:1px solid #ddd;padding:6px 0}

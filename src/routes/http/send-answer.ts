@@ -1,6 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { Hit } from '../../auth/rate-limit.js'
 import type { Answer } from '../../readmodel/answer.js'
+import type { PublicReads } from '../../reads/public-reads.js'
+import type { Read } from '../../reads/read.js'
 
 export const CACHE_CONTROL = 'public, max-age=60'
 export const JSON_TYPE = 'application/json; charset=utf-8'
@@ -40,4 +42,14 @@ export function sendAnswer(
   reply.header('content-type', type)
   if (encoding !== undefined) reply.header('content-encoding', encoding)
   return reply.send(answer.bytesFor(encoding))
+}
+
+/** A read's answer, sent: for reads that always have one (what they lack is their NotFoundError). */
+export async function sendRead(
+  reads: PublicReads,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  read: Read,
+): Promise<FastifyReply> {
+  return sendAnswer(request, reply, (await reads.answer(read, () => request.signal)) as Answer)
 }

@@ -7,11 +7,10 @@ import { FLAG_EXPORT_PARAMETERS, openFlagExport } from '../../export/flags.js'
 import { FLAG_PARAMETERS, FLAG_SUMMARY_PARAMETERS } from '../../indicators/flags.js'
 import { CardinalOutput, FlagPage, FlagSummary } from '../../indicators/schemas.js'
 import { checkOrganization } from '../../queries/organization.js'
-import type { Answer } from '../../readmodel/answer.js'
 import { PublicReads } from '../../reads/public-reads.js'
 import type { Read } from '../../reads/read.js'
 import type { TransparencyOptions } from '../http/route-options.js'
-import { sendAnswer } from '../http/send-answer.js'
+import { sendRead } from '../http/send-answer.js'
 import { sendDownload } from '../http/send-download.js'
 import { FILE_ANSWER, fileDownload } from './export-route.js'
 
@@ -27,9 +26,8 @@ const ABOUT =
 
 export const indicatorRoutes: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app, options) => {
   const reads = new PublicReads(options)
-  /** A read's answer, sent: each read here always has one (an unknown organization is its NotFoundError). */
-  const send = async (request: FastifyRequest, reply: FastifyReply, read: Read) =>
-    sendAnswer(request, reply, (await reads.answer(read, () => request.signal)) as Answer)
+  const send = (request: FastifyRequest, reply: FastifyReply, read: Read) =>
+    sendRead(reads, request, reply, read)
 
   app.get(
     '/transparency/indicators',

@@ -6,11 +6,10 @@ import { ORGANIZATION_LIST_PARAMETERS, SUPPLIER_LIST_PARAMETERS } from '../../pa
 import { OrganizationList, OrganizationPage, SupplierList, SupplierPage } from '../../parties/schemas.js'
 import { PRICE_PARAMETERS } from '../../prices/research.js'
 import { PriceResearch } from '../../prices/schemas.js'
-import type { Answer } from '../../readmodel/answer.js'
 import { PublicReads } from '../../reads/public-reads.js'
 import type { Read } from '../../reads/read.js'
 import type { TransparencyOptions } from '../http/route-options.js'
-import { sendAnswer } from '../http/send-answer.js'
+import { sendRead } from '../http/send-answer.js'
 
 // What things cost and who is paid: the price research, and the suppliers' and organizations' lists and
 // pages. Each route declares its read and sends its answer.
@@ -19,9 +18,8 @@ const INVALID = failure('An unknown or invalid parameter; the message names it a
 
 export const partyRoutes: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app, options) => {
   const reads = new PublicReads(options)
-  /** A read's answer, sent: each read here always has one (a missing record is its NotFoundError). */
-  const send = async (request: FastifyRequest, reply: FastifyReply, read: Read) =>
-    sendAnswer(request, reply, (await reads.answer(read, () => request.signal)) as Answer)
+  const send = (request: FastifyRequest, reply: FastifyReply, read: Read) =>
+    sendRead(reads, request, reply, read)
 
   app.get(
     '/transparency/prices',
