@@ -1772,7 +1772,7 @@ export interface components {
              * @description The indicator's code (docs/indicators.md)
              * @enum {string}
              */
-            code: "BR-LIMITE-DISPENSA" | "R011" | "BR-ADITIVO-25" | "R018" | "BR-PRAZO-PROPOSTA" | "R050" | "R013" | "R051";
+            code: "BR-LIMITE-DISPENSA" | "R011" | "BR-ADITIVO-25" | "R018" | "BR-PRAZO-PROPOSTA" | "R017" | "R050" | "R013" | "R051";
             /** @description What the indicator flags, in Portuguese */
             title: string;
             /** @description Why this record is flagged, in one Portuguese sentence with the rule's figures */
@@ -1794,7 +1794,7 @@ export interface components {
             };
             /** @description The records the flag is about, in the order the reason reads them */
             records: {
-                /** @description direct-contracts, public-calls, contracts or organizations */
+                /** @description direct-contracts, public-calls, contracts, arps or organizations */
                 kind: string;
                 id: string;
                 /** @description Where the API gives the record */
@@ -2541,7 +2541,7 @@ export interface components {
                  * @description The indicator's code (docs/indicators.md)
                  * @enum {string}
                  */
-                code: "BR-LIMITE-DISPENSA" | "R011" | "BR-ADITIVO-25" | "R018" | "BR-PRAZO-PROPOSTA" | "R050" | "R013" | "R051";
+                code: "BR-LIMITE-DISPENSA" | "R011" | "BR-ADITIVO-25" | "R018" | "BR-PRAZO-PROPOSTA" | "R017" | "R050" | "R013" | "R051";
                 title: string;
                 count: number;
             }[];
@@ -3177,7 +3177,7 @@ export interface operations {
                 /** @description CSV field separator. Default `,`, with money as `1234.56`, a CNPJ as its 14 digits and dates in ISO 8601. `;` suits spreadsheets in Portuguese (Brazil): money then has the decimal comma, `1234,56`, which they read as a number; a CNPJ is written as people write it, `01.234.567/0001-89`, which they keep as text (its digits alone would become a number without its leading zeros); and a date is `31/12/2025`, an instant `31/12/2025 23:59:59` (UTC, as the column says), which they read as dates. */
                 separator?: "," | ";";
                 /** @description An indicator's code (docs/indicators.md) */
-                code?: "BR-LIMITE-DISPENSA" | "R011" | "BR-ADITIVO-25" | "R018" | "BR-PRAZO-PROPOSTA" | "R050" | "R013" | "R051";
+                code?: "BR-LIMITE-DISPENSA" | "R011" | "BR-ADITIVO-25" | "R018" | "BR-PRAZO-PROPOSTA" | "R017" | "R050" | "R013" | "R051";
                 /** @description Only records of this organization */
                 organization_uuid?: string;
                 /** @description The supplier's CNPJ, 14 digits. A CPF is not accepted: a filter that answers whether a person's CPF has records would reveal the digits that the mask hides. Find a person by provider_name. */
@@ -7051,7 +7051,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description An indicator's code (docs/indicators.md) */
-                code?: "BR-LIMITE-DISPENSA" | "R011" | "BR-ADITIVO-25" | "R018" | "BR-PRAZO-PROPOSTA" | "R050" | "R013" | "R051";
+                code?: "BR-LIMITE-DISPENSA" | "R011" | "BR-ADITIVO-25" | "R018" | "BR-PRAZO-PROPOSTA" | "R017" | "R050" | "R013" | "R051";
                 /** @description Only records of this organization */
                 organization_uuid?: string;
                 /** @description The supplier's CNPJ, 14 digits. A CPF is not accepted: a filter that answers whether a person's CPF has records would reveal the digits that the mask hides. Find a person by provider_name. */

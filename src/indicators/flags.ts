@@ -293,6 +293,8 @@ export async function cardinalOutput(pool: Pool, prefix: string, query: ValidQue
            WHEN 'organizations' THEN NULL
            WHEN 'contracts' THEN (SELECT coalesce(c.bidding_id, c.id) FROM contracts c
                                   WHERE c.id = (f.records->0->>'id')::uuid)::text
+           WHEN 'arps' THEN (SELECT coalesce(a.bidding_id, a.id) FROM arps a
+                             WHERE a.id = (f.records->0->>'id')::uuid)::text
            ELSE f.records->0->>'id' END AS process
        FROM integrity_flags f JOIN organizations g ON g.id = f.organization_id ${flagWhere(conditions)}
        ORDER BY f.year DESC, f.key LIMIT $${values.length + 1}`,
@@ -321,8 +323,9 @@ export async function cardinalOutput(pool: Pool, prefix: string, query: ValidQue
       if (group === 'Tenderer')
         for (const cnpj of row.tenderers) put(group, `BR-CNPJ-${cnpj}`, row.code, value)
     }
-    // Rows come newest year first: the first of a code with fences is its newest year's.
-    if (row.figures.fence !== undefined && meta[row.code] === undefined)
+    // Rows come newest year first: the first of a comparison between organizations is its newest year's. (R017's
+    // fences are each description's, no one figure of the rule.)
+    if (indicator.scope.kind === 'all' && meta[row.code] === undefined)
       meta[row.code] = {
         q1: Number(row.figures.q1),
         q3: Number(row.figures.q3),

@@ -42,7 +42,9 @@ export const Flag = Type.Object(
     records: Type.Array(
       Type.Object(
         {
-          kind: Type.String({ description: 'direct-contracts, public-calls, contracts or organizations' }),
+          kind: Type.String({
+            description: 'direct-contracts, public-calls, contracts, arps or organizations',
+          }),
           id: Type.String(),
           link: Type.String({ description: 'Where the API gives the record' }),
         },

@@ -105,45 +105,54 @@ const tallySql = (kind: Tallied, condition: string) =>
 const activity = <K extends Tallied>(kinds: readonly K[], condition: (kind: K) => string) =>
   kinds.map((kind) => tallySql(kind, condition(kind))).join('\n  UNION ALL ')
 
+/** The kinds whose records are commitments (`commitments`), each as its rows' `kind`. */
+export type CommittedKind = 'contracts' | 'direct_contracts' | 'orders'
+
 /**
  * What was committed, each real once (docs/architecture.md, "Value committed"): a row per commitment, with its
- * supplier, organization, day, value and modality. Contracts at their value; a direct contract that no contract of the
- * same supplier carries, at its finished total when it has one; an order that no contract of the same supplier
- * carries (under an ARP, or under nothing). An ARP's registered value is a ceiling, not a commitment: never here.
- * `condition` limits each part (its table's alias is `x`, the supplier's column `supplier`). `perSupplier`: a
- * direct contract with several suppliers is a commitment to each (a supplier's page, an organization's ranking);
- * without it, one commitment of the organization (its own total). `organizations`, a SQL set of ids, limits the
- * direct contracts' suppliers to theirs before the DISTINCT (an equality on the organization reaches inside it
- * through the join; a set does not).
+ * kind, record (`ref`: its id, an order's number), supplier, organization, day, value and modality. Contracts at
+ * their value; a direct contract that no contract of the same supplier carries, at its finished total when it
+ * has one; an order that no contract of the same supplier carries (under an ARP, or under nothing). An ARP's
+ * registered value is a ceiling, not a commitment: never here. `condition` limits each part (its table's alias is
+ * `x`, the supplier's column `supplier`, the part's kind `kind`). `perSupplier`: a direct contract with several
+ * suppliers is a commitment to each (a supplier's page, an organization's ranking); without it, one commitment
+ * of the organization (its own total). `narrow` limits the direct contracts' suppliers before the DISTINCT, to the
+ * biddings of a SQL set of organizations or of ids (an equality on the organization reaches inside it through the
+ * join; a set does not).
  */
 export function commitments(
-  condition: (supplier: string) => string,
+  condition: (supplier: string, kind: CommittedKind) => string,
   perSupplier = true,
-  organizations?: string,
+  narrow?: { organizations?: string; biddings?: string },
 ): string {
   const [contracts, direct, orders] = [tally('contracts'), tally('direct_contracts'), tally('orders')]
   const directSupplier = perSupplier ? 'p.supplier_id' : 'NULL::bigint'
+  const narrowed = [
+    narrow?.organizations === undefined ? undefined : `b.organization_id IN (${narrow.organizations})`,
+    narrow?.biddings === undefined ? undefined : `b.id IN (${narrow.biddings})`,
+  ].filter((c) => c !== undefined)
   // Each supplier of a direct contract once. The organization is carried along, so that a condition on the
   // bidding's organization reaches inside the DISTINCT (through the join's equality), as one on the supplier does.
   const directFrom = perSupplier
     ? `biddings x JOIN (SELECT DISTINCT bp.bidding_id, bp.supplier_id, b.organization_id
         FROM bidding_providers bp JOIN biddings b ON b.id = bp.bidding_id
-        ${organizations === undefined ? '' : `WHERE b.organization_id IN (${organizations})`}) p
+        ${narrowed.length === 0 ? '' : `WHERE ${narrowed.join(' AND ')}`}) p
         ON p.bidding_id = x.id AND p.organization_id = x.organization_id`
     : 'biddings x'
   const carried = perSupplier
     ? 'c.bidding_id = x.id AND c.supplier_id = p.supplier_id'
     : 'c.bidding_id = x.id'
   return `
-  SELECT 'contracts' AS kind, x.supplier_id, x.organization_id, ${contracts.day('x')} AS day,
+  SELECT 'contracts' AS kind, x.id::text AS ref, x.supplier_id, x.organization_id, ${contracts.day('x')} AS day,
       ${contracts.value('x')} AS value, x.modality_id
-    FROM ${contracts.table} x WHERE ${condition('x.supplier_id')}
-  UNION ALL SELECT 'direct_contracts', ${directSupplier}, x.organization_id, ${direct.day('x')}, ${direct.value('x')},
-      x.modality_id
-    FROM ${directFrom} WHERE ${direct.where('x')} AND ${condition(directSupplier)}
+    FROM ${contracts.table} x WHERE ${condition('x.supplier_id', 'contracts')}
+  UNION ALL SELECT 'direct_contracts', x.id::text, ${directSupplier}, x.organization_id, ${direct.day('x')},
+      ${direct.value('x')}, x.modality_id
+    FROM ${directFrom} WHERE ${direct.where('x')} AND ${condition(directSupplier, 'direct_contracts')}
       AND NOT EXISTS (SELECT 1 FROM contracts c WHERE ${carried})
-  UNION ALL SELECT 'orders', x.supplier_id, x.organization_id, ${orders.day('x')}, ${orders.value('x')}, x.modality_id
-    FROM ${orders.table} x WHERE ${condition('x.supplier_id')}
+  UNION ALL SELECT 'orders', x.number, x.supplier_id, x.organization_id, ${orders.day('x')}, ${orders.value('x')},
+      x.modality_id
+    FROM ${orders.table} x WHERE ${condition('x.supplier_id', 'orders')}
       AND NOT EXISTS (SELECT 1 FROM contracts c WHERE c.organization_id = x.organization_id
         AND c.contract_number = x.contract_number AND c.supplier_id = x.supplier_id)`
 }

@@ -4,7 +4,6 @@ import { parse } from 'csv-parse/sync'
 import ExcelJS from 'exceljs'
 import fc from 'fast-check'
 import type { DemoRecord } from '../../src/demo/generator.js'
-import { cnpjFrom, cpfFrom } from '../../src/demo/tax-ids.js'
 import { importRecords } from '../../src/import/importer.js'
 import { INDICATOR_CODES } from '../../src/indicators/indicators.js'
 import { DIRECT_AWARD_LIMITS } from '../../src/indicators/limits.js'
@@ -12,112 +11,29 @@ import { projectIndicators } from '../../src/indicators/project.js'
 import { serving } from '../helpers/app.js'
 import { seededDatabase, type TestDatabase } from '../helpers/db.js'
 import { eventually } from '../helpers/http.js'
-import { demoRecords, first, ndjson, source, TINY } from '../helpers/records.js'
+import {
+  call,
+  contract,
+  direct,
+  item,
+  order,
+  org,
+  person,
+  type Supplier,
+  supplier,
+  term,
+  uuid,
+} from '../helpers/indicator-records.js'
+import { ndjson, source } from '../helpers/records.js'
 
 // The integrity indicators (issue 69), each on records whose flags are worked out by hand: both sides of every
 // threshold (at the limit, a cent under, a cent over), a year turning in Brasília before it turns in UTC, a
 // withdrawn record, an organization with no direct contract. docs/indicators.md gives the rules.
 
-const demo = demoRecords(TINY, 11)
-const uuid = (prefix: string, n: number) => `${prefix}000000-0000-4000-8000-${String(n).padStart(12, '0')}`
-const org = (n: number): DemoRecord => ({
-  type: 'organization',
-  uuid: uuid('0a', n),
-  name: `Órgão ${n}`,
-  document: cnpjFrom([9, 9, 0, 0, 0, 0, Math.floor(n / 10), n % 10, 0, 0, 0, 1]),
-})
-const supplier = (n: number, name = `Fornecedor ${n} Ltda`) => ({
-  document: cnpjFrom([7, 7, 1, 1, 0, 0, 0, n, 0, 0, 0, 1]),
-  name,
-})
 type Six = [DemoRecord, DemoRecord, DemoRecord, DemoRecord, DemoRecord, DemoRecord]
 const [A, B, C, D, E, F] = [1, 2, 3, 4, 5, 6].map(org) as Six
 const G = Array.from({ length: 10 }, (_, k) => org(10 + k))
-type Supplier = ReturnType<typeof supplier>
 const [X, Y, Z, W] = [1, 2, 3, 4].map((n) => supplier(n)) as [Supplier, Supplier, Supplier, Supplier]
-const person = { document: cpfFrom([3, 3, 3, 4, 4, 4, 5, 5, 5]), name: 'Ana Souza' }
-
-let serial = 0
-const direct = (
-  organization: DemoRecord,
-  value: string,
-  opening: string,
-  providers: { document: string; name: string }[],
-  extra: Partial<DemoRecord> = {},
-): DemoRecord => ({
-  ...first(demo, 'direct_contract'),
-  id: uuid('dc', ++serial),
-  organization_uuid: organization.uuid,
-  number: `DISP ${serial}/2025`,
-  modality: 'Dispensa sem Disputa',
-  status: 'Adjudicado',
-  opening_date: opening,
-  sum_amount_total: value,
-  sum_amount_total_finish: null,
-  providers: providers.map((p) => ({ name: p.name, document: p.document, representative_name: null })),
-  ...extra,
-})
-
-const contract = (
-  organization: DemoRecord,
-  amount: string,
-  start: string,
-  who: { document: string; name: string },
-  extra: Partial<DemoRecord> = {},
-): DemoRecord => ({
-  ...first(demo, 'contract'),
-  id: uuid('cc', ++serial),
-  organization_uuid: organization.uuid,
-  contract_number: `C${serial}/${start.slice(0, 4)}`,
-  bidding_uuid: null,
-  arp_number: null,
-  bidding_modality: 'Pregão Eletrônico',
-  provider_document: who.document,
-  provider_company_name: who.name,
-  amount_total: amount,
-  date_start: start,
-  terms: [],
-  ...extra,
-})
-
-const term = (value: string | null, description = 'Acréscimo de quantitativos') => ({
-  number: `${++serial}º Termo Aditivo`,
-  kind: 'Termo Aditivo',
-  description,
-  signature_date: '2025-05-01',
-  date_start: null,
-  date_end: null,
-  value,
-  documents: [],
-})
-
-const call = (
-  organization: DemoRecord,
-  providers: { document: string; name: string }[],
-  extra: Partial<DemoRecord> = {},
-): DemoRecord => ({
-  ...first(demo, 'public_call'),
-  id: uuid('bc', ++serial),
-  organization_uuid: organization.uuid,
-  number: `PE ${serial}/2025`,
-  modality: 'Pregão Eletrônico',
-  status: 'Homologado',
-  opening_date: '2025-03-03T12:00:00.000000Z',
-  judgment_criteria: 'Menor preço',
-  sum_amount_total: '90000.00',
-  sum_amount_total_finish: '80000.00',
-  providers: providers.map((p) => ({ name: p.name, document: p.document, representative_name: null })),
-  ...extra,
-})
-
-const item = (n: number) => ({
-  number_item: n,
-  description: `Item ${n}`,
-  unit_measurement: 'UN',
-  quantity: 1,
-  estimated_amount: 10,
-  estimated_total: '10.00',
-})
 
 // BR-LIMITE-DISPENSA, organization A (its suppliers apart, so that none adds up past the limit, R011, nor holds
 // half, R050). Art. 75, II in 2025: R$ 62.725,59; its 90%, in cents: R$ 56.453,03.
@@ -214,6 +130,41 @@ const fenced = G.flatMap((organization, k) =>
   ),
 )
 
+// R017, organization H, eleven prices a description and unit, one a supply order each: 1 to 10, and the top one.
+// Sorted, Q1 is 3.50 and Q3 8.50 (interpolated at ranks 3.5 and 8.5), so the fence is 8.50 + 1.5 × 5.00 = 16.00.
+// Lápis: the top price 16.00, at the fence. Borracha: 16.01, a cent past it, a PNCP result of a call of C (its
+// units written UN, Unidade and und., one unit). Clipe: 16.01, an order under no contract or ARP. Régua: nine
+// prices, too few, whatever the last.
+const H = org(7)
+const sellers = [X, Y, Z, W, person]
+const seller = (k: number) => sellers[k % sellers.length] as Supplier
+const ten = (description: string, units = ['UN']) =>
+  Array.from({ length: 10 }, (_, k) =>
+    order(H, description, units[k % units.length] as string, k + 1, seller(k)),
+  )
+const pencils = [...ten('Lápis preto nº 2'), order(H, 'Lápis preto nº 2', 'UN', 16, X)]
+const erasers = ten('Borracha branca', ['UN', 'Unidade', 'und.'])
+const erasersCall = call(C, [X, Y], {
+  items: [{ ...item(1), description: 'Borracha branca', unit_measurement: 'UN' }, item(2)],
+  results: [
+    {
+      number_item: 1,
+      name: X.name,
+      document: X.document,
+      quantity: 1,
+      amount: 16.01,
+      amount_total: '16.01',
+      discount: null,
+      result_date: '2025-05-02',
+    },
+  ],
+})
+const clips = [...ten('Clipe niquelado 2/0'), order(H, 'Clipe niquelado 2/0', 'UN', 16.01, Y)]
+const rulers = [
+  ...Array.from({ length: 8 }, (_, k) => order(H, 'Régua 30 cm', 'UN', k + 1, seller(k))),
+  order(H, 'Régua 30 cm', 'UN', 100, Z),
+]
+
 const records: DemoRecord[] = [
   A,
   B,
@@ -252,6 +203,12 @@ const records: DemoRecord[] = [
   ...half,
   ...few,
   ...fenced,
+  H,
+  ...pencils,
+  ...erasers,
+  erasersCall,
+  ...clips,
+  ...rulers,
 ]
 
 interface Flag {
@@ -443,6 +400,51 @@ describe('integrity indicators, each on both sides of its threshold', () => {
     )
   })
 
+  it("flags a unit price above its description's fence among ten prices or more, from orders and results", async () => {
+    const all = await flags('&code=R017')
+    assert.deepEqual(all.map((f) => f.figures.description).sort(), ['Borracha branca', 'Clipe niquelado 2/0'])
+    const result = all.find((f) => f.figures.source === 'result') as Flag
+    assert.deepEqual(result.figures, {
+      amount: '16.01',
+      unit: 'UN',
+      description: 'Borracha branca',
+      source: 'result',
+      prices: 11,
+      q1: '3.50',
+      median: '6.00',
+      q3: '8.50',
+      fence: '16.00',
+      ratio: 2.668333,
+    })
+    assert.equal(
+      result.reason,
+      'Preço unitário de R$ 16,01 (UN) para «Borracha branca», 2,7 vezes a mediana de R$ 6,00 entre 11 preços do ' +
+        'mesmo item, acima da cerca de R$ 16,00 (Q3 + 1,5 × IQR).',
+    )
+    // A result names its contratação; an order under no contract or ARP, its organization.
+    assert.deepEqual(result.records, [
+      { kind: 'public-calls', id: erasersCall.id, link: `/v1/transparency/public-calls/${erasersCall.id}` },
+    ])
+    assert.equal(result.organization_uuid, C.uuid)
+    assert.deepEqual(result.providers, [X])
+    const clip = all.find((f) => f.figures.source === 'order') as Flag
+    assert.deepEqual(clip.records, [
+      { kind: 'organizations', id: H.uuid, link: `/v1/transparency/organizations/${H.uuid}` },
+    ])
+    assert.deepEqual(clip.providers, [Y])
+    assert.equal(clip.year, 2025)
+    // The flagged contratação's detail carries it.
+    const detail = (await (
+      await fetch(`${server.base}/v1/transparency/public-calls/${erasersCall.id}`)
+    ).json()) as {
+      indicators: Flag[]
+    }
+    assert.deepEqual(
+      detail.indicators.map((f) => f.code),
+      ['R017'],
+    )
+  })
+
   it('pages every flag once by cursor, newest year first, and filters by organization, supplier and year', async () => {
     const all = await flags()
     const keys = all.map((f) => `${f.code} ${f.records.map((r) => r.id).join(' ')} ${f.year}`)
@@ -451,7 +453,7 @@ describe('integrity indicators, each on both sides of its threshold', () => {
       all.map((f) => f.year),
       [...all.map((f) => f.year)].sort((a, b) => b - a),
     )
-    assert.equal(all.length, 4 + 2 + 2 + 2 + 2 + 2 + 1 + 1)
+    assert.equal(all.length, 4 + 2 + 2 + 2 + 2 + 2 + 2 + 1 + 1)
     const ofB = await flags(`&organization_uuid=${String(B.uuid).toUpperCase()}`)
     assert.deepEqual(
       ofB.map((f) => f.code),
@@ -464,6 +466,7 @@ describe('integrity indicators, each on both sides of its threshold', () => {
       'BR-PRAZO-PROPOSTA',
       'BR-PRAZO-PROPOSTA',
       'R011',
+      'R017',
     ])
     const of2024 = await flags('&year=2024')
     assert.deepEqual(of2024.map((f) => f.code).sort(), ['R013', 'R050', 'R051'])
@@ -484,11 +487,12 @@ describe('integrity indicators, each on both sides of its threshold', () => {
       'BR-ADITIVO-25': 2,
       R018: 2,
       'BR-PRAZO-PROPOSTA': 2,
+      R017: 2,
       R050: 2,
       R013: 1,
       R051: 1,
     })
-    assert.equal(summary.total, 16)
+    assert.equal(summary.total, 18)
     const { body: ofA } = await answer(`/v1/transparency/indicators/summary?organization_uuid=${A.uuid}`)
     assert.equal((ofA.data as { total: number }).total, 4)
   })
@@ -543,7 +547,7 @@ describe('integrity indicators, each on both sides of its threshold', () => {
       return response.text()
     }
     const all = await text('/indicadores')
-    assert.ok(all.includes('<h2 id="sinais">Sinais (16)</h2>'))
+    assert.ok(all.includes('<h2 id="sinais">Sinais (18)</h2>'))
     assert.ok(all.includes('nunca um veredito'))
     const split = await text(
       `/indicadores?code=R011&organization_uuid=${B.uuid}&year=2025&provider_document=`,
@@ -582,7 +586,8 @@ describe('integrity indicators, each on both sides of its threshold', () => {
     assert.deepEqual(cardinal.OCID?.[ocid(pastQuarter.id)], { 'BR-ADITIVO-25': 0.25 })
     assert.deepEqual(cardinal.OCID?.[ocid(seven.id)], { 'BR-PRAZO-PROPOSTA': 0.875 })
     assert.deepEqual(cardinal.OCID?.[ocid(single.id)], { R018: 1 })
-    assert.equal(Object.keys(cardinal.OCID ?? {}).length, 10)
+    assert.deepEqual(cardinal.OCID?.[ocid(erasersCall.id)], { R017: 2.6683 })
+    assert.equal(Object.keys(cardinal.OCID ?? {}).length, 11)
     // R011 in B: Y's 65,000 over 62,725.59 and W's a cent over, the greater standing for the buyer.
     assert.deepEqual(cardinal.Buyer?.[`BR-CNPJ-${B.document}`], { R011: 1.0363 })
     assert.deepEqual(cardinal.Tenderer?.[`BR-CNPJ-${Y.document}`], { R011: 1.0363 })
@@ -698,6 +703,8 @@ describe('integrity indicators, each on both sides of its threshold', () => {
           // Past the limit now: the contract at 90% leaves the flags as it changes.
           { ...atNinety, sum_amount_total: '70000.00' },
           direct(A, '60000.00', '2025-08-01T15:00:00.000000Z', [W]),
+          // A pencil at R$ 10,00 withdrawn: the nine left and the top one fence at 14.50, which 16.00 passes.
+          { type: 'withdraw', record: 'order', organization_uuid: H.uuid, number: pencils[9]?.number },
         ]),
       ),
     ])
@@ -709,6 +716,12 @@ describe('integrity indicators, each on both sides of its threshold', () => {
       assert.ok(!ids(all, 'BR-LIMITE-DISPENSA').includes(String(atLimit.id)))
       assert.ok(!ids(all, 'BR-LIMITE-DISPENSA').includes(String(atNinety.id)))
     })
+    const prices = await flags('&code=R017')
+    assert.deepEqual(prices.map((f) => [f.figures.description, f.figures.amount, f.figures.fence]).sort(), [
+      ['Borracha branca', '16.01', '16.00'],
+      ['Clipe niquelado 2/0', '16.01', '16.00'],
+      ['Lápis preto nº 2', '16.00', '14.50'],
+    ])
     // Organizations the import did not touch keep theirs.
     assert.equal((await flags('&code=R011')).length, 2)
     assert.equal((await flags('&code=R013')).length, 1)
