@@ -7179,6 +7179,8 @@ export interface operations {
                 organization_uuid?: string;
                 /** @description The supplier's CNPJ, 14 digits. A CPF is not accepted: a filter that answers whether a person's CPF has records would reveal the digits that the mask hides. Find a person by provider_name. */
                 provider_document?: string;
+                /** @description The flags that name one record: its kind and id, `contracts/<uuid>` (direct-contracts, public-calls, arps, organizations alike); a detail gives the same flags beside its data */
+                record?: string;
                 /** @description The flag's year: its record's (a direct contract's date, a contract's start...) */
                 year?: number;
             };

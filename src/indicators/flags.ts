@@ -92,6 +92,7 @@ export const FLAG_FILTERS = {
 const SUMMARY_FILTERS = {
   organization_uuid: FLAG_FILTERS.organization_uuid,
   provider_document: FLAG_FILTERS.provider_document,
+  record: FLAG_FILTERS.record,
   year: FLAG_FILTERS.year,
 } satisfies Filters
 

@@ -122,7 +122,17 @@ export function indicatorsPage({ asked, counts, list, organization }: Indicators
         Regras da Lei 14.133/2021 e da Open Contracting Partnership aplicadas aos registros publicados, cada
         uma com o motivo e os números do próprio registro: onde olhar primeiro. {NEVER_A_VERDICT}
       </p>
+      {asked.record && (
+        <p>
+          Os sinais que citam{' '}
+          <a href={recordHref(...(asked.record.split('/') as [string, string]))}>
+            {recordLabel(asked.record.split('/')[0] as string)} {asked.record.split('/')[1]}
+          </a>
+          .
+        </p>
+      )}
       <form method="get" action="/indicadores" class="filters">
+        {asked.record && <input type="hidden" name="record" value={asked.record} />}
         <FilterFields filters={FLAG_FILTERS} asked={asked} lists={undefined} organization={organization} />
         <p>
           <button type="submit">Filtrar</button>

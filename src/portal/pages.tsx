@@ -80,18 +80,31 @@ export type HistoryView =
   | { history: readonly VersionEntry[]; flags: readonly FlagAnswer[] }
   | { shown: Omit<VersionEntry, 'changes'>; latest: number }
 
-/** The flags that name a record, each with its reason: where to look, never a verdict. */
-function Alerts({ flags }: { flags: readonly FlagAnswer[] }) {
+/** A record's page shows this many of its flags; the list of its flags has them all. */
+const ALERTS_SHOWN = 10
+
+/**
+ * The flags that name a record, each with its reason: where to look, never a verdict. A record with many (a
+ * contract of many orders whose prices stand out) shows the first and leads to them all.
+ */
+function Alerts({ flags, record }: { flags: readonly FlagAnswer[]; record: string }) {
   return (
     <section class="alerts" aria-labelledby="sinais-de-alerta">
       <h2 id="sinais-de-alerta">Sinais de alerta</h2>
       <ul>
-        {flags.map((flag) => (
+        {flags.slice(0, ALERTS_SHOWN).map((flag) => (
           <li key={`${flag.code} ${flag.year}`}>
             <strong>{flag.title}</strong> ({flag.code}): {flag.reason}
           </li>
         ))}
       </ul>
+      {flags.length > ALERTS_SHOWN && (
+        <p>
+          <a href={`/indicadores?record=${encodeURIComponent(record)}`}>
+            Ver os {flags.length.toLocaleString('pt-BR')} sinais deste registro
+          </a>
+        </p>
+      )}
       <p>Um indício para abrir o processo, nunca um veredito.</p>
     </section>
   )
@@ -164,7 +177,9 @@ export function detailPage(
         )}
       </p>
       <dl class="fields">{fieldList(key)}</dl>
-      {'flags' in view && view.flags.length > 0 && <Alerts flags={view.flags} />}
+      {'flags' in view && view.flags.length > 0 && (
+        <Alerts flags={view.flags} record={`${resource.path}/${id}`} />
+      )}
       <section aria-labelledby="todos-os-dados">
         <h2 id="todos-os-dados">Todos os dados</h2>
         <dl class="fields">{fieldList(rest)}</dl>

@@ -204,10 +204,11 @@ export class PortalReads {
     return this.read(place, async () => {
       const { organizations } = await this.choices()
       const organization = organizations.find((o) => o.id === values.organization_uuid)?.name
-      // Counted by indicator over the same organization, supplier and year: every code, this page or not.
+      // Counted by indicator over the same organization, supplier, record and year: every code, this page or not.
       const counted = {
         organization_uuid: values.organization_uuid,
         provider_document: values.provider_document,
+        record: values.record,
         year: values.year,
       }
       return indicatorsPage({

@@ -488,18 +488,24 @@ describe('the flags an import leaves, over any imports, equal the flags computed
   })
 })
 
-describe("Cardinal's shape, past its bound", () => {
+describe('flags past what one answer shows', () => {
   let db: TestDatabase
   let server: Awaited<ReturnType<typeof serving>>
   const organization = org(70)
+  const many = contract(organization, '1000.00', '2025-01-02', X)
+  const flagged = `contracts/${many.id}`
   before(async () => {
-    db = await seededDatabase([organization])
-    // One flag more than an answer of Cardinal's shape may hold, written as the projection writes them.
+    db = await seededDatabase([organization, many])
+    // One flag more than an answer of Cardinal's shape may hold, written as the projection writes them; twelve
+    // of them name one contract.
     await db.pool.query(
       `INSERT INTO integrity_flags (key, code, organization_id, year, records, figures)
-       SELECT 'R018:' || gen_random_uuid(), 'R018', $1, 2025, '[]', '{"value": "1.00", "items": 2}'
-       FROM generate_series(1, $2::int)`,
-      [organization.uuid, CARDINAL_MAX + 1],
+       SELECT 'R018:' || gen_random_uuid(), 'R018', $1, 2025,
+         CASE WHEN n <= 12 THEN jsonb_build_array(jsonb_build_object('resource', 'contracts', 'id', $3::text))
+              ELSE '[]' END,
+         '{"value": "1.00", "items": 2}'
+       FROM generate_series(1, $2::int) n`,
+      [organization.uuid, CARDINAL_MAX + 1, many.id],
     )
     server = await serving(db)
   })
@@ -508,15 +514,31 @@ describe("Cardinal's shape, past its bound", () => {
     await db?.drop()
   })
 
-  it('refuses past 50,000 flags with a 422 that asks for filters, and answers within them', async () => {
+  it("refuses Cardinal's shape past 50,000 flags with a 422 that asks for filters", async () => {
     const response = await fetch(`${server.base}/v1/transparency/indicators?format=cardinal`)
     assert.equal(response.status, 422)
     assert.deepEqual(await response.json(), {
       success: false,
       message: 'Mais de 50.000 sinais para o formato cardinal: filtre por ano, código ou órgão.',
     })
-    await db.pool.query('DELETE FROM integrity_flags WHERE key IN (SELECT key FROM integrity_flags LIMIT 1)')
-    const within = await fetch(`${server.base}/v1/transparency/indicators?format=cardinal&year=2025`)
+    const within = await fetch(`${server.base}/v1/transparency/indicators?format=cardinal&record=${flagged}`)
     assert.equal(within.status, 200)
+  })
+
+  it("shows ten of a record's flags on its page and leads to them all, counted", async () => {
+    const html = await (await fetch(`${server.base}/contratos/${many.id}`)).text()
+    const box = html.slice(html.indexOf('id="sinais-de-alerta"'))
+    assert.equal((box.slice(0, box.indexOf('</section>')).match(/<li>/g) ?? []).length, 10)
+    assert.ok(html.includes(`href="/indicadores?record=${encodeURIComponent(flagged)}"`))
+    assert.ok(html.includes('Ver os 12 sinais deste registro'))
+    const list = await (
+      await fetch(`${server.base}/indicadores?record=${encodeURIComponent(flagged)}`)
+    ).text()
+    assert.ok(list.includes('<h2 id="sinais">Sinais (12)</h2>'))
+    assert.ok(list.includes(`<input type="hidden" name="record" value="${flagged}"/>`))
+    const summary = (await (
+      await fetch(`${server.base}/v1/transparency/indicators/summary?record=${flagged}`)
+    ).json()) as { data: { total: number } }
+    assert.equal(summary.data.total, 12)
   })
 })

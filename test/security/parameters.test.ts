@@ -220,9 +220,9 @@ describe('migration 0006 trims the numbers already stored', () => {
       // Today's importer records its runs (0008), builds OCDS releases (0009) and listing items (0011),
       // logs changes (0015), orders releases (0016), keeps history (0017, 0019), numbers the feeds (0018) and
       // keeps OCDS records (0020), projects prices (0021), keeps suppliers' names (0022), PNCP's versions
-      // (0023), PNCP's items and results (0025) and integrity flags (0027), all idempotent: what it needs, ahead
-      // of their turn.
-      for (const version of [8, 9, 11, 15, 16, 17, 18, 19, 20, 21, 22, 23, 25, 27])
+      // (0023), PNCP's items and results (0025), integrity flags (0027) and their scopes (0028), all idempotent:
+      // what it needs, ahead of their turn.
+      for (const version of [8, 9, 11, 15, 16, 17, 18, 19, 20, 21, 22, 23, 25, 27, 28])
         await db.pool.query((migrations.find((m) => m.version === version) as { sql: string }).sql)
       const records = demoRecords(
         { organizations: 1, orders: 6, contracts: 3, arps: 1, directContracts: 1, publicCalls: 1 },
@@ -275,6 +275,7 @@ describe('migration 0006 trims the numbers already stored', () => {
         '0025_pncp_items',
         '0026_arp_without_supplier',
         '0027_integrity_flags',
+        '0028_indicator_scopes',
       ])
       await syncReadModel(db.pool) // as `compras migrate` does after the migrations
       const numbers = await db.pool.query(

@@ -39,11 +39,15 @@ const checkPrices = compileQuery({
   required: [],
 })
 const checkOrganizationSearch = compileQuery(ORGANIZATION_LIST_PARAMETERS.schema)
-/** What the flags' form sends: its declared filters (FLAG_FILTERS) that have a place on it, and the cursor. */
+/**
+ * What the flags' page takes: its form's declared filters (FLAG_FILTERS that have a place on it), the cursor, and
+ * the record a record's page leads from (`record`, the flags that name it).
+ */
 const INDICATORS_FORM = [
   ...Object.entries(FLAG_FILTERS)
     .filter(([, filter]) => (filter as Filter).form !== undefined)
     .map(([name]) => name),
+  'record',
   'cursor',
 ]
 const checkIndicators = compileQuery({
