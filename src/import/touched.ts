@@ -54,7 +54,7 @@ function snapshotColumns(kind: RecordKind): string[] {
 const staged = (kind: RecordKind, r: string, s: string) =>
   isOrder(kind)
     ? `${s}.grp = 'order' AND ${s}.org = ${r}.organization_id AND ${s}.number = ${r}.number`
-    : `${s}.grp = '${kind.placement.group}' AND ${s}.key = ${r}.id::text`
+    : `${s}.grp = '${kind.placement.group}' AND ${r}.id = ${s}.key::uuid`
 
 /** Run before the writes: the staged records' rows as they were (withdrawn ones included). */
 export const SNAPSHOT: readonly string[] = DOCUMENTED.map((kind) => {

@@ -153,25 +153,23 @@ async function any(client: PoolClient, table: string): Promise<boolean> {
  * changed, the fences when no price did.
  */
 export async function projectIndicators(client: PoolClient, projected: Projected): Promise<void> {
+  // Statements without values go together, in one round trip each list (the simple protocol runs them in order).
   const run = async (statements: readonly string[]) => {
-    for (const statement of statements) await client.query(statement)
-  }
-  const insert = async (indicators: readonly Indicator[], scope: Scope, columns = COLUMNS) => {
-    for (const indicator of indicators)
-      await client.query(`INSERT INTO integrity_flags (${columns}) ${indicator.sql(scope)}`)
+    await client.query(statements.join(';\n'))
   }
   let scope = ALL_SCOPE
   let years = true
   if (projected === 'touched') {
     scope = TOUCHED_SCOPE
-    await run([...TOUCHED, ...COMMITMENTS])
-    for (const table of ['biddings', 'contracts'] as const) {
-      const rules = BY_RECORD.filter((i) => i.scope.kind === 'record' && i.scope.table === table)
-      await client.query(
-        `DELETE FROM integrity_flags WHERE key IN (SELECT c || ':' || t.id FROM indicator_${table} t,
-           unnest(ARRAY[${codes(rules)}]) c)`,
-      )
-    }
+    await run([
+      ...TOUCHED,
+      ...COMMITMENTS,
+      ...(['biddings', 'contracts'] as const).map((table) => {
+        const rules = BY_RECORD.filter((i) => i.scope.kind === 'record' && i.scope.table === table)
+        return `DELETE FROM integrity_flags WHERE key IN (SELECT c || ':' || t.id FROM indicator_${table} t,
+           unnest(ARRAY[${codes(rules)}]) c)`
+      }),
+    ])
     years = await any(client, 'indicator_years')
     if (years)
       await run([
@@ -193,13 +191,16 @@ export async function projectIndicators(client: PoolClient, projected: Projected
       priceFencesSql('TRUE'),
     ])
   }
-  await insert(BY_RECORD, scope)
-  await insert(BY_PRICE, scope, `${COLUMNS}, description_id`)
+  const inserts = (indicators: readonly Indicator[], columns = COLUMNS) =>
+    indicators.map((indicator) => `INSERT INTO integrity_flags (${columns}) ${indicator.sql(scope)}`)
+  await run([...inserts(BY_RECORD), ...inserts(BY_PRICE, `${COLUMNS}, description_id`)])
   if (!years) return
-  await insert(BY_YEAR, scope)
-  await client.query(organizationYearsSql(scope.commitments))
-  // Fences move with every organization's year: the comparisons are made again over all of them (a row per
-  // organization and year, a few thousand for the whole country).
-  await client.query(`DELETE FROM integrity_flags WHERE code IN (${codes(ACROSS)})`)
-  await insert(ACROSS, scope)
+  await run([
+    ...inserts(BY_YEAR),
+    organizationYearsSql(scope.commitments),
+    // Fences move with every organization's year: the comparisons are made again over all of them (a row per
+    // organization and year, a few thousand for the whole country).
+    `DELETE FROM integrity_flags WHERE code IN (${codes(ACROSS)})`,
+    ...inserts(ACROSS),
+  ])
 }
