@@ -1,8 +1,8 @@
 // The bare server the read scenarios are measured against: the service's own reads (src/reads) behind
 // node:http, with nothing around them. It answers every scenario's requests as the service does, with the
 // same Read the service's route declares, from the same cache (a DocumentStore with the service's memory):
-// order queries (a token's organization looked up once and kept), contract details, histories and
-// listings, the change feed, and the portal's contract pages and listings. It takes no limit, writes no
+// order queries (a token's organization looked up once and kept), contract details, histories,
+// listings and their Atom feed, the change feed, and the portal's contract pages and listings. It takes no limit, writes no
 // access record, sends no request id, ETag, CORS or Cache-Control header, counts no metric, compresses
 // nothing, and checks nothing a client could get wrong. What the service spends beyond it is Fastify, the
 // interface's rules and the operator's settings.
@@ -27,6 +27,7 @@ import { contracts } from '../src/resources/index.js'
 const pool = createPool(process.argv[2] as string)
 const JSON_TYPE = 'application/json; charset=utf-8'
 const HTML_TYPE = 'text/html; charset=utf-8'
+const ATOM_TYPE = 'application/atom+xml; charset=utf-8'
 
 const store = new DocumentStore(pool, { cacheBytes: Number(process.argv[3]), onError: () => {} })
 await store.start()
@@ -87,6 +88,8 @@ async function answer(
     ]
   if (url.startsWith('/v1/transparency/contracts/'))
     return [JSON_TYPE, await reads.answer(reads.detail(contracts, url.slice(27).toLowerCase()))]
+  if (url.startsWith('/v1/transparency/contracts.atom'))
+    return [ATOM_TYPE, await reads.answer(reads.atom(contracts, queryOf(url)))]
   if (url.startsWith('/v1/transparency/contracts'))
     return [JSON_TYPE, await reads.answer(reads.listing(contracts, queryOf(url)))]
   if (url.startsWith('/v1/transparency/prices?'))

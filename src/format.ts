@@ -34,6 +34,18 @@ export const taxId = (value: string) =>
 /** What a null shows. */
 export const MISSING = '—'
 
+/** What a value kept secret shows (a secret budget, published as null). */
+export const SECRET = 'Sigiloso'
+
+/** "Contratos" from "contratos": a noun at the head of a title. */
+export const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1)
+
+/** A field's value as text: as its kind reads, and a value kept secret as such. */
+export function fieldText(field: { kind: Kind; secretIf?: string }, value: unknown): string {
+  if (field.secretIf && value === null) return SECRET
+  return formatValue(field.kind, value)
+}
+
 /** A value of a field of this kind, as text. */
 export function formatValue(kind: Kind, value: unknown): string {
   if (value === null || value === undefined || value === '') return MISSING

@@ -104,5 +104,11 @@ if (!hasCommand('soffice')) {
     '\n*** The LibreOffice spreadsheet test did NOT run: install it (apt install libreoffice-calc). ***\n',
   )
 }
+// And the Atom feeds' check against RFC 4287's schema, without jing.
+if (!hasCommand('jing')) {
+  process.stdout.write(
+    '\n*** The Atom feeds were NOT checked against their schema: install jing (apt install jing). ***\n',
+  )
+}
 if (dataDir) rmSync(dataDir, { recursive: true, force: true })
 process.exit(code)

@@ -37,6 +37,8 @@ export const SCENARIOS: readonly Scenario[] = [
     name: 'contracts page 1 (cached)',
     entries: () => [open('/v1/transparency/contracts?per_page=20')],
   },
+  // The same listing as an Atom feed (its 50 records last changed), asked again and again.
+  { name: 'contracts Atom feed (cached)', entries: () => [open('/v1/transparency/contracts.atom')] },
   {
     name: 'portal: contract page, random',
     entries: (s) => s.contracts.map((e) => portal(e, '/v1/transparency/contracts/', '/contratos/')),
@@ -100,6 +102,15 @@ export function targets(
   prices?: PriceFigures,
 ): Target[] {
   const list: Target[] = []
+  const listing = results.find((r) => r.name === 'contracts page 1 (cached)')?.servers.service
+  const atom = results.find((r) => r.name === 'contracts Atom feed (cached)')?.servers.service
+  if (atom && listing)
+    list.push({
+      scenario: 'contracts Atom feed, cached: CPU per request',
+      goal: "≤ 1.5× the same listing's cached JSON page",
+      met: times(atom.cpuUsPerRequest, listing.cpuUsPerRequest) <= 1.5,
+      seen: `${atom.cpuUsPerRequest} µs against ${listing.cpuUsPerRequest} µs (${times(atom.cpuUsPerRequest, listing.cpuUsPerRequest).toFixed(2)}×)`,
+    })
   if (prices) {
     const before = (ms: number | undefined) => (ms === undefined ? '' : ` (the build before: ${ms} ms)`)
     const all = prices.matchAll
@@ -142,7 +153,6 @@ export function targets(
       },
     )
     const research = results.find((r) => r.name.startsWith('price research'))?.servers.service
-    const listing = results.find((r) => r.name === 'contracts page 1 (cached)')?.servers.service
     if (research && listing)
       list.push({
         scenario: 'price research, cached: CPU per request',

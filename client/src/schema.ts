@@ -723,6 +723,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/transparency/contracts.atom": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An Atom feed of the contracts a listing's filters find
+         * @description The 50 contracts last changed (by the change feed) among those the listing's filters find, newest first: an Atom 1.0 feed (RFC 4287) for feed readers. Each entry is a record: its id a tag: URI that never changes, its last change, its listing's fields in Portuguese, links to its portal page and its detail, and its kind and status as categories. Cached until the next import, with an ETag. A failure is the listing’s status and message, as XML.
+         */
+        get: operations["feedContracts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/transparency/direct-contracts.atom": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An Atom feed of the direct contracts a listing's filters find
+         * @description The 50 direct contracts last changed (by the change feed) among those the listing's filters find, newest first: an Atom 1.0 feed (RFC 4287) for feed readers. Each entry is a record: its id a tag: URI that never changes, its last change, its listing's fields in Portuguese, links to its portal page and its detail, and its kind and status as categories. Cached until the next import, with an ETag. A failure is the listing’s status and message, as XML.
+         */
+        get: operations["feedDirectContracts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/transparency/public-calls.atom": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An Atom feed of the public calls a listing's filters find
+         * @description The 50 public calls last changed (by the change feed) among those the listing's filters find, newest first: an Atom 1.0 feed (RFC 4287) for feed readers. Each entry is a record: its id a tag: URI that never changes, its last change, its listing's fields in Portuguese, links to its portal page and its detail, and its kind and status as categories. Cached until the next import, with an ETag. A failure is the listing’s status and message, as XML.
+         */
+        get: operations["feedPublicCalls"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/transparency/arps.atom": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An Atom feed of the ARPs a listing's filters find
+         * @description The 50 ARPs last changed (by the change feed) among those the listing's filters find, newest first: an Atom 1.0 feed (RFC 4287) for feed readers. Each entry is a record: its id a tag: URI that never changes, its last change, its listing's fields in Portuguese, links to its portal page and its detail, and its kind and status as categories. Cached until the next import, with an ETag. A failure is the listing’s status and message, as XML.
+         */
+        get: operations["feedArps"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/transparency/prices": {
         parameters: {
             query?: never;
@@ -6495,6 +6575,446 @@ export interface operations {
                         success: false;
                         message: string;
                     };
+                };
+            };
+        };
+    };
+    feedContracts: {
+        parameters: {
+            query?: {
+                /** @description Only records of this organization */
+                organization_uuid?: string;
+                /** @description Exact number (surrounding spaces ignored) */
+                number?: string;
+                /** @description Exact bidding number (surrounding spaces ignored) */
+                bidding_number?: string;
+                /** @description An id of /helpers/bidding-modalities */
+                modality_id?: number;
+                /** @description An id of /helpers/management-statuses */
+                management_status_id?: number;
+                /** @description The supplier's CNPJ, 14 digits. A CPF is not accepted: a filter that answers whether a person's CPF has records would reveal the digits that the mask hides. Find a person by provider_name. */
+                provider_document?: string;
+                /** @description Words of the supplier's name, in order; accents and case do not matter (`maria silva` finds `Maria da Silva`) */
+                provider_name?: string;
+                /** @description From this day on (the main date of the kind) */
+                date_from?: string;
+                /** @description Up to this day, inclusive */
+                date_to?: string;
+                /** @description Only records whose published document changed at this instant or later (ISO 8601), as the change feed dates them; records published before the feed count as changed when it started */
+                updated_since?: string;
+                /** @description Exact PNCP control number (numeroControlePNCP) (surrounding spaces ignored) */
+                pncp_id?: string;
+                /** @description Full-text search over the object and names; accents and case do not matter */
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The feed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/atom+xml": string;
+                };
+            };
+            /** @description Not modified: If-None-Match lists the ETag this feed has now (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `Organização não encontrada.`: organization_uuid */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml; charset=utf-8": string;
+                };
+            };
+            /** @description An unknown or invalid parameter; the message names it and what it accepts */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml; charset=utf-8": string;
+                };
+            };
+            /** @description `Muitas requisições deste endereço...`: over PUBLIC_RATE_LIMIT requests a minute from the address (the portal's pages count too). Only this answer carries the limit's headers: the others are public and cacheable. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed a minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window: 0 */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until a place frees */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        message: string;
+                    };
+                };
+            };
+            /** @description `Erro interno do servidor.`, logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml; charset=utf-8": string;
+                };
+            };
+            /** @description The database is unreachable, or the query ran past QUERY_TIMEOUT */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml; charset=utf-8": string;
+                };
+            };
+        };
+    };
+    feedDirectContracts: {
+        parameters: {
+            query?: {
+                /** @description Only records of this organization */
+                organization_uuid?: string;
+                /** @description Exact number (surrounding spaces ignored) */
+                number?: string;
+                /** @description An id of /helpers/bidding-modalities */
+                modality_id?: number;
+                /** @description An id of /helpers/bidding-statuses */
+                status_id?: number;
+                /** @description The supplier's CNPJ, 14 digits. A CPF is not accepted: a filter that answers whether a person's CPF has records would reveal the digits that the mask hides. Find a person by provider_name. */
+                provider_document?: string;
+                /** @description Words of the supplier's name, in order; accents and case do not matter (`maria silva` finds `Maria da Silva`) */
+                provider_name?: string;
+                /** @description From this day on (the main date of the kind) */
+                date_from?: string;
+                /** @description Up to this day, inclusive */
+                date_to?: string;
+                /** @description Only records whose published document changed at this instant or later (ISO 8601), as the change feed dates them; records published before the feed count as changed when it started */
+                updated_since?: string;
+                /** @description Exact PNCP control number (numeroControlePNCP) (surrounding spaces ignored) */
+                pncp_id?: string;
+                /** @description Full-text search over the object and names; accents and case do not matter */
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The feed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/atom+xml": string;
+                };
+            };
+            /** @description Not modified: If-None-Match lists the ETag this feed has now (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `Organização não encontrada.`: organization_uuid */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml; charset=utf-8": string;
+                };
+            };
+            /** @description An unknown or invalid parameter; the message names it and what it accepts */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml; charset=utf-8": string;
+                };
+            };
+            /** @description `Muitas requisições deste endereço...`: over PUBLIC_RATE_LIMIT requests a minute from the address (the portal's pages count too). Only this answer carries the limit's headers: the others are public and cacheable. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed a minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window: 0 */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until a place frees */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        message: string;
+                    };
+                };
+            };
+            /** @description `Erro interno do servidor.`, logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml; charset=utf-8": string;
+                };
+            };
+            /** @description The database is unreachable, or the query ran past QUERY_TIMEOUT */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml; charset=utf-8": string;
+                };
+            };
+        };
+    };
+    feedPublicCalls: {
+        parameters: {
+            query?: {
+                /** @description Only records of this organization */
+                organization_uuid?: string;
+                /** @description Exact number (surrounding spaces ignored) */
+                number?: string;
+                /** @description An id of /helpers/bidding-modalities */
+                modality_id?: number;
+                /** @description An id of /helpers/bidding-statuses */
+                status_id?: number;
+                /** @description The supplier's CNPJ, 14 digits. A CPF is not accepted: a filter that answers whether a person's CPF has records would reveal the digits that the mask hides. Find a person by provider_name. */
+                provider_document?: string;
+                /** @description Words of the supplier's name, in order; accents and case do not matter (`maria silva` finds `Maria da Silva`) */
+                provider_name?: string;
+                /** @description From this day on (the main date of the kind) */
+                date_from?: string;
+                /** @description Up to this day, inclusive */
+                date_to?: string;
+                /** @description Only records whose published document changed at this instant or later (ISO 8601), as the change feed dates them; records published before the feed count as changed when it started */
+                updated_since?: string;
+                /** @description Exact PNCP control number (numeroControlePNCP) (surrounding spaces ignored) */
+                pncp_id?: string;
+                /** @description Full-text search over the object and names; accents and case do not matter */
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The feed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/atom+xml": string;
+                };
+            };
+            /** @description Not modified: If-None-Match lists the ETag this feed has now (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `Organização não encontrada.`: organization_uuid */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml; charset=utf-8": string;
+                };
+            };
+            /** @description An unknown or invalid parameter; the message names it and what it accepts */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml; charset=utf-8": string;
+                };
+            };
+            /** @description `Muitas requisições deste endereço...`: over PUBLIC_RATE_LIMIT requests a minute from the address (the portal's pages count too). Only this answer carries the limit's headers: the others are public and cacheable. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed a minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window: 0 */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until a place frees */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        message: string;
+                    };
+                };
+            };
+            /** @description `Erro interno do servidor.`, logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml; charset=utf-8": string;
+                };
+            };
+            /** @description The database is unreachable, or the query ran past QUERY_TIMEOUT */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml; charset=utf-8": string;
+                };
+            };
+        };
+    };
+    feedArps: {
+        parameters: {
+            query?: {
+                /** @description Only records of this organization */
+                organization_uuid?: string;
+                /** @description Exact number (surrounding spaces ignored) */
+                number?: string;
+                /** @description Exact bidding number (surrounding spaces ignored) */
+                bidding_number?: string;
+                /** @description An id of /helpers/bidding-modalities */
+                modality_id?: number;
+                /** @description An id of /helpers/management-statuses */
+                management_status_id?: number;
+                /** @description The supplier's CNPJ, 14 digits. A CPF is not accepted: a filter that answers whether a person's CPF has records would reveal the digits that the mask hides. Find a person by provider_name. */
+                provider_document?: string;
+                /** @description Words of the supplier's name, in order; accents and case do not matter (`maria silva` finds `Maria da Silva`) */
+                provider_name?: string;
+                /** @description From this day on (the main date of the kind) */
+                date_from?: string;
+                /** @description Up to this day, inclusive */
+                date_to?: string;
+                /** @description Only records whose published document changed at this instant or later (ISO 8601), as the change feed dates them; records published before the feed count as changed when it started */
+                updated_since?: string;
+                /** @description Exact PNCP control number (numeroControlePNCP) (surrounding spaces ignored) */
+                pncp_id?: string;
+                /** @description Full-text search over the object and names; accents and case do not matter */
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The feed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/atom+xml": string;
+                };
+            };
+            /** @description Not modified: If-None-Match lists the ETag this feed has now (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `Organização não encontrada.`: organization_uuid */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml; charset=utf-8": string;
+                };
+            };
+            /** @description An unknown or invalid parameter; the message names it and what it accepts */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml; charset=utf-8": string;
+                };
+            };
+            /** @description `Muitas requisições deste endereço...`: over PUBLIC_RATE_LIMIT requests a minute from the address (the portal's pages count too). Only this answer carries the limit's headers: the others are public and cacheable. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed a minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window: 0 */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until a place frees */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        message: string;
+                    };
+                };
+            };
+            /** @description `Erro interno do servidor.`, logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml; charset=utf-8": string;
+                };
+            };
+            /** @description The database is unreachable, or the query ran past QUERY_TIMEOUT */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml; charset=utf-8": string;
                 };
             };
         };

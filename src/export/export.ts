@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream'
 import { openCursor } from '../db/cursor.js'
 import type { Pool } from '../db/pool.js'
+import { capitalized } from '../format.js'
 import { listingSql } from '../listings/listing.js'
 import type { FilterValues } from '../resources/filters.js'
 import type { PublicResource } from '../resources/index.js'
@@ -29,8 +30,7 @@ export interface ExportFile {
 }
 
 /** The sheet's name: the resource's noun, capitalized ("Contratos", "Atas de registro de preços"). */
-const sheetName = (resource: PublicResource) =>
-  resource.noun.plural.charAt(0).toUpperCase() + resource.noun.plural.slice(1)
+const sheetName = (resource: PublicResource) => capitalized(resource.noun.plural)
 
 export const CONTENT_TYPES: Record<ExportFormat, string> = {
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',

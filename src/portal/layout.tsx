@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact'
 import { renderToString } from 'preact-render-to-string'
-import { formatValue, MISSING } from '../format.js'
+import { feedPath } from '../feeds/atom.js'
+import { capitalized, fieldText, formatValue, MISSING } from '../format.js'
 import type { JsonObject } from '../json.js'
 import { type AnyField, type Fields, isRelation, type Relation } from '../resources/fields.js'
 import { PUBLIC_RESOURCES, type PublicResource } from '../resources/index.js'
@@ -9,7 +10,7 @@ import { STYLESHEET_HREF } from './style.js'
 // What every page of the portal shares: the frame (header, menu, breadcrumbs, footer), and how a field's
 // value is shown. Rendered on the server (Preact, to a string: every value is escaped); no script.
 
-export const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1)
+export { capitalized }
 export const title = (resource: PublicResource) => capitalized(resource.noun.plural)
 
 /** The portal page of a record of a resource. */
@@ -20,7 +21,43 @@ export interface Crumb {
   label: string
 }
 
-export function page(pageTitle: string, body: ComponentChildren, crumbs: Crumb[] = []): string {
+/** An Atom feed a page links to (src/feeds/atom.ts): what it follows, and its address. */
+export interface Feed {
+  title: string
+  href: string
+}
+
+/** The feeds of a listing's filters for each public resource: an organ's, a supplier's. */
+export const feedsOf = (filters: Readonly<Record<string, string>>): Feed[] =>
+  PUBLIC_RESOURCES.filter((r) => Object.keys(filters).every((name) => name in r.filters)).map((r) => ({
+    title: title(r),
+    href: feedPath(r, filters),
+  }))
+
+/** Where a reader follows what a page shows: its feeds, each a visible "Acompanhar" link. */
+export function FollowLinks({ feeds, label }: { feeds: readonly Feed[]; label: string }) {
+  if (feeds.length === 0) return null
+  return (
+    <p class="follow">
+      {`${label} (Atom): `}
+      {feeds.map((feed, i) => (
+        <>
+          {i > 0 && ' · '}
+          <a key={feed.href} href={feed.href} type="application/atom+xml">
+            {feed.title}
+          </a>
+        </>
+      ))}
+    </p>
+  )
+}
+
+export function page(
+  pageTitle: string,
+  body: ComponentChildren,
+  crumbs: Crumb[] = [],
+  feeds: readonly Feed[] = [],
+): string {
   return `<!doctype html>${renderToString(
     <html lang="pt-BR">
       <head>
@@ -29,6 +66,15 @@ export function page(pageTitle: string, body: ComponentChildren, crumbs: Crumb[]
         <title>{`${pageTitle} · Portal da transparência · compras`}</title>
         <link rel="stylesheet" href={STYLESHEET_HREF} />
         <link rel="icon" href="/favicon.ico" sizes="32x32" />
+        {feeds.map((feed) => (
+          <link
+            key={feed.href}
+            rel="alternate"
+            type="application/atom+xml"
+            title={feed.title}
+            href={feed.href}
+          />
+        ))}
       </head>
       <body>
         <a class="skip" href="#conteudo">
@@ -181,8 +227,7 @@ export function Value({ field, value }: { field: AnyField; value: unknown }) {
         {value}
       </a>
     )
-  if (field.secretIf && value === null) return <span>Sigiloso</span>
-  return <>{formatValue(field.kind, value)}</>
+  return <>{fieldText(field, value)}</>
 }
 
 /**

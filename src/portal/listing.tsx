@@ -1,11 +1,12 @@
 import type { ComponentChildren } from 'preact'
+import { feedPath } from '../feeds/atom.js'
 import { counted } from '../format.js'
 import type { ListResult } from '../listings/listing.js'
 import type { AnyField } from '../resources/fields.js'
 import type { Filter, FormInput } from '../resources/filters.js'
 import type { PublicResource } from '../resources/index.js'
 import type { Choices, LookupOption } from './data.js'
-import { page, RecordRows, Scroll, title } from './layout.js'
+import { type Feed, page, RecordRows, Scroll, title } from './layout.js'
 import { recordsTableClass } from './style.js'
 
 // A listing's page: the filter form, built from the resource's filters (src/resources/filters.ts), the
@@ -311,7 +312,10 @@ function Outcome({ view, base }: { view: ListingView; base: string }) {
         {result.total > 0 && ` · página ${view.page} de ${lastPage}`}
       </p>
       <p class="downloads">
-        <a href={exportUrl('xlsx')}>Baixar planilha (XLSX)</a> · <a href={exportUrl('csv')}>Baixar CSV</a>
+        <a href={exportUrl('xlsx')}>Baixar planilha (XLSX)</a> · <a href={exportUrl('csv')}>Baixar CSV</a> ·{' '}
+        <a href={feedPath(resource, query)} type="application/atom+xml">
+          Acompanhar estes resultados (Atom)
+        </a>
       </p>
       {result.rows.length > 0 && <ResultsTable view={view} result={result} base={base} />}
       {lastPage > 1 && <Pager view={view} lastPage={lastPage} base={base} />}
@@ -319,9 +323,16 @@ function Outcome({ view, base }: { view: ListingView; base: string }) {
   )
 }
 
+/** The feed of a listing's results, when its filters hold: the same question, newest changes first. */
+const resultsFeed = (view: ListingView): Feed | undefined =>
+  view.result === undefined
+    ? undefined
+    : { title: `${title(view.resource)} com estes filtros`, href: feedPath(view.resource, view.query) }
+
 export function listingPage(view: ListingView): string {
   const { resource } = view
   const base = `/${resource.portal.path}`
+  const feed = resultsFeed(view)
   return page(
     title(resource),
     <>
@@ -330,5 +341,6 @@ export function listingPage(view: ListingView): string {
       <Outcome view={view} base={base} />
     </>,
     [{ label: title(resource) }],
+    feed === undefined ? [] : [feed],
   )
 }

@@ -11,6 +11,8 @@ import {
   Cell,
   ChartFigure,
   capitalized,
+  FollowLinks,
+  feedsOf,
   kindClass,
   page,
   RecordRows,
@@ -381,6 +383,7 @@ export function organizationPage(
           </li>
         ))}
       </ul>
+      <FollowLinks feeds={feedsOf({ organization_uuid: found.id })} label="Acompanhar este órgão" />
       <AlertCounts counts={flags} query={{ organization_uuid: found.id }} />
       <section aria-labelledby="valor">
         <h2 id="valor">Valor comprometido por mês</h2>
@@ -399,6 +402,7 @@ export function organizationPage(
       ))}
     </>,
     [{ label: found.name }],
+    feedsOf({ organization_uuid: found.id }),
   )
 }
 

@@ -12,7 +12,7 @@ import { contracts } from '../resources/contract.js'
 import type { Choices } from './data.js'
 import { FilterFields } from './form-field.js'
 import { AlertCounts } from './indicators.js'
-import { ChartFigure, capitalized, page, recordPath, Scroll } from './layout.js'
+import { ChartFigure, capitalized, FollowLinks, feedsOf, page, recordPath, Scroll } from './layout.js'
 import { listingUrl } from './listing.js'
 
 // The pages of what things cost and who is paid: the price panel (/precos), a company's page
@@ -383,6 +383,7 @@ export function supplierPage(view: SupplierView, flags: FlagCounts): string {
     <>
       <h1>{view.name}</h1>
       <p>{`CNPJ ${taxId(view.document)}`}</p>
+      <FollowLinks feeds={feedsOf({ provider_document: view.document })} label="Acompanhar este fornecedor" />
       <AlertCounts counts={flags} query={{ provider_document: view.document }} />
       {view.names.length > 1 && (
         <p>
@@ -458,6 +459,7 @@ export function supplierPage(view: SupplierView, flags: FlagCounts): string {
       </section>
     </>,
     [{ label: 'Fornecedores', href: '/fornecedores' }, { label: view.name }],
+    feedsOf({ provider_document: view.document }),
   )
 }
 

@@ -22,6 +22,8 @@ export const CACHE_KEYS = {
   count: (statement: string, values: string) => `c${NUL}${statement}${NUL}${values}`,
   /** A helper's list. */
   helper: (path: string) => `h${NUL}${path}`,
+  /** An Atom feed of a listing's question: its resource and canonical query. */
+  atom: (path: string, query: string) => `a${NUL}${path}${NUL}${query}`,
   /** A page of the public change feed, under its canonical query (`wait` aside: it does not change the page). */
   feed: (query: string) => `f${NUL}${query}`,
   /** A page of OCDS releases, under its canonical query. */

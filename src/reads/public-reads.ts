@@ -1,5 +1,6 @@
 import type { Pool } from '../db/pool.js'
 import { NotFoundError } from '../errors.js'
+import { atomFeed, type FeedSite, feedParameters } from '../feeds/atom.js'
 import {
   FEED_PAGE_PARAMETERS,
   type FeedPage,
@@ -69,6 +70,7 @@ export class PublicReads {
   private readonly store: DocumentStore
   private readonly cursors: Cursors
   private readonly publication: Publication
+  private readonly feedSite: FeedSite
   readonly prices: PriceReads
 
   constructor({ pool, store, cursors, publication, researches }: ReadServices) {
@@ -76,6 +78,7 @@ export class PublicReads {
     this.store = store
     this.cursors = cursors
     this.publication = publication
+    this.feedSite = { publicUrl: publication.publicUrl, publisher: publication.config.publisherName }
     this.prices = new PriceReads(pool, store, cursors, researches)
   }
 
@@ -121,6 +124,14 @@ export class PublicReads {
       key: CACHE_KEYS.listing(resource.path, canonicalQuery(listingParameters(resource), query)),
       build: async () =>
         PUBLIC_SUCCESS.text(await listingData(this.pool, this.store, this.cursors, resource, query)),
+    }
+  }
+
+  /** The Atom feed of a listing's filters, kept under its canonical query. */
+  atom(resource: PublicResource, query: ValidQuery): Read {
+    return {
+      key: CACHE_KEYS.atom(resource.path, canonicalQuery(feedParameters(resource), query)),
+      build: async () => atomFeed(this.pool, this.feedSite, resource, query),
     }
   }
 

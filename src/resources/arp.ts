@@ -157,6 +157,7 @@ export const arps = definePublic<typeof fields>({
   },
   defaultSort: '-date_signature',
   date: 'date_signature',
+  status: 'management_status',
   portal: {
     path: 'atas',
     listed: [

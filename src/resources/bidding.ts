@@ -200,6 +200,7 @@ function biddings(kind: 'direct_contract' | 'public_call'): PublicResource {
     sorts: { opening_date: 'opening_date', number: 'number', sum_amount_total: 'sum_amount_total' },
     defaultSort: '-opening_date',
     date: 'opening_date',
+    status: 'status',
     portal: {
       path: direct ? 'contratacoes-diretas' : 'chamadas-publicas',
       listed: ['number', 'modality', 'object_details', 'status', 'opening_date', 'sum_amount_total'],

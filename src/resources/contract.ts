@@ -157,6 +157,7 @@ export const contracts = definePublic<typeof fields>({
   },
   defaultSort: '-date_start',
   date: 'date_start',
+  status: 'management_status',
   portal: {
     path: 'contratos',
     listed: [

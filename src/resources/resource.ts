@@ -67,6 +67,8 @@ export interface PublicResource<F extends Fields = Fields> {
   readonly defaultSort: string
   /** The main date, for date_from and date_to and the portal's charts. */
   readonly date: Name<F>
+  /** Where a record stands, as people read it (a contract's management status, a call's status): a feed's category. */
+  readonly status: Name<F>
   /** What a record is worth where a page adds records up (a supplier's, an organization's): SQL over `a`. */
   readonly value: (a: string) => string
   /** Its records of one supplier (`supplier`: the SQL of its id) over `a`; none for a kind without one. */

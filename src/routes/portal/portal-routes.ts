@@ -24,7 +24,7 @@ import { PortalReads } from '../../reads/portal-reads.js'
 import type { Filter } from '../../resources/filters.js'
 import { publicLimit } from '../http/public-limit.js'
 import type { PortalOptions } from '../http/route-options.js'
-import { retryAfter } from '../public/public-api.js'
+import { retryAfter } from '../public/failures.js'
 import { recordPages } from './portal-record-routes.js'
 import { HTML, html, notFound, pageSender } from './portal-replies.js'
 

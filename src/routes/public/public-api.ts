@@ -2,12 +2,8 @@ import compress from '@fastify/compress'
 import cors from '@fastify/cors'
 import etag from '@fastify/etag'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import type { FastifyError } from 'fastify'
 import { failure, RETRY_AFTER } from '../../answers/schemas.js'
-import { isCancelled, isUnavailable } from '../../db/pool.js'
-import { CursorGone, NotFoundError, ParameterError, Refused, TooBroad } from '../../errors.js'
 import { MESSAGES } from '../../messages.js'
-import { type ParameterProblem, parameterError } from '../../queries/parameters.js'
 import { entityTag } from '../../readmodel/answer.js'
 import { publicFailure } from '../../readmodel/envelopes.js'
 import { PublicReads } from '../../reads/public-reads.js'
@@ -16,6 +12,8 @@ import type { TransparencyOptions } from '../http/route-options.js'
 import { CACHE_CONTROL } from '../http/send-answer.js'
 import { changeLinesRoute, changesRoute } from './change-feed-routes.js'
 import exportRoute from './export-route.js'
+import { failureOf, type ValidationError } from './failures.js'
+import { feedRoutes } from './feed-routes.js'
 import { indicatorExportRoute, indicatorRoutes } from './indicator-routes.js'
 import { ocdsBulkRoute, ocdsExtensionRoutes } from './ocds-files.js'
 import { ocdsRoutes } from './ocds-routes.js'
@@ -28,26 +26,6 @@ declare module 'fastify' {
     /** What each query parameter of the route accepts, in Portuguese, for its 422 messages. */
     accepts?: Readonly<Record<string, string>>
   }
-}
-
-type ValidationError = FastifyError & {
-  validation?: ParameterProblem[]
-  validationContext?: string
-}
-
-/** The status of a library error, in the transparency envelope. */
-function statusOf(error: Error): number | undefined {
-  if (error instanceof ParameterError || error instanceof TooBroad) return 422
-  if (error instanceof CursorGone) return 410
-  if (error instanceof NotFoundError) return 404
-  if (error instanceof Refused) return error.reason === 'address' ? 429 : 503
-  return undefined
-}
-
-/** Seconds until a refused request may come back: an export holds its place for long, a research briefly. */
-export function retryAfter(error: Refused): number | undefined {
-  if (error.what === 'export') return error.reason === 'timeout' ? undefined : 30
-  return 5
 }
 
 /**
@@ -101,36 +79,8 @@ const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app,
   )
 
   app.setErrorHandler(async (error: ValidationError, request, reply) => {
-    const status = statusOf(error)
-    if (status !== undefined) {
-      // Every 429 and 503 says when to come back: a place frees when an export, a research or a wait ends.
-      if (error instanceof Refused) {
-        const after = retryAfter(error)
-        if (after !== undefined) reply.header('Retry-After', after)
-      }
-      return reply.code(status).send(publicFailure(error.message))
-    }
-    if (error.validation) {
-      if (error.validationContext === 'params')
-        // A path's version that is not a positive number names no version; any other bad segment is an id.
-        return error.validation[0]?.instancePath === '/version'
-          ? reply.code(404).send(publicFailure(MESSAGES.versionNotFound))
-          : reply.code(400).send(publicFailure(MESSAGES.invalidId))
-      const accepts = request.routeOptions.config.accepts ?? {}
-      return reply.code(422).send(publicFailure(parameterError(error.validation[0], accepts).message))
-    }
-    const code = error.statusCode ?? 500
-    if (code < 500) return reply.code(code).send(publicFailure(error.message))
-    if (isUnavailable(error)) {
-      request.log.error({ err: error }, 'transparency query failed: the database is unreachable')
-      return reply.code(503).header('Retry-After', 5).send(publicFailure(MESSAGES.unavailable))
-    }
-    if (isCancelled(error)) {
-      request.log.warn({ err: error }, 'transparency query cancelled: past QUERY_TIMEOUT')
-      return reply.code(503).header('Retry-After', 5).send(publicFailure(MESSAGES.queryTimeout))
-    }
-    request.log.error({ err: error }, 'transparency query failed')
-    return reply.code(500).send(publicFailure(MESSAGES.internal))
+    const failed = failureOf(error, request)
+    return reply.code(failed.status).headers(failed.headers).send(publicFailure(failed.message))
   })
 
   if (options.publicLimiter)
@@ -165,6 +115,7 @@ const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app,
   await app.register(changesRoute, shared)
 
   await app.register(recordRoutes, shared)
+  await app.register(feedRoutes, shared)
   await app.register(partyRoutes, shared)
   await app.register(indicatorRoutes, shared)
 }
