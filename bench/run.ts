@@ -52,7 +52,9 @@ import {
 import { bulkLag, commitToAnswer, type LagFigure, lagDuring, type ReplicaFigures } from './lib/replica.js'
 import { markdown, type Report, type StorageFigures } from './lib/report.js'
 import { SCENARIOS, type ScenarioResult, type Server, targets } from './lib/scenarios.js'
+import { measureSnapshot, writeSnapshotReport } from './lib/snapshots.js'
 import { type SoakFigures, soak } from './lib/soak.js'
+import { benchWebhooks, webhooksMarkdown } from './lib/webhooks.js'
 
 interface BenchDatabase {
   adminUrl: string
@@ -131,6 +133,24 @@ async function main() {
   // Read before anything runs: a setting the service would refuse stops the run here, not at its end.
   const settings = serviceSettings()
   const { adminUrl, description, release, standbyPort } = await database()
+  if (options.webhooks !== undefined) {
+    try {
+      const subscriptions = options.webhooks === true ? 100 : Number(options.webhooks)
+      const figures = await benchWebhooks(adminUrl, subscriptions)
+      const cpus = os.cpus()
+      const machine = `${cpus.length} × ${cpus[0]?.model ?? 'unknown CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GB, PostgreSQL ${description}`
+      mkdirSync(options.out, { recursive: true })
+      writeFileSync(
+        path.join(options.out, 'webhooks.json'),
+        `${JSON.stringify({ machine, ...figures }, null, 2)}\n`,
+      )
+      writeFileSync(path.join(options.out, 'webhooks.md'), webhooksMarkdown(figures, machine))
+      log(`wrote ${path.join(options.out, 'webhooks.md')}`)
+    } finally {
+      await release?.()
+    }
+    return
+  }
   if (options.pncp !== undefined) {
     try {
       const contratacoes = options.pncp === true ? 100_000 : Number(options.pncp)
@@ -193,6 +213,11 @@ async function main() {
       }
     }
     const indicators = runs('indicators') ? await measureIndicators(pool) : undefined
+    if (runs('snapshot')) {
+      const cpus = os.cpus()
+      const machine = `${cpus.length} × ${cpus[0]?.model ?? 'unknown CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GB, PostgreSQL ${description}`
+      writeSnapshotReport(options.out, await measureSnapshot(url), machine, options.scale)
+    }
     // After the incremental imports, whose changes give the history scenarios their records.
     const samples = await loadSamples(pool, tokens)
     // The server's version, and its buffers: what new listing pages cost depends on them (README).

@@ -142,6 +142,7 @@ export async function buildApp(
       timeoutMs: config.exportTimeoutSeconds * 1000,
     },
     idleTimeoutMs: config.idleTimeoutSeconds * 1000,
+    snapshotDir: config.snapshotDir,
   })
   // The citizens' portal, at the root: pages over the same read path.
   await app.register(portal, {

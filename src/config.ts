@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs'
 import { isIP } from 'node:net'
 import path from 'node:path'
 import { DEFAULT_IPV6_PREFIX } from './address.js'
+import { parseCidrs } from './webhooks/addresses.js'
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
 
@@ -65,6 +66,12 @@ export interface Config {
   readonly publicUrl: string
   /** What OCDS packages say of their publication (src/ocds/package.ts). */
   readonly ocds: OcdsConfig
+  /** Address ranges webhooks may be sent to although they are not public (WEBHOOK_ALLOW_PRIVATE, CIDRs). */
+  readonly webhookAllowPrivate: readonly string[]
+  /** Webhook subscriptions one instance delivers at once. */
+  readonly webhookConcurrency: number
+  /** Where `compras snapshot` writes (its `latest` is served at /v1/ocds/snapshots/); undefined: none served. */
+  readonly snapshotDir: string | undefined
 }
 
 export interface OcdsConfig {
@@ -263,5 +270,21 @@ export function loadConfig(env: Env = process.env): Config {
         'https:',
       ]),
     }),
+    webhookAllowPrivate: parseCidrList('WEBHOOK_ALLOW_PRIVATE', text(env, 'WEBHOOK_ALLOW_PRIVATE')),
+    webhookConcurrency: parseWhole('WEBHOOK_CONCURRENCY', text(env, 'WEBHOOK_CONCURRENCY'), 8, 1, 256),
+    snapshotDir:
+      text(env, 'SNAPSHOT_DIR') === undefined ? undefined : path.resolve(text(env, 'SNAPSHOT_DIR') as string),
   })
+}
+
+/** A comma-separated list of CIDRs (10.0.0.0/8, ::1/128, or an address alone). */
+function parseCidrList(key: string, raw: string | undefined): readonly string[] {
+  if (raw === undefined) return Object.freeze([])
+  const list = raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '')
+  if (parseCidrs(list.join(',')) === undefined)
+    throw new ConfigError(`${key} must be comma-separated address ranges (10.0.0.0/8, ::1/128), got "${raw}"`)
+  return Object.freeze(list)
 }

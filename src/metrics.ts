@@ -22,6 +22,8 @@ export interface MetricsSources {
   replicas?: Replicas | undefined
   /** Whether Redis answers; undefined when the instance runs without Redis. */
   redisUp: () => boolean | undefined
+  /** The instance's webhook deliveries. */
+  webhooks?: { readonly inFlight: number }
 }
 
 const PREFIX = 'compras_'
@@ -36,6 +38,7 @@ export class Metrics {
   readonly rateLimited: Counter<'route'>
   readonly authFailures: Counter
   readonly exportRows: Counter
+  readonly webhookDeliveries: Counter<'outcome'>
   /** The database's figures for the scrape under way (one read shared by its collectors). */
   private reading: Promise<ImportTotals | undefined> | undefined
 
@@ -71,6 +74,24 @@ export class Metrics {
       help: 'Rows written into exported files',
       registers,
     })
+    this.webhookDeliveries = new Counter({
+      name: `${PREFIX}webhook_deliveries_total`,
+      help:
+        'Webhook attempts by outcome: delivered (2xx), failed (tried again later), gone (410: removed), ' +
+        'disabled (failing for 3 days)',
+      labelNames: ['outcome'],
+      registers,
+    })
+    const { webhooks } = sources
+    if (webhooks)
+      new Gauge({
+        name: `${PREFIX}webhook_attempts_in_flight`,
+        help: 'Webhook deliveries this instance is making now (WEBHOOK_CONCURRENCY bounds them)',
+        registers,
+        collect() {
+          this.set(webhooks.inFlight)
+        },
+      })
     const { store, pool, exportPool } = sources
     new Counter({
       name: `${PREFIX}cache_hits_total`,
@@ -217,6 +238,18 @@ export class Metrics {
     fromImports('import_seconds_total', 'Seconds spent in import runs, by result', (t) => t.seconds)
     fromImports('import_records_total', 'Records (lines) read by import runs, by result', (t) => t.records)
     fromImports('document_rebuilds_total', 'Documents rebuilt by imports', (t) => t.documents)
+    new Gauge({
+      name: `${PREFIX}webhook_lag_entries`,
+      help: "Entries of the public change log after each enabled webhook subscription's position",
+      labelNames: ['subscription'],
+      registers,
+      async collect() {
+        const totals = await imports()
+        this.reset()
+        for (const [subscription, behind] of Object.entries(totals?.webhookLag ?? {}))
+          this.set({ subscription }, behind)
+      },
+    })
   }
 
   /** The metrics in Prometheus' text format, with the database read once for this scrape. */
@@ -248,6 +281,8 @@ interface ImportTotals {
   seconds: Record<string, number>
   records: Record<string, number>
   documents: Record<string, number>
+  /** Entries behind the log's end, by enabled webhook subscription. */
+  webhookLag: Record<string, number>
 }
 
 async function readImportTotals(pool: Pool): Promise<ImportTotals> {
@@ -262,7 +297,17 @@ async function readImportTotals(pool: Pool): Promise<ImportTotals> {
             coalesce(sum(records), 0) AS records, coalesce(sum(documents), 0) AS documents
      FROM import_runs GROUP BY ok`,
   )
-  const totals: ImportTotals = { runs: {}, seconds: {}, records: {}, documents: {} }
+  const { rows: lags } = await pool.query<{ id: string; behind: string }>(
+    `SELECT id::text, (SELECT coalesce(max(seq), 0) FROM public_changes) - position AS behind
+     FROM webhook_subscriptions WHERE disabled_at IS NULL`,
+  )
+  const totals: ImportTotals = {
+    runs: {},
+    seconds: {},
+    records: {},
+    documents: {},
+    webhookLag: Object.fromEntries(lags.map((lag) => [lag.id, Number(lag.behind)])),
+  }
   for (const row of rows) {
     const result = row.ok ? 'ok' : 'refused'
     totals.runs[result] = Number(row.runs)

@@ -12,6 +12,8 @@ import { Metrics, serveMetrics } from './metrics.js'
 import type { ResearchLimits } from './prices/reads.js'
 import { Cursors } from './queries/cursors.js'
 import { DocumentStore } from './readmodel/store.js'
+import { Destinations, parseCidrs } from './webhooks/addresses.js'
+import { Dispatcher } from './webhooks/dispatcher.js'
 
 // The services an instance's routes share, made once per app: the read path and its cache, tokens, rate
 // limits, access records, the exports' connections and the metrics.
@@ -54,6 +56,8 @@ export interface Services {
   /** With METRICS_PORT: the metrics, and the server that serves them. */
   metrics: Metrics | undefined
   metricsServer: http.Server | undefined
+  /** The webhook deliveries this instance makes (src/webhooks). */
+  webhooks: Dispatcher
   close(): Promise<void>
 }
 
@@ -164,6 +168,22 @@ export async function startServices(
   const tokens = new TokenCache(pool, { notifications })
   const imports = new ImportSignal(notifications)
   const cursors = new Cursors(reads)
+  // Webhooks read the log where imports write it, each subscription's run on a connection of this pool.
+  const webhookPool = derivePool(pool, {
+    max: config.webhookConcurrency + 1,
+    applicationName: 'compras-webhooks',
+    statementTimeoutMs: config.queryTimeoutSeconds * 1000,
+  })
+  const counted: { metrics?: Metrics } = {}
+  const webhooks = new Dispatcher({
+    pool: webhookPool,
+    cursors,
+    destinations: new Destinations(parseCidrs(config.webhookAllowPrivate.join(','))),
+    concurrency: config.webhookConcurrency,
+    log,
+    metrics: { delivered: (outcome) => counted.metrics?.webhookDeliveries.inc({ outcome }) },
+  })
+  notifications.subscribe(DATA_CHANNEL, () => webhooks.wake())
   await notifications.start()
   await read.replicas?.start()
   // The statement timeout bounds how long one export may run, a slow reader included.
@@ -189,9 +209,12 @@ export async function startServices(
       researchGate: researches.gate,
       replicas: read.replicas,
       redisUp: () => redisUp,
+      webhooks,
     })
+    counted.metrics = metrics
     metricsServer = await serveMetrics(metrics, config.metricsPort, config.metricsHost)
   }
+  webhooks.start()
   return {
     pool,
     reads,
@@ -210,7 +233,10 @@ export async function startServices(
     cursors,
     metrics,
     metricsServer,
+    webhooks,
     async close() {
+      await webhooks.close()
+      await webhookPool.end()
       if (metricsServer) {
         const server = metricsServer
         await new Promise<void>((resolve) => {

@@ -217,7 +217,9 @@ describe('compras CLI', () => {
       'dump',
       'demo',
       'export',
+      'snapshot',
       'token',
+      'webhook',
       'help',
     ])
     assert.match(result.stdout, /import <files\.\.\.>\s+import NDJSON records/)

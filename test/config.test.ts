@@ -47,6 +47,8 @@ describe('loadConfig', () => {
       LOG_REQUESTS: 'true',
       DATABASE_REPLICA_URLS: ' postgres://r@replica-1/compras, postgresql://r@replica-2:5433/compras,',
       REPLICA_MAX_LAG: '30',
+      WEBHOOK_ALLOW_PRIVATE: '127.0.0.0/8, ::1',
+      WEBHOOK_CONCURRENCY: '3',
     })
     assert.equal(config.port, 8080)
     assert.equal(config.host, '127.0.0.1')
@@ -63,6 +65,8 @@ describe('loadConfig', () => {
       'postgresql://r@replica-2:5433/compras',
     ])
     assert.equal(config.replicaMaxLagSeconds, 30)
+    assert.deepEqual(config.webhookAllowPrivate, ['127.0.0.0/8', '::1'])
+    assert.equal(config.webhookConcurrency, 3)
   })
 
   const bad: [Record<string, string>, RegExp][] = [
@@ -105,6 +109,12 @@ describe('loadConfig', () => {
       { DATABASE_URL: 'postgres://u@db/compras', REPLICA_MAX_LAG: '0' },
       /^REPLICA_MAX_LAG must be a whole number from 1 to 3600/,
     ],
+    [
+      { WEBHOOK_ALLOW_PRIVATE: '10.0.0.0/33' },
+      /^WEBHOOK_ALLOW_PRIVATE must be comma-separated address ranges/,
+    ],
+    [{ WEBHOOK_ALLOW_PRIVATE: 'intranet' }, /^WEBHOOK_ALLOW_PRIVATE must be comma-separated address ranges/],
+    [{ WEBHOOK_CONCURRENCY: '0' }, /^WEBHOOK_CONCURRENCY must be a whole number from 1 to 256/],
   ]
   for (const [env, message] of bad) {
     it(`refuses ${JSON.stringify(env)} with a message naming the variable`, () => {

@@ -54,6 +54,10 @@ export const program = new Command('bench')
     'only `compras pncp import` over a generated PNCP directory of this many contratações (default 100000)',
   )
   .option(
+    '--webhooks [subscriptions]',
+    "only the service's webhook deliveries to a local receiver, with this many subscriptions (default 100)",
+  )
+  .option(
     '--rounds <n>',
     'rounds of the read scenarios, servers alternated in each (medians reported)',
     positive,
@@ -76,6 +80,7 @@ export const options = program.opts<{
   soak: number
   generator?: 'wrk' | 'autocannon'
   pncp?: true | string
+  webhooks?: true | string
 }>()
 
 export const counts = SCALES[options.scale]

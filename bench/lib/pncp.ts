@@ -7,7 +7,7 @@ import { cnpjFrom } from '../../src/demo/tax-ids.js'
 import { cpuTimes, stealPercent } from './drivers.js'
 import { log } from './options.js'
 import { medians } from './prices.js'
-import { BIN, startService, stop, withDatabase } from './processes.js'
+import { BIN, freshDatabase, startService, stop } from './processes.js'
 
 // `npm run bench -- --pncp`: `compras pncp import` over a generated directory in PNCP's shapes (issue 68):
 // contratações in pages of 50 with 5 items and 5 results each, contratos of a fifth of them, atas of a tenth.
@@ -256,18 +256,6 @@ function importDirectory(url: string, dir: string, nodeArgs: readonly string[] =
       })
     })
   })
-}
-
-async function freshDatabase(adminUrl: string, name: string): Promise<string> {
-  const admin = new pg.Client({ connectionString: adminUrl })
-  await admin.connect()
-  try {
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
-    await admin.query(`CREATE DATABASE ${name}`)
-  } finally {
-    await admin.end()
-  }
-  return withDatabase(adminUrl, name)
 }
 
 export async function benchPncp(adminUrl: string, contratacoes: number): Promise<PncpFigures> {

@@ -5,6 +5,7 @@ import { createServer } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
+import pg from 'pg'
 import { loadConfig } from '../../src/config.js'
 
 // The processes a run starts (the service, the baseline, the CLI), and the plumbing to talk to them.
@@ -73,6 +74,19 @@ export function residentBytes(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8')
   const kb = /VmRSS:\s+(\d+) kB/.exec(status)?.[1]
   return kb ? Number(kb) * 1024 : 0
+}
+
+/** A new empty database of that name on the server of adminUrl (dropped first if it is there): its URL. */
+export async function freshDatabase(adminUrl: string, name: string): Promise<string> {
+  const admin = new pg.Client({ connectionString: adminUrl })
+  await admin.connect()
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+    await admin.query(`CREATE DATABASE ${name}`)
+  } finally {
+    await admin.end()
+  }
+  return withDatabase(adminUrl, name)
 }
 
 export function withDatabase(url: string, name: string): string {

@@ -134,6 +134,17 @@ export function buildCli(): Command {
     .option('--sort <field>', 'a sort value of the listing; -field for descending')
     .action(lazy(() => import('./export.js').then((m) => m.exportCommand)))
 
+  program
+    .command('snapshot')
+    .description(
+      "every OCDS release and record as gzipped JSON Lines by year, with a manifest and the feeds' cursors",
+    )
+    .option(
+      '--out <dir>',
+      'the folder of the snapshots (SNAPSHOT_DIR by default): each in its own, `latest` the newest',
+    )
+    .action(lazy(() => import('./snapshot.js').then((m) => m.snapshotCommand)))
+
   const token = program.command('token').description('order-query access tokens, one organization each')
   token
     .command('issue')
@@ -150,6 +161,46 @@ export function buildCli(): Command {
     .description('revoke a token; every instance refuses it within a second')
     .argument('<id>', 'the token id from token list')
     .action(lazy(() => import('./token.js').then((m) => m.tokenRevokeCommand)))
+
+  const webhook = program
+    .command('webhook')
+    .description('webhook subscriptions: the public change feed POSTed, signed (Standard Webhooks 1.0)')
+  webhook
+    .command('add')
+    .description('subscribe an endpoint; prints its id and its new secret, only then')
+    .requiredOption('--url <url>', 'the endpoint: http or https, a public address')
+    .option(
+      '--kinds <list>',
+      'kinds to follow, comma-separated (contracts,direct-contracts,public-calls,arps)',
+    )
+    .option('--filter <query>', "the listings' filters, as a query string: 'organization_uuid=...&q=...'")
+    .action(lazy(() => import('./webhook.js').then((m) => m.webhookAddCommand)))
+  webhook
+    .command('list')
+    .description('list the subscriptions: endpoint, kinds, filter, entries behind, failing or disabled')
+    .action(lazy(() => import('./webhook.js').then((m) => m.webhookListCommand)))
+  webhook
+    .command('remove')
+    .description('remove a subscription')
+    .argument('<id>', 'the subscription id from webhook list')
+    .action(lazy(() => import('./webhook.js').then((m) => m.webhookRemoveCommand)))
+  webhook
+    .command('rotate-secret')
+    .description('a new secret, printed only now; the old one signs too for 24 hours')
+    .argument('<id>', 'the subscription id from webhook list')
+    .action(lazy(() => import('./webhook.js').then((m) => m.webhookRotateCommand)))
+  webhook
+    .command('deliveries')
+    .description("a subscription's last attempts: entry, status, time, error")
+    .argument('<id>', 'the subscription id from webhook list')
+    .option('--limit <n>', 'how many, newest first', positiveInteger, 20)
+    .action(lazy(() => import('./webhook.js').then((m) => m.webhookDeliveriesCommand)))
+  webhook
+    .command('redeliver')
+    .description('deliver again every entry after a cursor of the public feed (enables a disabled one)')
+    .argument('<id>', 'the subscription id from webhook list')
+    .requiredOption('--from <cursor>', "a cursor of the feed (an entry's, or 0 for the start)")
+    .action(lazy(() => import('./webhook.js').then((m) => m.webhookRedeliverCommand)))
 
   return program
 }

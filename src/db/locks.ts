@@ -10,3 +10,5 @@ export const MIGRATE_LOCK = 7_310_001
 export const IMPORT_LOCK = 7_310_002
 /** One rebuild of the read model after an upgrade at a time (held for the session). */
 export const SYNC_LOCK = 7_310_003
+/** A webhook subscription's deliveries: one instance at a time (held for the session, with the subscription's id). */
+export const WEBHOOK_LOCK = 7_310_004

@@ -295,6 +295,36 @@ export async function recordPackage(
   const row = rows[0]
   if (row === undefined) return undefined
   const canonical = `${prefix}-${id}`
+  // The versioned release only when asked (the row's is null when not: recordText would make one).
+  const record = recordText(publication, id, { ...row, versioned: versioned ? row.versioned : undefined })
+  const current = dateAndTags(row.tail)
+  const head = metadata(
+    publication.config,
+    `${publication.publicUrl}/v1/ocds/records/${encodeURIComponent(canonical)}${versioned ? '?versioned=true' : ''}`,
+    current.date,
+    [extensionUrl(publication.publicUrl)],
+  )
+  return `${head},"records":[${record}]}`
+}
+
+/** A process's stored release and what a record of it reads: its compiled and versioned releases, its older ones. */
+export interface StoredProcess {
+  version: number
+  tail: string
+  compiled: string | null
+  versioned?: string | null
+  /** Its older releases, oldest first: each version with its tail (or the start of it, with its date and tags). */
+  linked: [number, string][] | null
+}
+
+/**
+ * A process's record, as a record package holds it: its releases linked by address, oldest first, its compiled
+ * release (the state they add up to, made by the import, or, for a process with one small release, from that
+ * release), and its versioned release when the row carries one.
+ */
+export function recordText(publication: Publication, id: string, row: StoredProcess): string {
+  const { prefix } = publication.config
+  const canonical = `${prefix}-${id}`
   const current = dateAndTags(row.tail)
   const links = [...(row.linked ?? []), [row.version, row.tail] as [number, string]].map(
     ([version, tail]) => {
@@ -313,7 +343,7 @@ export async function recordPackage(
     `"releases":${JSON.stringify(links)}`,
     `"compiledRelease":${compiled}`,
   ]
-  if (versioned)
+  if (row.versioned !== undefined)
     record.push(
       `"versionedRelease":${
         row.versioned !== null
@@ -323,13 +353,7 @@ export async function recordPackage(
             )
       }`,
     )
-  const head = metadata(
-    publication.config,
-    `${publication.publicUrl}/v1/ocds/records/${encodeURIComponent(canonical)}${versioned ? '?versioned=true' : ''}`,
-    current.date,
-    [extensionUrl(publication.publicUrl)],
-  )
-  return `${head},"records":[${record.join(',')}}]}`
+  return `${record.join(',')}}`
 }
 
 /**

@@ -276,6 +276,7 @@ describe('migration 0006 trims the numbers already stored', () => {
         '0026_arp_without_supplier',
         '0027_integrity_flags',
         '0028_indicator_scopes',
+        '0029_webhooks',
       ])
       await syncReadModel(db.pool) // as `compras migrate` does after the migrations
       const numbers = await db.pool.query(

@@ -34,6 +34,8 @@ export interface TransparencyOptions {
   researches: ResearchLimits
   /** The change feed's waiting requests: a share per client address. */
   waits: Gate
+  /** SNAPSHOT_DIR: its `latest` snapshot is served at /v1/ocds/snapshots/. */
+  snapshotDir?: string | undefined
 }
 
 /** An operation's id in the OpenAPI document: a verb and the path in camel case (`listDirectContracts`). */

@@ -20,6 +20,7 @@ import { ocdsRoutes } from './ocds-routes.js'
 import { partyRoutes } from './party-routes.js'
 import { priceExportRoute } from './price-export-route.js'
 import { recordRoutes } from './record-routes.js'
+import { snapshotRoutes } from './snapshot-routes.js'
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -71,6 +72,7 @@ const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app,
     imports: options.imports,
     researches: options.researches,
     waits: options.waits,
+    snapshotDir: options.snapshotDir,
   }
   // First: routes capture the handlers in force when they are built, and registering a child plugin
   // (the export, below) builds the routes declared before it.
@@ -111,6 +113,7 @@ const transparency: FastifyPluginAsyncTypebox<TransparencyOptions> = async (app,
     await scope.register(changeLinesRoute, shared)
   })
   await app.register(ocdsRoutes, shared)
+  await app.register(snapshotRoutes, shared)
   await app.register(ocdsExtensionRoutes, shared)
   await app.register(changesRoute, shared)
 
