@@ -129,45 +129,43 @@ const onPort = (url: string, port: number) => {
   return parsed.toString()
 }
 
+/** The machine a figure was read on: its cores, memory and PostgreSQL. */
+function machineOf(description: string): string {
+  const cpus = os.cpus()
+  return `${cpus.length} × ${cpus[0]?.model ?? 'unknown CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GB, PostgreSQL ${description}`
+}
+
 async function main() {
   // Read before anything runs: a setting the service would refuse stops the run here, not at its end.
   const settings = serviceSettings()
   const { adminUrl, description, release, standbyPort } = await database()
-  if (options.webhooks !== undefined) {
+  /** A run of one measure alone (--webhooks, --pncp): its figures as JSON and as a report, under --out. */
+  const alone = async <F extends object>(
+    name: string,
+    measure: () => Promise<F>,
+    markdown: (f: F, m: string) => string,
+  ) => {
     try {
-      const subscriptions = options.webhooks === true ? 100 : Number(options.webhooks)
-      const figures = await benchWebhooks(adminUrl, subscriptions)
-      const cpus = os.cpus()
-      const machine = `${cpus.length} × ${cpus[0]?.model ?? 'unknown CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GB, PostgreSQL ${description}`
+      const figures = await measure()
+      const machine = machineOf(description)
       mkdirSync(options.out, { recursive: true })
       writeFileSync(
-        path.join(options.out, 'webhooks.json'),
+        path.join(options.out, `${name}.json`),
         `${JSON.stringify({ machine, ...figures }, null, 2)}\n`,
       )
-      writeFileSync(path.join(options.out, 'webhooks.md'), webhooksMarkdown(figures, machine))
-      log(`wrote ${path.join(options.out, 'webhooks.md')}`)
+      writeFileSync(path.join(options.out, `${name}.md`), markdown(figures, machine))
+      log(`wrote ${path.join(options.out, `${name}.md`)}`)
     } finally {
       await release?.()
     }
-    return
+  }
+  if (options.webhooks !== undefined) {
+    const subscriptions = options.webhooks === true ? 100 : Number(options.webhooks)
+    return alone('webhooks', () => benchWebhooks(adminUrl, subscriptions), webhooksMarkdown)
   }
   if (options.pncp !== undefined) {
-    try {
-      const contratacoes = options.pncp === true ? 100_000 : Number(options.pncp)
-      const figures = await benchPncp(adminUrl, contratacoes)
-      const cpus = os.cpus()
-      const machine = `${cpus.length} × ${cpus[0]?.model ?? 'unknown CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GB, PostgreSQL ${description}`
-      mkdirSync(options.out, { recursive: true })
-      writeFileSync(
-        path.join(options.out, 'pncp.json'),
-        `${JSON.stringify({ machine, ...figures }, null, 2)}\n`,
-      )
-      writeFileSync(path.join(options.out, 'pncp.md'), pncpMarkdown(figures, machine))
-      log(`wrote ${path.join(options.out, 'pncp.md')}`)
-    } finally {
-      await release?.()
-    }
-    return
+    const contratacoes = options.pncp === true ? 100_000 : Number(options.pncp)
+    return alone('pncp', () => benchPncp(adminUrl, contratacoes), pncpMarkdown)
   }
   try {
     const { url, load } = await prepareDataset(adminUrl)
@@ -213,11 +211,8 @@ async function main() {
       }
     }
     const indicators = runs('indicators') ? await measureIndicators(pool) : undefined
-    if (runs('snapshot')) {
-      const cpus = os.cpus()
-      const machine = `${cpus.length} × ${cpus[0]?.model ?? 'unknown CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GB, PostgreSQL ${description}`
-      writeSnapshotReport(options.out, await measureSnapshot(url), machine, options.scale)
-    }
+    if (runs('snapshot'))
+      writeSnapshotReport(options.out, await measureSnapshot(url), machineOf(description), options.scale)
     // After the incremental imports, whose changes give the history scenarios their records.
     const samples = await loadSamples(pool, tokens)
     // The server's version, and its buffers: what new listing pages cost depends on them (README).

@@ -101,6 +101,8 @@ const SERVICE_ENV = {
   REDIS_URL: '',
   // One address sends all the load: the per-address limit on the public routes would measure itself.
   PUBLIC_RATE_LIMIT: '0',
+  // The address its links name (OCDS, feeds): the bare server's, whatever port each listens on.
+  PUBLIC_URL: 'http://localhost:3000',
 }
 
 /** The service's configuration, as it reads it from this environment with the benchmark's settings. */
