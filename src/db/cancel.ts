@@ -25,7 +25,13 @@ async function backendPid(client: pg.ClientBase): Promise<number> {
  * bounds the query.
  */
 async function cancelBackend(pool: ServerPool, pid: number): Promise<void> {
-  const canceller = new pg.Client({ ...pool.options, statement_timeout: undefined, query_timeout: 5000 })
+  // A name of its own: it is none of the pool's work (an operator counting a pool's queries counts it apart).
+  const canceller = new pg.Client({
+    ...pool.options,
+    application_name: 'compras-cancel',
+    statement_timeout: undefined,
+    query_timeout: 5000,
+  })
   canceller.on('error', () => {})
   try {
     await canceller.connect()

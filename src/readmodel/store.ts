@@ -394,7 +394,8 @@ export class DocumentStore {
     }
     this.misses++
     let flight = this.building.get(key)
-    if (!flight) {
+    // A build every asker left is being abandoned: who asks now gets a build of its own, not that one's abort.
+    if (!flight || flight.controller.signal.aborted) {
       this.builds++
       const generation = this.cache.generation
       const controller = new AbortController()
@@ -404,7 +405,9 @@ export class DocumentStore {
           if (built !== undefined && this.listening) this.cache.set(key, built, generation)
           return built
         })
-        .finally(() => this.building.delete(key))
+        .finally(() => {
+          if (this.building.get(key) === started) this.building.delete(key)
+        })
       this.building.set(key, started)
       flight = started
     }

@@ -299,6 +299,43 @@ describe('read model', () => {
     }
   })
 
+  it('builds again for who asks after every asker of a build has left, instead of failing with its abort', async () => {
+    const store = new DocumentStore(db.pool, { cacheBytes: 1 << 20, onError: () => {} })
+    await store.start()
+    try {
+      let builds = 0
+      let release: () => void = () => {}
+      const build = (signal: AbortSignal) => {
+        builds++
+        const n = builds
+        return new Promise<string>((resolve, reject) => {
+          // The first build waits, as a slow query does, until its askers leave and it is cancelled.
+          if (n === 1) {
+            signal.addEventListener('abort', () => {
+              release = () => reject(signal.reason)
+            })
+            return
+          }
+          resolve(`built ${n}`)
+        })
+      }
+      const leaving = new AbortController()
+      const first = store.answer('k', build, leaving.signal)
+      leaving.abort(new Error('the client went away'))
+      // Asked again while the abandoned build has not ended yet.
+      const second = store.answer('k', build, new AbortController().signal)
+      release()
+      await assert.rejects(first, /the client went away/)
+      assert.equal((await second)?.body.toString(), 'built 2')
+      assert.equal(builds, 2)
+      // The abandoned build's end does not drop the second's place: a third asker shares the cached answer.
+      assert.equal((await store.answer('k', build))?.body.toString(), 'built 2')
+      assert.equal(builds, 2)
+    } finally {
+      await store.close()
+    }
+  })
+
   it('stores documents whole, so that a lookup reads them without inflating them', async () => {
     // Over 2 kB, PostgreSQL's default target, a row's longest value would be compressed (pglz).
     const { rows } = await db.pool.query<{ kind: string; long: number; compressed: number }>(

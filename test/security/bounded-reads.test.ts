@@ -258,8 +258,10 @@ describe('every question has a bounded cost', () => {
       await release()
       // Every place is given back (a file asked before the lock was released may still be ending: wait for it),
       // and an ordinary export is answered: no place or connection was left behind.
+      // The research places too: a summary every asker left holds its place until its cancelled query ends.
       await until(
-        async () => (await placesHeld(patient, 'exports')) === 0,
+        async () =>
+          (await placesHeld(patient, 'exports')) === 0 && (await placesHeld(patient, 'researches')) === 0,
         20_000,
         'every place to be given back',
       )

@@ -56,6 +56,11 @@ export function failureOf(error: ValidationError, request: FastifyRequest): Fail
   }
   const code = error.statusCode ?? 500
   if (code < 500) return { status: code, message: error.message, headers: {} }
+  // A read abandoned because its client left (its answer goes nowhere): no failure of the service.
+  if (request.signal.aborted && request.raw.destroyed) {
+    request.log.info('transparency query abandoned: the client went away')
+    return { status: 500, message: MESSAGES.internal, headers: {} }
+  }
   if (isUnavailable(error)) {
     request.log.error({ err: error }, 'transparency query failed: the database is unreachable')
     return { status: 503, message: MESSAGES.unavailable, headers: { 'Retry-After': 5 } }
