@@ -66,10 +66,18 @@ export function parseCidrs(text: string): BlockList | undefined {
   return list
 }
 
-/** An IPv4 address written as IPv6 (::ffff:127.0.0.1) is that IPv4 address. */
+/**
+ * An IPv4 address written as IPv6 is that IPv4 address, whichever way it is written: ::ffff:127.0.0.1, or as URLs
+ * write it, ::ffff:7f00:1.
+ */
 function unmapped(address: string): { address: string; family: 'ipv4' | 'ipv6' } {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)
-  if (mapped) return { address: mapped[1] as string, family: 'ipv4' }
+  const dotted = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)
+  if (dotted) return { address: dotted[1] as string, family: 'ipv4' }
+  const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address)
+  if (hex) {
+    const [high, low] = [Number.parseInt(hex[1] as string, 16), Number.parseInt(hex[2] as string, 16)]
+    return { address: `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`, family: 'ipv4' }
+  }
   return { address, family: isIP(address) === 6 ? 'ipv6' : 'ipv4' }
 }
 
@@ -81,7 +89,12 @@ export class Destinations {
   refusal(address: string): string | undefined {
     const { address: plain, family } = unmapped(address)
     if (this.allowed.check(plain, family)) return undefined
-    if (NOT_PUBLIC.check(plain, family))
+    // IPv4 in an IPv6 form unmapped() did not read (::ffff:0:0/96, ::/96): refused rather than read wrong. (A
+    // BlockList would match every IPv4 address against these.)
+    const embedded =
+      family === 'ipv6' &&
+      /^::(ffff:)?[0-9a-f]{0,4}:[0-9a-f]{0,4}$|^::(ffff:)?\d+\.\d+\.\d+\.\d+$/i.test(plain)
+    if (embedded || NOT_PUBLIC.check(plain, family))
       return `${plain} is not a public address (private, loopback, link-local or reserved); WEBHOOK_ALLOW_PRIVATE may allow it`
     return undefined
   }

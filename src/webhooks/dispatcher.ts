@@ -26,6 +26,8 @@ const BATCH = 100
 const RETRY_FOR_MS = 3 * 24 * 3600 * 1000
 /** A dispatcher with nothing due looks again this often, besides each import. */
 const IDLE_MS = 5000
+/** Attempts kept of each subscription, newest first: enough to tell what failed and when. */
+export const KEPT_ATTEMPTS = 1000
 
 /** What a dispatcher counts, as the metrics expose it. */
 export interface DispatcherMetrics {
@@ -222,8 +224,17 @@ export class Dispatcher {
         ])
       }
     } finally {
-      if (locked)
+      if (locked) {
+        // Its last KEPT_ATTEMPTS attempts are what `webhook deliveries` shows; the older ones go.
+        await client
+          .query(
+            `DELETE FROM webhook_deliveries WHERE subscription_id = $1 AND id < (SELECT id FROM webhook_deliveries
+               WHERE subscription_id = $1 ORDER BY id DESC OFFSET ${KEPT_ATTEMPTS - 1} LIMIT 1)`,
+            [id],
+          )
+          .catch(() => {})
         await client.query('SELECT pg_advisory_unlock($1, $2::int)', [WEBHOOK_LOCK, id]).catch(() => {})
+      }
       client.release()
     }
   }

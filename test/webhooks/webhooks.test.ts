@@ -7,8 +7,8 @@ import type { DemoRecord } from '../../src/demo/generator.js'
 import { type PublicRow, publicEntry, publicFeedSql } from '../../src/feeds/change-feeds.js'
 import { importRecords } from '../../src/import/importer.js'
 import { Cursors } from '../../src/queries/cursors.js'
-import { AddressRefused, Destinations, parseCidrs } from '../../src/webhooks/addresses.js'
-import { Dispatcher, retryDelay } from '../../src/webhooks/dispatcher.js'
+import { AddressRefused, checkedUrl, Destinations, parseCidrs } from '../../src/webhooks/addresses.js'
+import { Dispatcher, KEPT_ATTEMPTS, retryDelay } from '../../src/webhooks/dispatcher.js'
 import { addSubscription, redeliver, rotateSecret } from '../../src/webhooks/subscriptions.js'
 import { runCli, spawnCli } from '../helpers/cli.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
@@ -390,6 +390,27 @@ describe('webhooks', () => {
     )
   })
 
+  it('keeps the last 1,000 attempts of a subscription, the newest among them', async () => {
+    const { id } = await subscribe()
+    await db.pool.query(
+      `INSERT INTO webhook_deliveries (subscription_id, entry, status, milliseconds)
+       SELECT $1, 0, 200, 1 FROM generate_series(1, 1100)`,
+      [id],
+    )
+    dispatch()
+    await load([changed(first(records, 'arp'), 41)])
+    await until(async () => receiver.verified.length >= 1, 10_000, 'the delivery')
+    const count = async () =>
+      (
+        await db.pool.query<{ n: number; newest: string }>(
+          'SELECT count(*)::int AS n, max(entry)::text AS newest FROM webhook_deliveries WHERE subscription_id = $1',
+          [id],
+        )
+      ).rows[0]
+    await until(async () => (await count())?.n === KEPT_ATTEMPTS, 10_000, 'the older attempts gone')
+    assert.notEqual((await count())?.newest, '0')
+  })
+
   it('waits longer after each failure, halved at random, up to its ceiling', () => {
     assert.deepEqual(
       [1, 2, 3, 4, 20].map((n) => retryDelay(n, 1000, 60_000, () => 1)),
@@ -436,18 +457,29 @@ describe('compras webhook', () => {
     assert.equal((await cli(['remove', '1'])).code, 0)
     assert.match((await cli(['remove', '1'])).stderr, /no webhook with id 1/)
 
+    // The command says why (each start of it costs a second: the other reasons are asked of the check itself).
+    const refused = await cli(['add', '--url', 'ftp://example.com/x'])
+    assert.equal(refused.code, 1)
+    assert.match(refused.stderr, /--url: the URL must be http or https, not ftp/)
     for (const [url, reason] of [
-      ['ftp://example.com/x', /--url: the URL must be http or https, not ftp/],
       ['https://user:pass@example.com/x', /may not hold a user or password/],
       ['http://10.1.2.3/x', /10\.1\.2\.3 is not a public address/],
       ['http://[::1]:8080/x', /::1 is not a public address/],
+      ['http://[::ffff:192.168.0.1]/x', /192\.168\.0\.1 is not a public address/],
+      ['http://[::ffff:7f00:1]/x', /127\.0\.0\.1 is not a public address/],
+      ['http://[::7f00:1]/x', /is not a public address/],
+      ['http://169.254.169.254/latest/meta-data', /169\.254\.169\.254 is not a public address/],
       ['http://localhost:3000/x', /localhost: 127\.0\.0\.1 is not a public address/],
+      ['https://example.com/x#part', /may not have a fragment/],
       ['not a url', /is not a URL/],
-    ] as const) {
-      const refused = await cli(['add', '--url', url])
-      assert.equal(refused.code, 1, url)
-      assert.match(refused.stderr, reason)
-    }
+    ] as const)
+      assert.throws(
+        () => checkedUrl(url, new Destinations()),
+        (error: Error) => error instanceof AddressRefused && reason.test(error.message),
+        url,
+      )
+    assert.equal(checkedUrl('https://hooks.example.com/x', new Destinations()), 'https://hooks.example.com/x')
+    assert.equal(checkedUrl('http://[::ffff:8.8.8.8]/x', new Destinations()), 'http://[::ffff:808:808]/x')
     const unknown = await cli(
       ['add', '--url', 'http://127.0.0.1:9/', '--kinds', 'contracts', '--filter', 'status_id=1'],
       {
