@@ -88,6 +88,8 @@ async function answer(
     ]
   if (url.startsWith('/v1/transparency/contracts/'))
     return [JSON_TYPE, await reads.answer(reads.detail(contracts, url.slice(27).toLowerCase()))]
+  if (url.startsWith('/v1/transparency/indicators?'))
+    return [JSON_TYPE, await reads.answer(reads.indicators(queryOf(url)))]
   if (url.startsWith('/v1/transparency/contracts.atom'))
     return [ATOM_TYPE, await reads.answer(reads.atom(contracts, queryOf(url)))]
   if (url.startsWith('/v1/transparency/contracts'))

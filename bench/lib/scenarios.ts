@@ -39,6 +39,11 @@ export const SCENARIOS: readonly Scenario[] = [
   },
   // The same listing as an Atom feed (its 50 records last changed), asked again and again.
   { name: 'contracts Atom feed (cached)', entries: () => [open('/v1/transparency/contracts.atom')] },
+  // A page of the integrity flags, asked again and again.
+  {
+    name: 'integrity flags page 1 (cached)',
+    entries: () => [open('/v1/transparency/indicators?per_page=20')],
+  },
   {
     name: 'portal: contract page, random',
     entries: (s) => s.contracts.map((e) => portal(e, '/v1/transparency/contracts/', '/contratos/')),

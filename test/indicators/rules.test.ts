@@ -112,7 +112,7 @@ describe('the integrity rules, as arithmetic', () => {
         ])
         assert.deepEqual(found.sort(), expected.sort(), `${values.join(', ')} of ${cap}`)
       }),
-      { numRuns: 25, seed: 11 },
+      { numRuns: 15, seed: 11 },
     )
   })
 
@@ -149,7 +149,7 @@ describe('the integrity rules, as arithmetic', () => {
         assert.equal(found.length === 1, added > allowed, `${added} added to ${amount} (reform ${reform})`)
         if (found.length === 1) assert.equal(found[0]?.figures.added, reais(added))
       }),
-      { numRuns: 25, seed: 25 },
+      { numRuns: 15, seed: 25 },
     )
   })
 
@@ -182,7 +182,7 @@ describe('the integrity rules, as arithmetic', () => {
         assert.equal(found.length === 1, working < (technique ? 35 : 8), `${working} working days`)
         if (found.length === 1) assert.equal(found[0]?.figures.working_days, working)
       }),
-      { numRuns: 25, seed: 55 },
+      { numRuns: 15, seed: 55 },
     )
   })
 
@@ -216,7 +216,7 @@ describe('the integrity rules, as arithmetic', () => {
         const found = (await flagsOf(organization, 'R050')).map((f) => f.supplier_ids[0])
         assert.deepEqual(found, expected)
       }),
-      { numRuns: 25, seed: 50 },
+      { numRuns: 15, seed: 50 },
     )
   })
 
@@ -256,7 +256,7 @@ describe('the integrity rules, as arithmetic', () => {
             Math.round(fence / 8),
           )
       }),
-      { numRuns: 30, seed: 17 },
+      { numRuns: 20, seed: 17 },
     )
   })
 })
@@ -483,7 +483,7 @@ describe('the flags an import leaves, over any imports, equal the flags computed
     ]
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 8 }), async (steps) => run(steps)),
-      { numRuns: 15, seed: 69, examples: [[carried], [withdrawn], [relinked]] },
+      { numRuns: 10, seed: 69, examples: [[carried], [withdrawn], [relinked]] },
     )
   })
 })
